@@ -1,0 +1,1 @@
+"""Exact odds and simulation, both driven by the game engines' own resolutions."""

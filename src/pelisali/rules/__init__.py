@@ -1,0 +1,31 @@
+"""Rule data: one TOML file per game version, validated at load.
+
+>>> rules = load_rules("roulette", "C")
+>>> rules.bets["straight"].odds
+'35:1'
+>>> sorted(available())[:3]
+[('boule', ''), ('money-wheel', ''), ('roulette', 'A')]
+"""
+
+from pelisali.rules.loader import RuleDataError, available, load_file, load_rules
+from pelisali.rules.schema import (
+    BouleRules,
+    GameRules,
+    MoneyWheelRules,
+    RouletteRules,
+    SicBoRules,
+    TuplanoppaRules,
+)
+
+__all__ = [
+    "BouleRules",
+    "GameRules",
+    "MoneyWheelRules",
+    "RouletteRules",
+    "RuleDataError",
+    "SicBoRules",
+    "TuplanoppaRules",
+    "available",
+    "load_file",
+    "load_rules",
+]

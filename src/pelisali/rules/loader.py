@@ -1,0 +1,79 @@
+"""Load and validate rule files; a malformed file is an error naming the file and the key."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from pelisali.rules.schema import (
+    BouleRules,
+    GameRules,
+    MoneyWheelRules,
+    RouletteRules,
+    SicBoRules,
+    TuplanoppaRules,
+)
+
+_MODELS: dict[str, type[Any]] = {
+    "roulette": RouletteRules,
+    "boule": BouleRules,
+    "money-wheel": MoneyWheelRules,
+    "tuplanoppa": TuplanoppaRules,
+    "sic-bo": SicBoRules,
+}
+
+
+class RuleDataError(ValueError):
+    """A rule file that is missing, unreadable or does not match its schema."""
+
+
+def _data_dir() -> Path:
+    return Path(str(resources.files("pelisali.rules") / "data"))
+
+
+def load_file(path: Path) -> GameRules:
+    """Load one rule file, naming the file and the offending key on any error."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise RuleDataError(f"{path}: no such rule file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleDataError(f"{path}: not valid TOML: {exc}") from exc
+    game = raw.get("game")
+    model = _MODELS.get(game) if isinstance(game, str) else None
+    if model is None:
+        raise RuleDataError(f"{path}: key 'game': must be one of {sorted(_MODELS)}, got {game!r}")
+    try:
+        rules: GameRules = TypeAdapter(model).validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        key = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise RuleDataError(f"{path}: key '{key}': {first['msg']}") from exc
+    return rules
+
+
+def _file_name(game: str, variant: str) -> str:
+    return f"{game}-{variant}.toml" if variant else f"{game}.toml"
+
+
+@cache
+def load_rules(game: str, variant: str = "") -> GameRules:
+    """The rules of one game version from the packaged data."""
+    path = _data_dir() / _file_name(game, variant)
+    if not path.exists():
+        raise RuleDataError(f"no rules for game {game!r} version {variant or '(none)'!r}")
+    return load_file(path)
+
+
+def available() -> list[tuple[str, str]]:
+    """Every (game, variant) with a rule file."""
+    out = []
+    for path in sorted(_data_dir().glob("*.toml")):
+        rules = load_file(path)
+        out.append((rules.game, rules.variant))
+    return out

@@ -1,0 +1,220 @@
+"""The shape of every rule file. Each number carries the rulebook section it comes from."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from pelisali.money import Odds
+
+Section = Annotated[str, Field(min_length=3, description="rulebook section this value comes from")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_odds(value: str) -> str:
+    Odds.parse(value)
+    return value
+
+
+def _check_bet_odds(value: str) -> str:
+    return value if value == "device" else _check_odds(value)
+
+
+OddsText = Annotated[str, AfterValidator(_check_odds)]
+# "device": paid at the multiplier a device draws each round (roulette G, H, I).
+BetOdds = Annotated[str, AfterValidator(_check_bet_odds)]
+
+
+class Names(Strict):
+    fi: str
+    sv: str
+    en: str
+
+
+class Limits(Strict):
+    """Table minimum and maximum per bet, in cents (table settings, shown at the table)."""
+
+    min: int = Field(gt=0)
+    max: int = Field(gt=0)
+    section: Section
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Limits:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
+
+
+class BetRule(Strict):
+    odds: BetOdds
+    section: Section
+    optional: bool = False
+
+
+class Setting(Strict):
+    """A table setting: its default, the values it may take, and where the rule is."""
+
+    default: str | bool
+    choices: list[str] | None = None
+    section: Section
+
+    @model_validator(mode="after")
+    def _default_allowed(self) -> Setting:
+        if self.choices is not None and self.default not in self.choices:
+            raise ValueError(f"default {self.default!r} is not one of {self.choices}")
+        return self
+
+
+class GameRulesBase(Strict):
+    game: str
+    variant: str = ""
+    section: Section
+    name: Names
+    description: Names
+    limits: Limits
+    settings: dict[str, Setting] = {}
+    choices: list[str] = Field(
+        default=[], description="decisions the rulebook leaves open, with the reason for each"
+    )
+
+
+class Wheel(Strict):
+    numbers: int = Field(gt=0)
+    zeros: list[str]
+    section: Section
+
+
+class ZeroRule(Strict):
+    """What a zero does to outside bets that do not cover it."""
+
+    even_chance: Literal["lose", "half", "setting"]
+    two_to_one: Literal["lose"] = "lose"
+    section: Section
+
+
+class AlternatePaytable(Strict):
+    """Version B: a device drawn after 'no more bets' picks the payout table."""
+
+    slots: int = Field(gt=1)
+    alternate_slots: int = Field(gt=0)
+    odds: dict[str, OddsText]
+    section: Section
+
+
+class MultiplierFace(Strict):
+    odds: OddsText
+    count: int = Field(gt=0)
+
+
+class Multiplier(Strict):
+    """Versions G, H, I: straight-up wins are paid at a multiplier drawn from a device."""
+
+    applies_to: Literal["straight"]
+    faces: list[MultiplierFace] = Field(min_length=1)
+    section: Section
+
+
+class Groups(Strict):
+    red: list[int]
+    black: list[int]
+    low: list[int]
+    high: list[int]
+    section: Section
+
+
+class RouletteRules(GameRulesBase):
+    game: Literal["roulette"]
+    wheel: Wheel
+    groups: Groups
+    bets: dict[str, BetRule]
+    zero_rule: ZeroRule
+    paytable_device: AlternatePaytable | None = None
+    multiplier: Multiplier | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RouletteRules:
+        known = {
+            "straight", "split", "street", "corner", "sixline", "first_five", "dozen",
+            "column", "red", "black", "even", "odd", "low", "high", "quarter",
+        }
+        unknown = set(self.bets) - known
+        if unknown:
+            raise ValueError(f"unknown bet types {sorted(unknown)}")
+        if "first_five" in self.bets and "00" not in self.wheel.zeros:
+            raise ValueError("first_five needs a double-zero wheel")
+        if self.paytable_device and set(self.paytable_device.odds) - set(self.bets):
+            raise ValueError("alternate paytable names a bet the layout lacks")
+        if self.zero_rule.even_chance == "setting" and "zero_rule" not in self.settings:
+            raise ValueError("zero_rule.even_chance = 'setting' needs a settings.zero_rule entry")
+        numbers = set(range(1, self.wheel.numbers + 1))
+        for name in ("red", "black", "low", "high"):
+            group = set(getattr(self.groups, name))
+            if not group <= numbers or len(group) * 2 != len(numbers):
+                raise ValueError(f"groups.{name} must be half of the numbers 1-{len(numbers)}")
+        if self.multiplier is None and self.bets.get("straight", BetRule(odds="0:1",
+                section="n/a")).odds == "device":
+            raise ValueError("straight odds 'device' needs a [multiplier] device")
+        return self
+
+
+class BouleRules(GameRulesBase):
+    game: Literal["boule"]
+    numbers: int = Field(gt=0)
+    copies: int = Field(gt=0, description="pockets per number on the wheel")
+    excluded_number: int
+    groups: dict[str, list[int]]
+    bets: dict[str, BetRule]
+    wheel_section: Section
+
+
+class Symbol(Strict):
+    name: str
+    sectors: int = Field(gt=0)
+    odds: OddsText
+
+
+class MoneyWheelRules(GameRulesBase):
+    game: Literal["money-wheel"]
+    sectors: int
+    symbols: list[Symbol]
+    wheel_section: Section
+    void_section: Section
+
+    @model_validator(mode="after")
+    def _sectors(self) -> MoneyWheelRules:
+        total = sum(s.sectors for s in self.symbols)
+        if total != self.sectors:
+            raise ValueError(f"symbols cover {total} sectors, the wheel has {self.sectors}")
+        if len({s.name for s in self.symbols}) != len(self.symbols):
+            raise ValueError("symbol names must differ")
+        return self
+
+
+class TuplanoppaRules(GameRulesBase):
+    game: Literal["tuplanoppa"]
+    bets: dict[str, BetRule]
+    seven_rule: Literal["half"]
+    seven_rule_section: Section
+
+
+class SicBoRules(GameRulesBase):
+    game: Literal["sic-bo"]
+    bets: dict[str, BetRule]
+    single: list[OddsText] = Field(min_length=3, max_length=3)
+    single_section: Section
+    totals: dict[str, OddsText]
+    totals_section: Section
+
+    @field_validator("totals")
+    @classmethod
+    def _totals(cls, v: dict[str, str]) -> dict[str, str]:
+        if sorted(v, key=int) != [str(t) for t in range(4, 18)]:
+            raise ValueError("totals must list each three-dice total from 4 to 17 once")
+        return v
+
+
+GameRules = RouletteRules | BouleRules | MoneyWheelRules | TuplanoppaRules | SicBoRules
