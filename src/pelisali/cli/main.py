@@ -1,0 +1,120 @@
+"""``pelisali``: games, exact odds, simulation and terminal play."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+
+from pelisali.analysis.odds import exact_odds
+from pelisali.analysis.simulate import simulate as run_simulation
+from pelisali.cli.common import console, fail, load_game
+from pelisali.rules import available, load_rules
+
+app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact, auditable games.",
+                  no_args_is_help=True, add_completion=False)
+
+GameArg = Annotated[str, typer.Argument(help="roulette, boule, money-wheel, tuplanoppa or sic-bo")]
+VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+
+
+@app.command()
+def games(as_json: JsonOpt = False) -> None:
+    """Every game and version with its rulebook section."""
+    rows = []
+    for game, variant in available():
+        rules = load_rules(game, variant)
+        rows.append({"game": game, "variant": variant, "name": rules.name.en,
+                     "section": rules.section, "description": rules.description.en,
+                     "settings": {k: {"default": s.default, "choices": s.choices}
+                                  for k, s in rules.settings.items()}})
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = RichTable(title="Pelisali games")
+    for col in ("game", "version", "section", "description"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(str(row["game"]), str(row["variant"]), str(row["section"]),
+                      str(row["description"]))
+    console.print(table)
+
+
+@app.command()
+def odds(game: GameArg, variant: VariantOpt = None, sets: SetOpt = None,
+         as_json: JsonOpt = False) -> None:
+    """Exact RTP and house edge of every bet type, from the engine's own outcomes."""
+    engine = load_game(game, variant, sets)
+    rows = exact_odds(engine)
+    if as_json:
+        print(json.dumps({"game": engine.name, "variant": engine.variant,
+                          "settings": engine.settings,
+                          "bets": [row.to_json() for row in rows]}, ensure_ascii=False, indent=2))
+        return
+    table = RichTable(title=f"{engine.rules.name.en}: exact odds ({engine.rules.section})")
+    for col, justify in (("bet", "left"), ("payout", "right"), ("spots", "right"),
+                         ("RTP", "right"), ("", "right"), ("house edge", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for row in rows:
+        table.add_row(row.bet, row.payout, str(row.spots), str(row.rtp), f"{float(row.rtp):.6f}",
+                      f"{float(row.house_edge) * 100:.4f} %")
+    console.print(table)
+    if engine.settings:
+        console.print("settings: " + ", ".join(f"{k}={v}" for k, v in engine.settings.items()))
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    rounds: Annotated[int, typer.Option(help="rounds to simulate")],
+    seed: Annotated[int, typer.Option(help="seed: the same seed gives the same output")],
+    variant: VariantOpt = None,
+    sets: SetOpt = None,
+    workers: Annotated[int, typer.Option(help="processes (default: every core)")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Monte Carlo through the round code: observed RTP with its 99 % interval."""
+    if rounds <= 0:
+        fail("--rounds must be positive")
+    engine = load_game(game, variant, sets)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, disable=as_json,
+                  transient=True) as progress:
+        task = progress.add_task(f"simulating {engine.title()}", total=rounds)
+        result = run_simulation(engine, rounds, seed, workers or None,
+                                progress=lambda n: progress.advance(task, n))
+    if as_json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        return
+    table = RichTable(title=f"{engine.rules.name.en}: {rounds:,} rounds, seed {seed}")
+    for col in ("bet", "spot", "exact RTP", "observed", "99 % interval", ""):
+        table.add_column(col)
+    for row in result.rows:
+        flag = "[green]agrees[/]" if row.agrees else "[bold red]DISAGREES[/]"
+        table.add_row(row.bet, row.spot, f"{float(row.exact_rtp):.6f}", f"{row.observed_rtp:.6f}",
+                      f"{row.low:.6f} … {row.high:.6f}", flag)
+    console.print(table)
+
+
+@app.command()
+def play(
+    game: GameArg,
+    variant: VariantOpt = None,
+    sets: SetOpt = None,
+    balance: Annotated[str, typer.Option(help="starting balance in euros")] = "1000",
+    seed: Annotated[int | None, typer.Option(help="seeded draws (default: OS entropy)")] = None,
+) -> None:
+    """Play at the terminal from a starting balance."""
+    from pelisali.cli.play import play_terminal
+
+    engine = load_game(game, variant, sets)
+    play_terminal(engine, balance, seed)
+
+
+if __name__ == "__main__":
+    app()
