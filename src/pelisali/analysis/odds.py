@@ -87,7 +87,8 @@ def spot_value(game: WagerGame, spot: Spot, stake: int = REFERENCE_STAKE) -> Bet
     decisions = [(lv, i, res) for lv in levels for i, (_p, res) in enumerate(table[lv])
                  if isinstance(res, Choice)]
     choice_sets = [res.names for _lv, _i, res in decisions]
-    if len(list(itertools.islice(itertools.product(*choice_sets), MAX_POLICIES + 1))) > MAX_POLICIES:
+    policies = itertools.islice(itertools.product(*choice_sets), MAX_POLICIES + 1)
+    if len(list(policies)) > MAX_POLICIES:
         raise GameError(f"too many choice policies to solve exactly for {spot.key}")
     best: BetValue | None = None
     for picks in itertools.product(*choice_sets):

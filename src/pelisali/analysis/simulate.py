@@ -91,8 +91,9 @@ class _Job:
 
 
 @cache
-def _prepare(game_name: str, variant: str,
-             settings: tuple[tuple[str, str | bool], ...]) -> tuple[WagerGame, list[SettlementTable]]:
+def _prepare(
+    game_name: str, variant: str, settings: tuple[tuple[str, str | bool], ...]
+) -> tuple[WagerGame, list[SettlementTable]]:
     """Per process: the game and one settlement table per prison level."""
     from pelisali.games import make_game
 
@@ -118,7 +119,7 @@ def _run_chunk(job: _Job) -> tuple[list[int], list[int]]:
         _carry_prison(game, tables, rng, held, totals)
     sums = totals.sum(axis=0, dtype=np.int64)
     squares = (totals.astype(np.float64) ** 2).sum(axis=0)
-    return [int(x) for x in sums], [int(round(x)) for x in squares]
+    return [int(x) for x in sums], [round(x) for x in squares]
 
 
 def _carry_prison(game: WagerGame, tables: list[SettlementTable], rng: SeededRng,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import typer
 from rich.console import Console
 
@@ -29,6 +31,6 @@ def load_game(game: str, variant: str | None, sets: list[str] | None) -> WagerGa
         fail(str(exc))
 
 
-def fail(message: str) -> typer.Exit:
+def fail(message: str) -> NoReturn:
     err.print(f"[bold red]error:[/] {message}")
     raise typer.Exit(2)

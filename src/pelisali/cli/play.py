@@ -20,7 +20,7 @@ from pelisali.rng import Rng, SecureRng, SeededRng
 PLAYER = "you"
 
 HELP = """[bold]commands[/]
-  bet SPOT AMOUNT   place a bet, e.g. [cyan]bet red 5[/], [cyan]bet split 0-1 2.50[/], [cyan]bet 17 1[/]
+  bet SPOT AMOUNT   place a bet: [cyan]bet red 5[/], [cyan]bet split 0-1 2.50[/], [cyan]bet 17 1[/]
   bets              the bets on the table
   remove ID         take a bet back before the draw
   spin | roll       no more bets, draw, settle
@@ -43,9 +43,9 @@ def play_terminal(game: WagerGame, balance_text: str, seed: int | None) -> None:
         for bot in ("seat 2", "seat 3"):
             table.sit(bot, 0)
     console.print(f"[bold]{game.rules.name.en}[/] — {game.rules.description.en}")
-    console.print(f"Rules: {game.rules.section}. Limits per bet "
-                  f"{format_cents(game.rules.limits.min)} … {format_cents(game.rules.limits.max)} €."
-                  f" Draws: {rng.name}. Type [cyan]help[/] for commands.")
+    limits = game.rules.limits
+    console.print(f"Rules: {game.rules.section}. Limits per bet {format_cents(limits.min)} … "
+                  f"{format_cents(limits.max)} €. Draws: {rng.name}. Type [cyan]help[/] for help.")
     show_layout(game)
     session = Session(table)
     interactive = sys.stdin.isatty()
@@ -127,7 +127,8 @@ class Session:
         if len(args) != 1 or not args[0].isdigit():
             raise GameError("usage: remove ID")
         self.table.withdraw(PLAYER, int(args[0]))
-        console.print(f"bet {args[0]} returned. Balance {format_cents(self.table.balances[PLAYER])} €")
+        balance = format_cents(self.table.balances[PLAYER])
+        console.print(f"bet {args[0]} returned. Balance {balance} €")
 
     def cmd_spin(self, args: list[str]) -> None:
         rnd = self.table.current()
@@ -153,7 +154,7 @@ class Session:
         if len(args) != 2 or not args[0].isdigit():
             raise GameError("usage: choose ID OPTION")
         self.table.decide(PLAYER, int(args[0]), args[1])
-        if self.table.current().status is Status.SETTLED:
+        if self.table.round is not None and self.table.round.status is Status.SETTLED:
             self._show_settlement()
 
     def cmd_pass(self, args: list[str]) -> None:

@@ -5,7 +5,7 @@
 >>> make_game("pachinko")
 Traceback (most recent call last):
 ...
-pelisali.games.base.GameError: no game 'pachinko'; games: roulette, boule, money-wheel, tuplanoppa, sic-bo
+pelisali.games.base.GameError: no game 'pachinko'; games: roulette, boule, ...
 """
 
 from __future__ import annotations

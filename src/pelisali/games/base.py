@@ -277,7 +277,7 @@ class WagerGame(ABC):
         return tuple(faces)
 
     def draws_for(self, outcome: Outcome) -> list[Draw]:
-        """Draws that show ``outcome`` (the first slot with each face): for a live dealer's input."""
+        """Draws showing ``outcome`` (the first slot with each face): a live dealer's input."""
         out = []
         for device, face in zip(self.devices, outcome, strict=True):
             if face not in device.slots:

@@ -62,7 +62,8 @@ class Boule(WagerGame):
     def resolve(self, spot: Spot, stake: int, level: int, outcome: Outcome) -> Resolution:
         # The excluded number (5) is in no group, so every even chance loses on it.
         if outcome[0] in spot.covers:
-            return Paid(Odds.parse(self.r.bets[spot.bet_type].odds).total_return_exact(stake), "win")
+            odds = Odds.parse(self.r.bets[spot.bet_type].odds)
+            return Paid(odds.total_return_exact(stake), "win")
         return Paid(LOST, "lose")
 
 

@@ -12,7 +12,7 @@ Held(level=1, result='prison')
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
 
@@ -89,7 +89,7 @@ class Roulette(WagerGame):
         numbers = self.r.wheel.numbers
         out: list[Spot] = []
 
-        def add(bet_type: str, members: Sequence[str | int], name: str | None = None) -> None:
+        def add(bet_type: str, members: Iterable[object], name: str | None = None) -> None:
             covers = [str(m) for m in members]
             if name is None:
                 key = f"{bet_type} {'-'.join(covers)}" if bet_type in INSIDE else bet_type
@@ -137,13 +137,13 @@ class Roulette(WagerGame):
                 add("column", [n for n in range(1, numbers + 1) if n % 3 == c % 3], name=str(c))
         for group in EVEN_CHANCES:
             if group in kinds:
-                members = {
+                group_members: list[int] = {
                     "red": self.r.groups.red, "black": self.r.groups.black,
                     "low": self.r.groups.low, "high": self.r.groups.high,
                     "even": [n for n in range(2, numbers + 1, 2)],
                     "odd": [n for n in range(1, numbers + 1, 2)],
                 }[group]
-                add(group, members)
+                add(group, group_members)
         if self.quarters:
             for q in range(4):
                 add("quarter", range(9 * q + 1, 9 * q + 10), name=str(q + 1))
@@ -173,9 +173,9 @@ class Roulette(WagerGame):
         if self._multiplier_at is not None and bet_type == "straight":
             return Odds.parse(outcome[self._multiplier_at])
         table = self.r.paytable_device
-        if table is not None and self._paytable_at is not None:
-            if outcome[self._paytable_at] == "2" and bet_type in table.odds:
-                return Odds.parse(table.odds[bet_type])
+        if (table is not None and self._paytable_at is not None
+                and outcome[self._paytable_at] == "2" and bet_type in table.odds):
+            return Odds.parse(table.odds[bet_type])
         return Odds.parse(self.r.bets[bet_type].odds)
 
     def payout_label(self, bet_type: str) -> str:

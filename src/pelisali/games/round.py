@@ -249,7 +249,8 @@ class Round:
         out = []
         for b, bet in enumerate(self.bets):
             res = self._table.resolution(self._outcome_index, b)
-            paid, rounding, held = int(paid_row[b]), self._table.rounding_of(self._outcome_index, b), int(held_row[b])
+            paid, held = int(paid_row[b]), int(held_row[b])
+            rounding = self._table.rounding_of(self._outcome_index, b)
             if held == UNDECIDED:
                 assert isinstance(res, Choice)
                 res = res.option(self.decisions[bet.bet_id])

@@ -72,7 +72,7 @@ def load_rules(game: str, variant: str = "") -> GameRules:
 
 def available() -> list[tuple[str, str]]:
     """Every (game, variant) with a rule file."""
-    out = []
+    out: list[tuple[str, str]] = []
     for path in sorted(_data_dir().glob("*.toml")):
         rules = load_file(path)
         out.append((rules.game, rules.variant))
