@@ -95,10 +95,16 @@ def simulate(
     for col in ("bet", "spot", "exact RTP", "observed", "99 % interval", ""):
         table.add_column(col)
     for row in result.rows:
-        flag = "[green]agrees[/]" if row.agrees else "[bold red]DISAGREES[/]"
+        if result.disagrees(row):
+            flag = "[bold red]DISAGREES[/]"
+        else:
+            flag = "[green]agrees[/]" if row.agrees else "[yellow]outside 99 % (chance)[/]"
         table.add_row(row.bet, row.spot, f"{float(row.exact_rtp):.6f}", f"{row.observed_rtp:.6f}",
                       f"{row.low:.6f} … {row.high:.6f}", flag)
     console.print(table)
+    console.print(f"DISAGREES: outside the simultaneous 99 % band over all {len(result.rows)} "
+                  f"bet types (|z| > {result.family_z:.2f}); one row in a hundred falls outside "
+                  "its own 99 % interval by chance.")
 
 
 @app.command()

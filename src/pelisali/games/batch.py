@@ -68,6 +68,11 @@ class SettlementTable:
                 else:
                     self.held[o, b] = resolution.level
 
+    @property
+    def can_hold(self) -> bool:
+        """Whether any bet can be held over (prison) or await a choice on some outcome."""
+        return bool(self.held.any())
+
     def settle(self, outcomes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Whole cents returned to each bet (columns) in each round (rows)."""
         return self.paid[outcomes]
