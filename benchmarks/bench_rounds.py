@@ -23,6 +23,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import math
@@ -43,6 +44,9 @@ from pelisali.analysis.simulate import simulate
 from pelisali.games import make_game
 from pelisali.games.base import Spot, WagerGame
 from pelisali.games.batch import SettlementTable
+from pelisali.games.dice import SicBo
+from pelisali.games.money_wheel import MoneyWheel
+from pelisali.games.roulette import Roulette
 from pelisali.games.round import Round
 from pelisali.rng import SeededRng
 
@@ -84,6 +88,7 @@ class Case:
 
 def roulette_case() -> Case:
     game = make_game("roulette", "C")
+    assert isinstance(game, Roulette)
     spots = [game.spot(key) for key in ROULETTE_C_SPOTS]
     types = {s.bet_type for s in spots}
     assert types == set(game.bet_types()), (types, game.bet_types())
@@ -112,6 +117,7 @@ def roulette_case() -> Case:
 
 def sic_bo_case() -> Case:
     game = make_game("sic-bo")
+    assert isinstance(game, SicBo)
     spots = [game.spots_of(t)[0] for t in game.bet_types()]
     r = game.r
     # Plain settlement, one small function of the three dice per bet kind.
@@ -172,6 +178,7 @@ def sic_bo_case() -> Case:
 
 def money_wheel_case() -> Case:
     game = make_game("money-wheel")
+    assert isinstance(game, MoneyWheel)
     spots = list(game.spots())
     sectors = game.devices[0].slots
     bets = [(i, frozenset(k for k, sym in enumerate(sectors) if sym == s.key),
@@ -274,7 +281,8 @@ def bench_play(case: Case, rounds: int, seed: int, budget: float) -> dict[str, A
 
 def check_means(case: Case, batch: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
     """Per-bet mean return per unit stake: plain vs batch vs exact, as z-scores."""
-    mean, var = exact_moments(batch["table"])
+    exact_mean, exact_var = exact_moments(batch["table"])
+    mean, var = [float(x) for x in exact_mean], [float(x) for x in exact_var]
     nb, npl = batch["rounds"], plain["pooled_rounds"]
     rows, worst = [], 0.0
     for b, spot in enumerate(case.spots):
@@ -285,9 +293,9 @@ def check_means(case: Case, batch: dict[str, Any], plain: dict[str, Any]) -> dic
         z_batch = (m_batch - mean[b]) / math.sqrt(var[b] / nb) if var[b] else 0.0
         z_plain = (m_plain - mean[b]) / math.sqrt(var[b] / npl) if var[b] else 0.0
         worst = max(worst, abs(z_diff), abs(z_batch), abs(z_plain))
-        rows.append({"spot": spot.key, "exact": float(mean[b]), "batch": m_batch,
+        rows.append({"spot": spot.key, "exact": mean[b], "batch": m_batch,
                      "plain": m_plain, "z_plain_vs_batch": z_diff})
-    total_exact = float(mean.sum()) / len(case.spots)
+    total_exact = sum(mean) / len(case.spots)
     return {"agrees": worst < Z_LIMIT, "max_abs_z": worst, "z_limit": Z_LIMIT,
             "mean_return_per_bet_exact": total_exact,
             "mean_return_per_bet_batch": sum(batch["sums"]) / (nb * STAKE * len(case.spots)),
@@ -296,44 +304,50 @@ def check_means(case: Case, batch: dict[str, Any], plain: dict[str, Any]) -> dic
 
 
 def bench_simulate(rounds: int, seed: int, workers: int | None) -> dict[str, Any]:
+    """Wall time of the full simulate() (process start-up included), on all cores and on one."""
     game = make_game("roulette", "C")
     t0 = time.perf_counter()
     result = simulate(game, rounds=rounds, seed=seed, workers=workers)
     elapsed = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    single = simulate(game, rounds=rounds, seed=seed, workers=1)
+    one_worker = time.perf_counter() - t0
+    assert single.rows == result.rows, "simulate must not depend on the worker count"
     used = workers or min(math.ceil(rounds / SIM_CHUNK), os.cpu_count() or 1)
     return {"rounds": rounds, "seed": seed, "workers": used, "bets_per_round": len(result.rows),
             "chunk": SIM_CHUNK, "seconds": elapsed, "rate": rounds / elapsed,
             "projected_100M_seconds": elapsed * 1e8 / rounds,
+            "one_worker_seconds": one_worker, "speedup_over_one_worker": one_worker / elapsed,
             "all_agree_with_exact": all(row.agrees for row in result.rows)}
 
 
 # -- the machine -------------------------------------------------------------------------
 def machine() -> dict[str, Any]:
-    model = ""
+    model, virtual = "", False
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
-                if line.startswith("model name"):
+                if line.startswith("model name") and not model:
                     model = line.split(":", 1)[1].strip()
+                elif line.startswith("flags"):
+                    virtual = "hypervisor" in line.split(":", 1)[1].split()
                     break
     except OSError:
         pass
     uname = platform.uname()
-    try:
+    usable = os.cpu_count() or 1
+    with contextlib.suppress(AttributeError):
         usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count() or 1
     memory = None
-    try:
+    with contextlib.suppress(ValueError, OSError, AttributeError):
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        pass
     return {
         "cpu_model": model or platform.processor() or uname.machine,
         "processor": platform.processor(),
         "machine": uname.machine,
         "system": f"{uname.system} {uname.release}",
         "platform": platform.platform(),
+        "virtual_machine": virtual,
         "cores": os.cpu_count(),
         "usable_cores": usable,
         "memory_gib": round(memory / 2**30, 1) if memory else None,
@@ -345,7 +359,8 @@ def machine() -> dict[str, Any]:
 
 def machine_line(m: dict[str, Any]) -> str:
     mem = f", {m['memory_gib']} GiB" if m["memory_gib"] else ""
-    return (f"{m['cpu_model']} ({m['machine']}), {m['cores']} cores{mem}, {m['system']}, "
+    vm = ", virtual machine" if m["virtual_machine"] else ""
+    return (f"{m['cpu_model']} ({m['machine']}{vm}), {m['cores']} cores{mem}, {m['system']}, "
             f"{m['python']}, NumPy {m['numpy']}, {m['date']}")
 
 
@@ -402,7 +417,10 @@ def print_report(report: dict[str, Any]) -> None:
         console.print(f"[bold]{g['game']}[/bold]: {g['note']}; plain loop draws "
                       f"{g['plain_draw']}; table built in "
                       f"{fmt_seconds(g['batch']['table_build_seconds'])}.")
-    console.print(f"[dim]bets: {', '.join(report['games'][0]['spots'])}[/dim]\n")
+    console.print(f"[dim]roulette C bets: {', '.join(report['games'][0]['spots'])}[/dim]")
+    chunk = report["games"][0]["batch"]["chunk"]
+    console.print(f"[dim]batch path: one pass, {chunk:,} rounds per draw_many/settle call; "
+                  f"stake {STAKE} cents a bet[/dim]\n")
 
     s = report["summary"]
     sim = report["simulate"]
@@ -418,6 +436,8 @@ def print_report(report: dict[str, Any]) -> None:
                   f"process start-up = {fmt_rate(sim['rate'])}; projected 100M: "
                   f"{fmt_seconds(sim['projected_100M_seconds'])}; every bet within its 99 % "
                   f"interval: {sim['all_agree_with_exact']}.")
+    console.print(f"The same simulate() on 1 worker: {fmt_seconds(sim['one_worker_seconds'])} "
+                  f"({sim['workers']} workers are {sim['speedup_over_one_worker']:.2f}x as fast).")
     console.print(f"[dim]total benchmark time {fmt_seconds(report['total_seconds'])}[/dim]")
 
 

@@ -186,11 +186,6 @@ def test_odds_total_return_is_exact_then_floored(win: int, per: int, stake: int)
     assert Odds.parse(str(odds)) == odds
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG money.Odds: @dataclass(order=True) compares (win, per) lexicographically, "
-    "so Odds(3, 2) (pays 1.5x) sorts above Odds(2, 1) (pays 2x)",
-)
 def test_odds_order_follows_the_payout() -> None:
     assert Odds(3, 2) < Odds(2, 1)
     assert max([Odds(2, 1), Odds(3, 2)]) == Odds(2, 1)
@@ -356,11 +351,6 @@ def test_secure_many_draws_again_after_rejections(monkeypatch: pytest.MonkeyPatc
     assert len(requests) == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG rng.SecureRng.randbelow_many: for 2**63 <= n < 2**64 the uint64 results are "
-    "cast to int64 and wrap negative (SeededRng refuses such n with ValueError)",
-)
 def test_secure_many_huge_bound_is_refused_or_in_range() -> None:
     n = 3 * 2**62
     try:

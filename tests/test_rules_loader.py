@@ -319,12 +319,6 @@ def test_unedited_copy_loads(tmp_path: Path) -> None:
         assert load_file(copy) == load_file(source)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG rules.loader.load_file: a rule file that is not UTF-8 (e.g. saved as "
-    "Latin-1: 'Pelikenttä') raises a bare UnicodeDecodeError, not a RuleDataError naming "
-    "the file",
-)
 def test_file_not_in_utf8_names_the_path(tmp_path: Path) -> None:
     path = tmp_path / "roulette-C.toml"
     path.write_bytes((DATA / "roulette-C.toml").read_text(encoding="utf-8").encode("latin-1"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import total_ordering
 
 _AMOUNT = re.compile(r"^(\d{1,15})(?:[.,](\d{1,2}))?$")
 
@@ -73,7 +74,8 @@ def pay_exact(amount: Fraction) -> tuple[int, Fraction]:
 _ODDS = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
 
 
-@dataclass(frozen=True, order=True)
+@total_ordering
+@dataclass(frozen=True)
 class Odds:
     """Payout odds ``win:per``: a winning stake returns itself plus ``win/per`` times itself.
 
@@ -108,6 +110,12 @@ class Odds:
     def total_return(self, stake: int) -> int:
         """Whole cents returned on a winning stake (rounding down; see :func:`pay_exact`)."""
         return pay_exact(self.total_return_exact(stake))[0]
+
+    def __lt__(self, other: object) -> bool:
+        """Odds order by what they pay: 3:2 pays less than 2:1."""
+        if not isinstance(other, Odds):
+            return NotImplemented
+        return self.multiple < other.multiple
 
     def __str__(self) -> str:
         return f"{self.win}:{self.per}"

@@ -85,9 +85,12 @@ class SeededRng:
         return self._gen.integers(0, n, size=size, dtype=np.int64)
 
 
+MAX_BOUND = (1 << 63) - 1  # draws are int64
+
+
 def _check_bound(n: int) -> None:
-    if n <= 0:
-        raise ValueError(f"cannot draw below {n}")
+    if not 0 < n <= MAX_BOUND:
+        raise ValueError(f"cannot draw below {n}: the bound must be 1 to 2**63 - 1")
 
 
 def shuffle(items: list[T], rng: Rng) -> list[T]:

@@ -125,13 +125,17 @@ def parse_setting(name: str, spec: Setting, value: str | bool) -> str | bool:
     if isinstance(spec.default, bool):
         if isinstance(value, bool):
             return value
+        if not isinstance(value, str):
+            raise GameError(f"setting {name} takes true or false, not {value!r}")
         lowered = value.strip().lower()
         if lowered in ("true", "yes", "on", "1"):
             return True
         if lowered in ("false", "no", "off", "0"):
             return False
         raise GameError(f"setting {name} takes true or false, not {value!r}")
-    text = str(value)
+    if not isinstance(value, str):
+        raise GameError(f"setting {name} takes a word, not {value!r}")
+    text = value
     if spec.choices is not None and text not in spec.choices:
         raise GameError(f"setting {name} takes one of {', '.join(spec.choices)}, not {text!r}")
     return text
@@ -188,6 +192,21 @@ class WagerGame(ABC):
     def describe(self, outcome: Outcome) -> str:
         return " ".join(outcome)
 
+    def resolution_column(self, spot: Spot, stake: int, level: int) -> tuple[Resolution, ...]:
+        """``resolve`` for every outcome in index order, cached (the engine is pure)."""
+        key = (spot.key, stake, level)
+        column = self._columns.get(key)
+        if column is None:
+            column = tuple(self.resolve(spot, stake, level, o) for o in self.outcome_list)
+            if len(self._columns) >= 4096:
+                self._columns.clear()
+            self._columns[key] = column
+        return column
+
+    @cached_property
+    def _columns(self) -> dict[tuple[str, int, int], tuple[Resolution, ...]]:
+        return {}
+
     def parse_spot_text(self, text: str) -> str:
         """Turn what a player types into a spot key (games refine this)."""
         return " ".join(text.lower().replace(":", " ").split())
@@ -210,6 +229,9 @@ class WagerGame(ABC):
                 + ", ".join(self.bet_types())
             )
         return found
+
+    def has_spot(self, spot: Spot) -> bool:
+        return self._spot_index.get(spot.key) == spot
 
     def spots_of(self, bet_type: str) -> list[Spot]:
         return [s for s in self.spots() if s.bet_type == bet_type]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from weakref import WeakKeyDictionary
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +28,7 @@ from pelisali.games.base import Choice, Held, Paid, Resolution, Spot, WagerGame
 Policy = Callable[[Spot, int, int, Choice], str]
 
 UNDECIDED = -1
+_Column = tuple[npt.NDArray[np.int64], npt.NDArray[np.object_], npt.NDArray[np.int64]]
 
 
 class SettlementTable:
@@ -47,26 +49,20 @@ class SettlementTable:
         self.game = game
         self.bets = list(bets)
         n_out, n_bets = game.outcome_count, len(self.bets)
-        self.resolutions: list[list[Resolution]] = [
-            [game.resolve(spot, stake, level, outcome) for outcome in game.outcome_list]
-            for spot, stake, level in self.bets
+        self.resolutions: list[tuple[Resolution, ...]] = [
+            game.resolution_column(spot, stake, level) for spot, stake, level in self.bets
         ]
         self.paid = np.zeros((n_out, n_bets), dtype=np.int64)
         self.rounding = np.zeros((n_out, n_bets), dtype=object)
         self.held = np.zeros((n_out, n_bets), dtype=np.int64)
         for b, (spot, stake, level) in enumerate(self.bets):
-            for o, resolution in enumerate(self.resolutions[b]):
-                if isinstance(resolution, Choice):
-                    if policy is None:
-                        self.held[o, b] = UNDECIDED
-                        continue
-                    resolution = resolution.option(policy(spot, stake, level, resolution))
-                if isinstance(resolution, Paid):
-                    whole = resolution.amount.numerator // resolution.amount.denominator
-                    self.paid[o, b] = whole
-                    self.rounding[o, b] = resolution.amount - whole
-                else:
-                    self.held[o, b] = resolution.level
+            key = (spot.key, stake, level)
+            cached = _UNDECIDED_COLUMNS.get(game, {}).get(key) if policy is None else None
+            if cached is None:
+                cached = _numeric_column(self.resolutions[b], spot, stake, level, policy)
+                if policy is None:
+                    _UNDECIDED_COLUMNS.setdefault(game, {})[key] = cached
+            self.paid[:, b], self.rounding[:, b], self.held[:, b] = cached
 
     @property
     def can_hold(self) -> bool:
@@ -86,6 +82,32 @@ class SettlementTable:
     def rounding_of(self, outcome: int, bet: int) -> Fraction:
         value = self.rounding[outcome, bet]
         return value if isinstance(value, Fraction) else Fraction(0)
+
+
+# Numeric columns of play's tables (no policy), per game, so a round of play costs a lookup.
+_UNDECIDED_COLUMNS: WeakKeyDictionary[WagerGame, dict[tuple[str, int, int], _Column]] = (
+    WeakKeyDictionary())
+
+
+def _numeric_column(
+    column: Sequence[Resolution], spot: Spot, stake: int, level: int, policy: Policy | None
+) -> _Column:
+    paid = np.zeros(len(column), dtype=np.int64)
+    rounding = np.zeros(len(column), dtype=object)
+    held = np.zeros(len(column), dtype=np.int64)
+    for o, resolution in enumerate(column):
+        if isinstance(resolution, Choice):
+            if policy is None:
+                held[o] = UNDECIDED
+                continue
+            resolution = resolution.option(policy(spot, stake, level, resolution))
+        if isinstance(resolution, Paid):
+            whole = resolution.amount.numerator // resolution.amount.denominator
+            paid[o] = whole
+            rounding[o] = resolution.amount - whole
+        else:
+            held[o] = resolution.level
+    return paid, rounding, held
 
 
 def choose_by_value(values: dict[tuple[str, int], Fraction]) -> Policy:

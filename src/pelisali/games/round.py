@@ -46,6 +46,7 @@ class Status(enum.Enum):
     BETTING = "betting"
     CLOSED = "closed"  # no more bets
     DECIDING = "deciding"  # drawn; a player must choose (roulette D, both zero rules)
+    DRAWN = "drawn"  # drawn and every choice made: ready to settle
     SETTLED = "settled"
     VOID = "void"
 
@@ -146,7 +147,7 @@ class Round:
         if stake <= 0:
             raise RoundError(f"a stake must be positive, not {format_cents(stake)}")
         resolved = spot if isinstance(spot, Spot) else self.game.spot(spot)
-        if resolved not in self.game.spots():
+        if not self.game.has_spot(resolved):
             raise RoundError(f"{resolved.key} is not a spot of {self.game.title()}")
         assert self.limits is not None
         if stake < self.limits.minimum:
@@ -209,7 +210,7 @@ class Round:
         self._table = SettlementTable(self.game, [(b.spot, b.stake, b.level) for b in self.bets])
         self._outcome_index = self.game.outcome_index(outcome)
         self.events.append(f"result {self.game.describe(outcome)}")
-        self.status = Status.DECIDING if self.pending_choices() else Status.CLOSED
+        self.status = Status.DECIDING if self.pending_choices() else Status.DRAWN
         return outcome
 
     def pending_choices(self) -> dict[int, list[str]]:
@@ -234,15 +235,16 @@ class Round:
         self.decisions[bet_id] = option
         self.events.append(f"bet {bet_id} chooses {option}")
         if not self.pending_choices():
-            self.status = Status.CLOSED
+            self.status = Status.DRAWN
 
     def settle(self) -> list[Settlement]:
         """Settle every bet on the drawn outcome (a batch of one through the batch path)."""
         if self.status is Status.DECIDING:
             raise RoundError(f"choices still open: {self.pending_choices()}")
-        self._require(Status.CLOSED)
-        if self._table is None or self._outcome_index is None:
+        if self.status is Status.CLOSED:
             raise RoundError("nothing drawn yet")
+        self._require(Status.DRAWN)
+        assert self._table is not None and self._outcome_index is not None
         index = np.array([self._outcome_index], dtype=np.int64)
         paid_row = self._table.settle(index)[0]
         held_row = self._table.held_levels(index)[0]
@@ -274,7 +276,7 @@ class Round:
         returns them to their players, who may also change them (RAY 1.2.1);
         imprisoned bets stay in prison.
         """
-        self._require(Status.BETTING, Status.CLOSED, Status.DECIDING)
+        self._require(Status.BETTING, Status.CLOSED, Status.DECIDING, Status.DRAWN)
         self.status = Status.VOID
         self.void_reason = reason
         self.events.append(f"void: {reason}")

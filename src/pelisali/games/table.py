@@ -81,6 +81,8 @@ class Table:
     rounds_played: int = 0
 
     def __post_init__(self) -> None:
+        if not 0 <= self.invalid_throw_rate < 1:
+            raise GameError("the share of rejected throws must be at least 0 and below 1")
         if self.game.settings.get("drawing") == "shooter":
             self.shooter_rotation = ShooterRotation([])
 
@@ -145,7 +147,7 @@ class Table:
             outcome = self._shooter_throw(rnd)
         else:
             outcome = rnd.draw(self.rng)
-        if rnd.status is Status.CLOSED:
+        if rnd.status is Status.DRAWN:
             self.settle()
         return outcome
 
@@ -183,7 +185,7 @@ class Table:
         if rnd.status is Status.BETTING:
             rnd.close()
         outcome = rnd.apply_draws(draws)
-        if rnd.status is Status.CLOSED:
+        if rnd.status is Status.DRAWN:
             self.settle()
         return outcome
 
@@ -193,7 +195,7 @@ class Table:
         if bet is None or bet.player != player:
             raise RoundError(f"{player} has no bet {bet_id} in this round")
         rnd.decide(bet_id, option)
-        if rnd.status is Status.CLOSED:
+        if rnd.status is Status.DRAWN:
             self.settle()
 
     def settle(self) -> list[Settlement]:

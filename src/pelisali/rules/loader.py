@@ -42,6 +42,8 @@ def load_file(path: Path) -> GameRules:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise RuleDataError(f"{path}: no such rule file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleDataError(f"{path}: cannot be read as UTF-8 text: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RuleDataError(f"{path}: not valid TOML: {exc}") from exc
     game = raw.get("game")
