@@ -138,6 +138,13 @@ def parse_setting(name: str, spec: Setting, value: str | bool) -> str | bool:
     text = value
     if spec.choices is not None and text not in spec.choices:
         raise GameError(f"setting {name} takes one of {', '.join(spec.choices)}, not {text!r}")
+    if spec.minimum is not None:
+        top = "" if spec.maximum is None else f" to {spec.maximum}"
+        if not text.strip().isdigit() or int(text) < spec.minimum or (
+                spec.maximum is not None and int(text) > spec.maximum):
+            raise GameError(f"setting {name} takes a whole number from {spec.minimum}{top}, "
+                            f"not {text!r}")
+        text = str(int(text))
     return text
 
 

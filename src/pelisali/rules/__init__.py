@@ -9,18 +9,22 @@
 
 from pelisali.rules.loader import RuleDataError, available, load_file, load_rules
 from pelisali.rules.schema import (
+    BlackjackRules,
     BouleRules,
     GameRules,
     MoneyWheelRules,
+    PuntoBancoRules,
     RouletteRules,
     SicBoRules,
     TuplanoppaRules,
 )
 
 __all__ = [
+    "BlackjackRules",
     "BouleRules",
     "GameRules",
     "MoneyWheelRules",
+    "PuntoBancoRules",
     "RouletteRules",
     "RuleDataError",
     "SicBoRules",

@@ -11,9 +11,11 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from pelisali.rules.schema import (
+    BlackjackRules,
     BouleRules,
     GameRules,
     MoneyWheelRules,
+    PuntoBancoRules,
     RouletteRules,
     SicBoRules,
     TuplanoppaRules,
@@ -25,6 +27,8 @@ _MODELS: dict[str, type[Any]] = {
     "money-wheel": MoneyWheelRules,
     "tuplanoppa": TuplanoppaRules,
     "sic-bo": SicBoRules,
+    "blackjack": BlackjackRules,
+    "punto-banco": PuntoBancoRules,
 }
 
 

@@ -60,12 +60,20 @@ class Setting(Strict):
 
     default: str | bool
     choices: list[str] | None = None
+    minimum: int | None = Field(default=None, description="the value is a whole number from here")
+    maximum: int | None = None
     section: Section
 
     @model_validator(mode="after")
     def _default_allowed(self) -> Setting:
         if self.choices is not None and self.default not in self.choices:
             raise ValueError(f"default {self.default!r} is not one of {self.choices}")
+        if self.minimum is not None:
+            if not isinstance(self.default, str) or not self.default.isdigit():
+                raise ValueError("a numeric setting needs a whole-number default")
+            if int(self.default) < self.minimum or (
+                    self.maximum is not None and int(self.default) > self.maximum):
+                raise ValueError(f"default {self.default} is outside {self.minimum}..{self.maximum}")
         return self
 
 
@@ -217,4 +225,38 @@ class SicBoRules(GameRulesBase):
         return v
 
 
-GameRules = RouletteRules | BouleRules | MoneyWheelRules | TuplanoppaRules | SicBoRules
+class CitedOdds(Strict):
+    odds: OddsText
+    section: Section
+
+
+class BlackjackPayouts(Strict):
+    win: CitedOdds
+    blackjack: CitedOdds
+    insurance: CitedOdds
+
+
+class BlackjackRules(GameRulesBase):
+    game: Literal["blackjack"]
+    seats: int = Field(gt=0, le=7)
+    seats_section: Section
+    payouts: BlackjackPayouts
+
+
+class PuntoBancoPayouts(Strict):
+    player: CitedOdds
+    banker: CitedOdds
+    tie: CitedOdds
+    commission_percent: int = Field(ge=0, le=100)
+    commission_section: Section
+    push_on_tie_section: Section
+    third_card_section: Section
+
+
+class PuntoBancoRules(GameRulesBase):
+    game: Literal["punto-banco"]
+    payouts: PuntoBancoPayouts
+
+
+GameRules = (RouletteRules | BouleRules | MoneyWheelRules | TuplanoppaRules | SicBoRules
+             | BlackjackRules | PuntoBancoRules)

@@ -1,0 +1,164 @@
+"""Blackjack's rules as pure functions over card values (GGPoker live casino III).
+
+Everything that decides a blackjack hand lives here, so the table engine,
+the exact analysis and the strategy all follow one set of rules. A card's
+value is 1 for an ace (counted 11 when that does not bust) and 10 for
+T, J, Q, K.
+
+>>> hand_total([1, 6])
+(17, True)
+>>> hand_total([1, 6, 10])
+(17, False)
+>>> dealer_must_draw([1, 6])   # soft 17: the dealer stands on all 17s
+False
+>>> is_blackjack([1, 10], from_split=True)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pelisali.money import Odds
+from pelisali.rules import BlackjackRules, load_rules
+
+VALUES = tuple(range(1, 11))  # 1 = ace, 10 = ten-value card
+RANK_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 10)}}
+
+
+def card_value(card: str) -> int:
+    """The blackjack value of a card such as ``"Kd"`` (aces count 1 here)."""
+    return RANK_VALUE[card[0]]
+
+
+def hand_total(values: Sequence[int]) -> tuple[int, bool]:
+    """Best total and whether it is soft (an ace counted as 11)."""
+    total = sum(values)
+    if 1 in values and total + 10 <= 21:
+        return total + 10, True
+    return total, False
+
+
+def is_blackjack(values: Sequence[int], from_split: bool = False) -> bool:
+    """An ace and a ten-value card as the first two cards; never after a split (2.7)."""
+    return not from_split and len(values) == 2 and sorted(values) == [1, 10]
+
+
+def dealer_must_draw(values: Sequence[int]) -> bool:
+    """The dealer draws to 16 and stands on all 17s, soft or hard (III 1.2.3, 4.4.2)."""
+    return hand_total(values)[0] < 17
+
+
+def dealer_checks_hole_card(up_value: int) -> bool:
+    """The hole card is looked at for blackjack only under an ace (III 3.7)."""
+    return up_value == 1
+
+
+@dataclass(frozen=True)
+class BlackjackConfig:
+    """A table's blackjack rules: the rule data's payouts with the table's settings."""
+
+    decks: int = 8
+    cut_decks_from_back: int = 4
+    blackjack_pays: Odds = Odds(3, 2)
+    insurance_pays: Odds = Odds(2, 1)
+    double_after_split: bool = True
+    split_aces_one_card: bool = True
+    dealer_blackjack_takes_all: bool = True  # under a ten: doubles and splits lost too
+    burn_after_shuffle: int = 1
+    seats: int = 7
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
+                      rules: BlackjackRules | None = None) -> BlackjackConfig:
+        """Read settings (``--set`` values or the rule file's defaults)."""
+        from pelisali.games.base import GameError, parse_setting
+
+        rules = rules or _rules()
+        chosen = dict(settings or {})
+        unknown = set(chosen) - set(rules.settings)
+        if unknown:
+            raise GameError(f"blackjack has no setting {', '.join(sorted(unknown))} "
+                            f"(settings: {', '.join(sorted(rules.settings))})")
+        values = {k: parse_setting(k, spec, chosen.get(k, spec.default))
+                  for k, spec in rules.settings.items()}
+        return cls(
+            decks=int(str(values["decks"])),
+            cut_decks_from_back=int(str(values["cut_decks_from_back"])),
+            blackjack_pays=Odds.parse(str(values["blackjack_pays"])),
+            insurance_pays=Odds.parse(rules.payouts.insurance.odds),
+            double_after_split=bool(values["double_after_split"]),
+            split_aces_one_card=bool(values["split_aces_one_card"]),
+            dealer_blackjack_takes_all=values["dealer_blackjack_under_ten"] == "takes_all",
+            burn_after_shuffle=int(str(values["burn_after_shuffle"])),
+            seats=rules.seats,
+        )
+
+    def settings(self) -> dict[str, str | bool]:
+        return {
+            "decks": str(self.decks),
+            "cut_decks_from_back": str(self.cut_decks_from_back),
+            "blackjack_pays": str(self.blackjack_pays),
+            "double_after_split": self.double_after_split,
+            "split_aces_one_card": self.split_aces_one_card,
+            "dealer_blackjack_under_ten": ("takes_all" if self.dealer_blackjack_takes_all
+                                           else "original_only"),
+            "burn_after_shuffle": str(self.burn_after_shuffle),
+        }
+
+    @property
+    def blackjack_multiple(self) -> Fraction:
+        """Total return per unit on a player blackjack (3:2 -> 5/2)."""
+        return self.blackjack_pays.multiple
+
+
+def _rules() -> BlackjackRules:
+    rules = load_rules("blackjack")
+    assert isinstance(rules, BlackjackRules)
+    return rules
+
+
+def can_double(values: Sequence[int], from_split: bool, split_aces: bool,
+               config: BlackjackConfig) -> bool:
+    """Double on any first two cards (III 2.6); after a split only if the table allows it."""
+    if len(values) != 2:
+        return False
+    if from_split and (not config.double_after_split or
+                       (split_aces and config.split_aces_one_card)):
+        return False
+    return hand_total(values)[0] < 21
+
+
+def can_split(values: Sequence[int], hands_in_seat: int) -> bool:
+    """Two cards of equal value, once: no resplit, aces included (III 2.7)."""
+    return len(values) == 2 and values[0] == values[1] and hands_in_seat == 1
+
+
+def can_hit(values: Sequence[int], from_split_aces: bool, config: BlackjackConfig) -> bool:
+    """More cards while the total is under 21 (III 4.4.1); split aces take one card each."""
+    if from_split_aces and config.split_aces_one_card and len(values) >= 2:
+        return False
+    return hand_total(values)[0] < 21
+
+
+def settle_hand(player: Sequence[int], dealer: Sequence[int], from_split: bool) -> Fraction:
+    """Return per unit of the hand's (possibly doubled) stake, blackjack payout aside.
+
+    Returns 2 for a win, 1 for a push, 0 for a loss; a player blackjack is
+    handled by the caller (it pays the table's blackjack odds).
+    """
+    p_total, _ = hand_total(player)
+    d_total, _ = hand_total(dealer)
+    player_bj = is_blackjack(player, from_split)
+    dealer_bj = is_blackjack(dealer)
+    if p_total > 21:
+        return Fraction(0)  # a bust loses even if the dealer busts (2.2)
+    if dealer_bj:
+        return Fraction(1) if player_bj else Fraction(0)
+    if d_total > 21 or p_total > d_total:
+        return Fraction(2)
+    if p_total == d_total:
+        return Fraction(1)
+    return Fraction(0)
