@@ -22,12 +22,13 @@ def test_games_lists_every_version_with_its_section() -> None:
     pairs = {(r["game"], r["variant"]) for r in rows}
     assert {("roulette", v) for v in "ABCDEFGHI"} <= pairs
     assert {("boule", ""), ("money-wheel", ""), ("tuplanoppa", ""), ("sic-bo", "")} <= pairs
-    assert all(r["section"].startswith("RAY 2016 1.") for r in rows)
+    assert all(r["section"].startswith(("RAY 2016 1.", "GGPoker live casino")) for r in rows)
+    assert {("blackjack", ""), ("punto-banco", "")} <= pairs
 
 
 def test_odds_json_shape() -> None:
     code, out = run("odds", "roulette", "--variant", "D", "--set", "zero_rule=la_partage",
-                    "--json")
+                    "--set", "quarters=true", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["game"] == "roulette" and data["variant"] == "D"
@@ -86,7 +87,7 @@ def test_simulate_is_reproducible() -> None:
 
 def test_play_a_session_at_the_terminal() -> None:
     script = "\n".join([
-        "bet red 5", "bet nowhere 5", "bet red -1", "bet red 0.10", "bets", "spin",
+        "bet red 5", "bet nowhere 5", "bet red -1", "bet black 0.10", "bets", "spin",
         "balance", "history", "quit",
     ])
     code, out = run("play", "roulette", "--variant", "C", "--seed", "3", "--balance", "100",
@@ -113,9 +114,15 @@ def test_play_roulette_d_asks_for_the_choice_on_zero() -> None:
 
 
 def test_play_tuplanoppa_shooter() -> None:
-    lines = ["bet under_7 1.01", "roll"] * 30 + ["pass", "quit"]
+    lines = ["pass"] + ["bet under_7 1.01", "roll"] * 80 + ["quit"]
     code, out = run("play", "tuplanoppa", "--set", "drawing=shooter", "--seed", "2",
                     stdin="\n".join(lines))
     assert code == 0, out
-    assert "holds the dice" in out
-    assert "thrown again" in out  # the dealer rejected at least one throw in 30
+    # You pass; Aino keeps the dice until a seven; then Bertil, then you.
+    assert "You pass the dice to the next player." in out
+    first_seven = out.index("A seven: the dice pass to the next player.")
+    assert "Aino holds the dice and throws." in out[:first_seven]
+    assert "Bertil holds the dice" not in out[:first_seven]
+    assert "You hold the dice" not in out[:first_seven]
+    assert "Bertil holds the dice and throws." in out[first_seven:]
+    assert "thrown again" in out  # the dealer rejected at least one throw in 80

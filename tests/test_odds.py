@@ -13,7 +13,9 @@ from pelisali.analysis.odds import exact_odds, spot_value
 from pelisali.games import make_game
 
 
-def rtps(game: str, variant: str | None = None, **settings: str) -> dict[str, F]:
+def rtps(game: str, variant: str | None = None, **settings: str | bool) -> dict[str, F]:
+    if game == "roulette" and variant in tuple("ABCDEF"):
+        settings.setdefault("quarters", True)
     return {row.bet: row.rtp for row in exact_odds(make_game(game, variant, settings))}
 
 

@@ -316,7 +316,7 @@ def is_valid_inside_group(bet_type: str, members: frozenset[str], zeros: tuple[s
 @pytest.mark.parametrize("version", list("ABCDEFGHI"))
 def test_roulette_layout(version: str) -> None:
     """1.2.1 and RULINGS: pockets, bet types and the inside-bet layout of each version."""
-    game = make_game("roulette", version)
+    game = make_game("roulette", version, with_quarters(version))
     zeros = ZEROS[version]
     top = TOP_NUMBER[version]
     pockets = {*zeros, *(str(n) for n in range(1, top + 1))}
@@ -327,7 +327,7 @@ def test_roulette_layout(version: str) -> None:
     assert Counter(wheel.slots) == Counter(pockets)
     assert {o[0] for o in game.outcome_list} == pockets
 
-    # Bet types: the rulebook table, plus quarters on A-F (default on).
+    # Bet types: the rulebook table, plus quarters on A-F when the table adds them.
     quarters = {"quarter"} if version in QUARTER_VERSIONS else set()
     want_types = set(ROULETTE_ODDS[version]) | quarters
     assert set(game.bet_types()) == want_types
@@ -379,7 +379,10 @@ def test_roulette_quarters_can_be_switched_off(version: str) -> None:
     game = make_game("roulette", version, {"quarters": False})
     assert "quarter" not in game.bet_types()
     assert not [s for s in game.spots() if s.bet_type == "quarter"]
-    assert len([s for s in make_game("roulette", version).spots() if s.bet_type == "quarter"]) == 4
+    on = make_game("roulette", version, {"quarters": True})
+    assert len([s for s in on.spots() if s.bet_type == "quarter"]) == 4
+    # Off unless a table adds them ("Mikäli neljännekset on lisätty peliversioon").
+    assert "quarter" not in make_game("roulette", version).bet_types()
 
 
 def test_roulette_b_paytable_device() -> None:
@@ -401,6 +404,11 @@ def test_roulette_multiplier_device(version: str) -> None:
 
 # ---- payouts --------------------------------------------------------------------
 
+def with_quarters(version: str) -> dict[str, str | bool]:
+    """Settings that add the quarter bets where the layout has them (A-F)."""
+    return {"quarters": True} if version in QUARTER_VERSIONS else {}
+
+
 ROULETTE_CASES = [
     pytest.param(v, None, id=v) for v in "ABCEFGHI"
 ] + [
@@ -412,7 +420,9 @@ ROULETTE_CASES = [
 @pytest.mark.parametrize(("version", "zero_rule"), ROULETTE_CASES)
 def test_roulette_payouts(version: str, zero_rule: str | None, stake: int) -> None:
     """1.2.1: every spot on every outcome (pocket x paytable/multiplier) of each version."""
-    settings = {"zero_rule": zero_rule} if zero_rule else None
+    settings: dict[str, str | bool] = with_quarters(version)
+    if zero_rule:
+        settings["zero_rule"] = zero_rule
     game = make_game("roulette", version, settings)
     checked = check_every_spot_and_outcome(game, roulette_expected(version, zero_rule), stake)
     assert checked == len(game.spots()) * len(game.outcome_list) > 0
@@ -485,7 +495,7 @@ def test_roulette_d_both_odd_stake_goes_to_prison() -> None:
 
 def test_roulette_spot_examples() -> None:
     """A few hand-worked examples, independent of the loops above."""
-    c = make_game("roulette", "C")
+    c = make_game("roulette", "C", {"quarters": True})
     assert c.resolve(c.spot("split 0-1"), 100, 0, ("0",)) == Paid(Fraction(1800), "win")
     assert c.resolve(c.spot("corner 0-1-2-3"), 100, 0, ("3",)) == Paid(Fraction(900), "win")
     assert c.resolve(c.spot("dozen 1"), 100, 0, ("0",)) == Paid(Fraction(0), "lose")

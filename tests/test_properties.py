@@ -116,13 +116,17 @@ def play_round(table: Table, data: st.DataObject, *, may_void: bool = True) -> R
         stake = data.draw(stakes(limits), label="stake")
         before = dict(table.balances)
         n_bets = len(table.current().bets)
+        already = sum(b.stake for b in table.current().bets
+                      if b.player == player and b.spot == spot and not b.level)
         try:
             receipt = table.place(player, spot.key, stake)
         except RoundError:
             assert table.balances == before
             assert len(table.current().bets) == n_bets
         else:
-            assert receipt.accepted == min(stake, limits.maximum)
+            # The maximum holds for a player's whole stake on a spot (RAY 1.1).
+            assert receipt.accepted == min(stake, limits.maximum - already)
+            assert already + receipt.accepted <= limits.maximum
             assert before[player] - table.balances[player] == receipt.accepted
         assert_conserved(table)
     rnd = table.current()
@@ -148,7 +152,16 @@ def play_round(table: Table, data: st.DataObject, *, may_void: bool = True) -> R
                       for s in rnd.settlements if s.held_level)
         assert sorted((b.player, b.spot.key, b.stake, b.level) for b in table.standing) == held
     else:
-        table.void("mis-spin", keep_bets=action == "void")
+        # The money wheel is spun again with the bets standing (RAY 1.2.3).
+        respin = game.rules.void_rule == "respin"
+        before = dict(table.balances)
+        table.void("mis-spin", keep_bets=action == "void" or respin)
+        if respin:
+            assert table.balances == before
+            assert_conserved(table)
+            with pytest.raises(RoundError):
+                table.place(PLAYERS[0], next(iter(game.spots())).key, limits.minimum)
+            table.spin()
     assert_conserved(table)
     return rnd
 
@@ -255,7 +268,8 @@ def test_stake_under_the_minimum_changes_nothing(
     assert lim is not None
     if lim.minimum == 1:
         return  # nothing is under a minimum of one cent
-    spot = data.draw(st.sampled_from(list(table.game.spots())))
+    # a spot without a bet of ann's: a small addition to her own bet is not under the minimum
+    spot = data.draw(st.sampled_from(list(table.game.spots())[1:]))
     stake = data.draw(st.one_of(st.just(lim.minimum - 1), st.integers(1, lim.minimum - 1)))
     rnd = table.current()
     before = (dict(table.balances), [(b.bet_id, b.spot, b.stake) for b in rnd.bets],
@@ -291,10 +305,13 @@ def test_stake_over_the_maximum_takes_exactly_the_maximum(
     [bet] = table.current().bets
     assert (bet.spot, bet.stake) == (spot, lim.maximum)
     assert_conserved(table)
-    # a stake within the limits is taken whole
+    # the spot is full for ann; a stake within the limits on another spot is taken whole
+    with pytest.raises(RoundError, match="already holds the table maximum"):
+        table.place("ann", spot.key, lim.minimum)
+    other = data.draw(st.sampled_from([s for s in table.game.spots() if s != spot]))
     ok = data.draw(st.integers(lim.minimum, lim.maximum))
     if ok <= table.balances["ann"]:
-        again = table.place("ann", spot.key, ok)
+        again = table.place("ann", other.key, ok)
         assert (again.accepted, again.returned) == (ok, 0)
 
 
@@ -347,6 +364,12 @@ def test_void_with_refund_gives_every_stake_back(
     rnd = table.current()
     if data.draw(st.booleans(), label="close first"):
         rnd.close()
+    if table.game.rules.void_rule == "respin":  # RAY 1.2.3: spun again, bets standing
+        before = dict(table.balances)
+        with pytest.raises(RoundError, match="spun again with the bets standing"):
+            table.void("device fault", keep_bets=False)
+        assert table.balances == before and rnd.status is not Status.VOID
+        return
     table.void("device fault", keep_bets=False)
     assert table.balances == start
     assert table.house_result == 0 and table.on_table == 0 and table.standing == []
@@ -371,17 +394,24 @@ def test_void_keeping_bets_carries_them_to_the_next_round(
     table.void("mis-spin", keep_bets=True)
     assert table.balances == after_bets  # a void pays nothing and takes nothing
     assert table.house_result == 0
-    assert sorted((b.player, b.spot.key, b.stake) for b in table.standing) == sorted(placed)
+    respin = table.game.rules.void_rule == "respin"
+    if not respin:  # (a re-spin has already taken the standing bets into the next round)
+        assert sorted((b.player, b.spot.key, b.stake) for b in table.standing) == sorted(placed)
     assert_conserved(table)
     nxt = table.current()
-    assert nxt is not voided and nxt.status is Status.BETTING
+    # The money wheel is spun again at once with the bets standing (RAY 1.2.3).
+    assert nxt is not voided
+    assert nxt.status is (Status.CLOSED if respin else Status.BETTING)
     assert sorted((b.player, b.spot.key, b.stake) for b in nxt.bets) == sorted(placed)
     assert all(b.carried for b in nxt.bets) and table.standing == []
     assert nxt.new_stakes == 0
     assert_conserved(table)
     # the carried stakes are settled like new ones
     before = dict(table.balances)
-    play_round(table, data, may_void=False)
+    if respin:
+        table.spin()
+    else:
+        play_round(table, data, may_void=False)
     assert nxt.status is Status.SETTLED
     assert {s.bet_id for s in nxt.settlements} >= {b.bet_id for b in nxt.bets if b.carried}
     credited = sum(s.paid for s in nxt.settlements if not s.held_level)
@@ -457,7 +487,10 @@ def run_script(index: int, seed: int, script: Sequence[Any]) -> Table:
     for step in script:
         if isinstance(step, str):
             if table.current().bets:
-                table.void("mis-spin", keep_bets=step == "void")
+                respin = table.game.rules.void_rule == "respin"
+                table.void("mis-spin", keep_bets=step == "void" or respin)
+                if respin:
+                    table.spin()
             continue
         for player, spot, stake in step:
             table.place(player, spot, stake)
@@ -508,7 +541,8 @@ def test_record_replays_to_the_same_settlement(
         if rnd.status not in (Status.SETTLED, Status.VOID):
             continue
         record = rnd.record()
-        assert record == table.history[-1]
+        # (after a money-wheel void the re-spin's record follows the void's)
+        assert record == next(h for h in table.history if h["round_id"] == record["round_id"])
         expected = rnd.settlements
         assert replay(record) == expected
         via_json = json.loads(json.dumps(record))
@@ -656,8 +690,8 @@ def test_round_settles_like_resolve(index: int, data: st.DataObject) -> None:
     game = game_of(index)
     rnd = Round(game, "r1", Limits(1, 10**6))
     bets = data.draw(batch_bets(game))
-    for spot, stake, _level in bets:
-        rnd.place("ann", spot, stake)
+    for i, (spot, stake, _level) in enumerate(bets):
+        rnd.place(f"player {i}", spot, stake)  # one player a bet: each within its own limit
     rnd.close()
     outcome = data.draw(zero_heavy_outcomes(game))
     rnd.apply_draws(game.draws_for(outcome))

@@ -84,8 +84,8 @@ def test_unknown_spot_names_the_bet_types(game: str, variant: str | None, text: 
 
 def test_unknown_spot_is_a_game_error_and_quarters_follow_the_setting() -> None:
     assert issubclass(UnknownSpot, GameError)
-    assert roulette_round("C").place("ann", "quarter 1", 100).accepted == 100
-    rnd = roulette_round("C", quarters=False)
+    assert roulette_round("C", quarters=True).place("ann", "quarter 1", 100).accepted == 100
+    rnd = roulette_round("C")
     with pytest.raises(UnknownSpot, match=r"bet types: .*red") as info:
         rnd.place("ann", "quarter 1", 100)
     assert "quarter" not in str(info.value).split("bet types:")[1]
@@ -701,3 +701,38 @@ def test_reject_draw_on_a_round_leaves_it_undrawn() -> None:
     assert (settlement.paid, settlement.rounding, settlement.result) == (50, Fraction(1, 2),
                                                                          "half")
     assert rnd.record()["rejected_draws"][0]["reason"] == "a die left the throwing area"
+
+
+def test_the_maximum_holds_for_a_players_whole_stake_on_a_spot() -> None:
+    """RAY 1.1: a stake is void beyond the maximum, however it is made up."""
+    rnd = roulette_round("C")
+    assert rnd.limits is not None
+    top = rnd.limits.maximum
+    assert rnd.place("ann", "red", top - 100).accepted == top - 100
+    receipt = rnd.place("ann", "red", 500)
+    assert (receipt.accepted, receipt.returned) == (100, 400)
+    before = snapshot(rnd)
+    with pytest.raises(RoundError, match="already holds the table maximum"):
+        rnd.place("ann", "red", 100)
+    assert snapshot(rnd) == before
+    assert rnd.place("bob", "red", top).accepted == top  # another player's own limit
+    assert rnd.place("ann", "black", top).accepted == top  # another spot
+
+
+def test_a_small_addition_to_a_bet_is_not_under_the_minimum() -> None:
+    rnd = roulette_round("C")
+    rnd.place("ann", "17", 100)
+    assert rnd.place("ann", "17", 50).accepted == 50
+    with pytest.raises(RoundError, match="under the table minimum"):
+        rnd.place("bob", "17", 50)
+
+
+def test_no_void_after_the_result() -> None:
+    """A void is declared while the round is in progress, before the result (RAY 1.2.1)."""
+    rnd = roulette_round("C")
+    rnd.place("ann", "red", 500)
+    rnd.close()
+    rnd.apply_draws(rnd.game.draws_for(("3",)))
+    with pytest.raises(RoundError, match="is drawn; that needs it to be betting or closed"):
+        rnd.void("changed my mind")
+    assert rnd.status is Status.DRAWN

@@ -12,8 +12,10 @@ import pytest
 
 import pelisali.rules
 from pelisali.rules import (
+    BlackjackRules,
     BouleRules,
     MoneyWheelRules,
+    PuntoBancoRules,
     RouletteRules,
     RuleDataError,
     SicBoRules,
@@ -31,13 +33,16 @@ MODELS = {
     "money-wheel": MoneyWheelRules,
     "tuplanoppa": TuplanoppaRules,
     "sic-bo": SicBoRules,
+    "blackjack": BlackjackRules,
+    "punto-banco": PuntoBancoRules,
 }
 
 
 def test_the_package_ships_every_game_version() -> None:
     names = {p.name for p in FILES}
     expected = {f"roulette-{v}.toml" for v in "ABCDEFGHI"} | {
-        "boule.toml", "money-wheel.toml", "tuplanoppa.toml", "sic-bo.toml"}
+        "boule.toml", "money-wheel.toml", "tuplanoppa.toml", "sic-bo.toml",
+        "blackjack.toml", "punto-banco.toml"}
     assert names == expected
 
 
@@ -47,6 +52,7 @@ def test_available_lists_every_file_once() -> None:
     assert sorted(found) == sorted(
         [("roulette", v) for v in "ABCDEFGHI"]
         + [("boule", ""), ("money-wheel", ""), ("tuplanoppa", ""), ("sic-bo", "")]
+        + [("blackjack", ""), ("punto-banco", "")]
     )
 
 
@@ -87,7 +93,9 @@ _CITED_BY = {
     "money-wheel": {"sectors": "wheel_section", "symbols": "wheel_section"},
     "tuplanoppa": {"seven_rule": "seven_rule_section"},
     "sic-bo": {"single": "single_section", "totals": "totals_section"},
+    "blackjack": {"seats": "seats_section"},
 }
+_CITED_BY["money-wheel"]["void_rule"] = "void_section"
 _SOURCES = ("RAY 2016", "RAY 2015", "GGPoker", "RULINGS")
 
 
@@ -279,7 +287,8 @@ CASES = [
                                                    'seven_rule = "push"'),
      ["key 'seven_rule'"]),
     ("unknown-game", "boule.toml", _sub(r'^game = "boule"', 'game = "craps"'),
-     ["key 'game': must be one of ['boule', 'money-wheel', 'roulette', 'sic-bo', "
+     ["key 'game': must be one of ['blackjack', 'boule', 'money-wheel', 'punto-banco', "
+      "'roulette', 'sic-bo', "
       "'tuplanoppa'], got 'craps'"]),
     ("missing-game", "boule.toml", _sub(r'^game = "boule"\n', ""),
      ["key 'game'", "got None"]),

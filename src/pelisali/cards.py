@@ -134,7 +134,14 @@ class Shoe:
         self.position += 1
         return card
 
+    def _check_can_take(self, n: int) -> None:
+        if not self.cards:
+            raise ShoeError("the shoe has not been shuffled")
+        if n > self.remaining:
+            raise ShoeError(f"the shoe holds {self.remaining} card(s), not {n}")
+
     def deal(self, n: int = 1) -> list[str]:
+        self._check_can_take(n)  # a refused request takes nothing
         out = [self._take() for _ in range(n)]
         self.dealt.extend(out)
         return out
@@ -143,6 +150,7 @@ class Shoe:
         return self.deal(1)[0]
 
     def burn(self, n: int = 1) -> list[str]:
+        self._check_can_take(n)
         out = [self._take() for _ in range(n)]
         self.burned.extend(out)
         return out

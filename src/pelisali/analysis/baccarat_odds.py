@@ -14,7 +14,6 @@ weight is an integer count of ordered card sequences, so the result is exact.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 

@@ -10,14 +10,23 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from pelisali.analysis.odds import exact_odds
+from pelisali.analysis.simulate import SimResult
 from pelisali.analysis.simulate import simulate as run_simulation
-from pelisali.cli.common import console, fail, load_game
+from pelisali.cli.card_commands import (
+    baccarat_odds_command,
+    blackjack_app,
+    blackjack_odds_command,
+    simulate_card_command,
+)
+from pelisali.cli.cards import CARD_GAMES, play_baccarat, play_blackjack
+from pelisali.cli.common import console, fail, load_game, parse_sets
 from pelisali.rules import available, load_rules
 
 app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact, auditable games.",
                   no_args_is_help=True, add_completion=False)
 
-GameArg = Annotated[str, typer.Argument(help="roulette, boule, money-wheel, tuplanoppa or sic-bo")]
+GameArg = Annotated[str, typer.Argument(
+    help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco) or blackjack")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
@@ -46,9 +55,26 @@ def games(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
-def odds(game: GameArg, variant: VariantOpt = None, sets: SetOpt = None,
-         as_json: JsonOpt = False) -> None:
+def odds(
+    game: GameArg,
+    variant: VariantOpt = None,
+    sets: SetOpt = None,
+    decks: Annotated[int | None, typer.Option(help="baccarat: decks in a full shoe")] = None,
+    remaining: Annotated[str | None, typer.Option(
+        help="baccarat: the shoe's remaining cards, e.g. 'A=31,2=32,...,K=30' or ten counts "
+             "for values 0-9")] = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Exact RTP and house edge of every bet type, from the engine's own outcomes."""
+    kind = CARD_GAMES.get(game.lower())
+    if kind == "punto-banco":
+        baccarat_odds_command(sets, decks, remaining, as_json)
+        return
+    if kind == "blackjack":
+        blackjack_odds_command(sets, as_json)
+        return
+    if decks is not None or remaining is not None:
+        fail("--decks and --remaining are for baccarat")
     engine = load_game(game, variant, sets)
     rows = exact_odds(engine)
     if as_json:
@@ -81,6 +107,12 @@ def simulate(
     """Monte Carlo through the round code: observed RTP with its 99 % interval."""
     if rounds <= 0:
         fail("--rounds must be positive")
+    if game.lower() in CARD_GAMES:
+        result = simulate_card_command(CARD_GAMES[game.lower()], rounds, seed, sets,
+                                       workers or None, as_json)
+        _print_simulation(result, f"{CARD_GAMES[game.lower()]}: {rounds:,} rounds, seed {seed}",
+                          as_json)
+        return
     engine = load_game(game, variant, sets)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, disable=as_json,
@@ -88,10 +120,14 @@ def simulate(
         task = progress.add_task(f"simulating {engine.title()}", total=rounds)
         result = run_simulation(engine, rounds, seed, workers or None,
                                 progress=lambda n: progress.advance(task, n))
+    _print_simulation(result, f"{engine.rules.name.en}: {rounds:,} rounds, seed {seed}", as_json)
+
+
+def _print_simulation(result: SimResult, title: str, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
         return
-    table = RichTable(title=f"{engine.rules.name.en}: {rounds:,} rounds, seed {seed}")
+    table = RichTable(title=title)
     for col in ("bet", "spot", "exact RTP", "observed", "99 % interval", ""):
         table.add_column(col)
     for row in result.rows:
@@ -118,9 +154,18 @@ def play(
     """Play at the terminal from a starting balance."""
     from pelisali.cli.play import play_terminal
 
+    kind = CARD_GAMES.get(game.lower())
+    if kind == "punto-banco":
+        play_baccarat(parse_sets(sets), balance, seed)
+        return
+    if kind == "blackjack":
+        play_blackjack(parse_sets(sets), balance, seed)
+        return
     engine = load_game(game, variant, sets)
     play_terminal(engine, balance, seed)
 
+
+app.add_typer(blackjack_app, name="blackjack")
 
 if __name__ == "__main__":
     app()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import shlex
 import sys
 from fractions import Fraction
@@ -18,6 +19,7 @@ from pelisali.money import MoneyError, format_cents, parse_amount
 from pelisali.rng import Rng, SecureRng, SeededRng
 
 PLAYER = "you"
+BOTS = ("Aino", "Bertil")
 
 HELP = """[bold]commands[/]
   bet SPOT AMOUNT   place a bet: [cyan]bet red 5[/], [cyan]bet split 0-1 2.50[/], [cyan]bet 17 1[/]
@@ -39,15 +41,15 @@ def play_terminal(game: WagerGame, balance_text: str, seed: int | None) -> None:
     rng: Rng = SeededRng(seed) if seed is not None else SecureRng()
     table = Table(game, rng, invalid_throw_rate=Fraction(1, 12))
     table.sit(PLAYER, start)
-    if table.shooter_rotation is not None:  # two house players share the dice rotation
-        for bot in ("seat 2", "seat 3"):
-            table.sit(bot, 0)
+    if table.shooter_rotation is not None:  # two more players share the dice rotation
+        for bot in BOTS:
+            table.sit(bot, 100_000)
     console.print(f"[bold]{game.rules.name.en}[/] — {game.rules.description.en}")
     limits = game.rules.limits
     console.print(f"Rules: {game.rules.section}. Limits per bet {format_cents(limits.min)} … "
                   f"{format_cents(limits.max)} €. Draws: {rng.name}. Type [cyan]help[/] for help.")
     show_layout(game)
-    session = Session(table)
+    session = Session(table, seed)
     interactive = sys.stdin.isatty()
     while True:
         try:
@@ -63,9 +65,10 @@ def play_terminal(game: WagerGame, balance_text: str, seed: int | None) -> None:
 
 
 class Session:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, seed: int | None = None) -> None:
         self.table = table
         self.game = table.game
+        self.bot_choice = random.Random(seed)  # the other players' choices, not a game draw
 
     def handle(self, line: str) -> bool:
         try:
@@ -133,14 +136,20 @@ class Session:
     def cmd_spin(self, args: list[str]) -> None:
         rnd = self.table.current()
         rotation = self.table.shooter_rotation
-        if rotation is not None and rnd.bets:
+        if rotation is not None and rnd.status is Status.BETTING and rnd.bets:
+            for bot in BOTS:  # the other players bet the minimum on under or over 7
+                spot = ("under_7", "over_7")[self.bot_choice.randrange(2)]
+                self.table.place(bot, spot, self.table.game.rules.limits.min)
             shooter = rotation.shooter({b.player for b in rnd.bets})
-            console.print(f"{shooter} holds the dice.")
+            console.print("You hold the dice." if shooter == PLAYER
+                          else f"{shooter} holds the dice and throws.")
         outcome = self.table.spin()
         for event in rnd.events:
             if event.startswith("throw rejected"):
                 console.print(f"[yellow]Dealer: {event}; thrown again.[/]")
         console.print(Text(f"Result: {self.game.describe(outcome)}", style="bold"))
+        if rotation is not None and sum(int(x) for x in outcome) == 7:
+            console.print("A seven: the dice pass to the next player.")
         if rnd.status is Status.DECIDING:
             for bet_id, options in rnd.pending_choices().items():
                 console.print(f"bet {bet_id}: zero — choose {' or '.join(options)} "
@@ -164,8 +173,12 @@ class Session:
     def cmd_void(self, args: list[str]) -> None:
         reason = " ".join(args) or "mis-spin"
         bets = self.table.void(reason, keep_bets=True)
-        console.print(f"Round void ({reason}): nothing is paid; {len(bets)} bet(s) stand for the "
-                      "next round (remove one to take it back).")
+        if self.game.rules.void_rule == "respin":
+            console.print(f"Spin void ({reason}): nothing is paid; the wheel is spun again with "
+                          f"the {len(bets)} bet(s) standing — type spin.")
+        else:
+            console.print(f"Round void ({reason}): nothing is paid; {len(bets)} bet(s) stand for "
+                          "the next round (remove one to take it back, or bet more).")
 
     def cmd_history(self, args: list[str]) -> None:
         for record in self.table.history[-10:]:

@@ -106,6 +106,7 @@ class BlackjackTable:
     dealer: list[str] = field(default_factory=list)
     phase: Phase = Phase.BETTING
     history: list[dict[str, Any]] = field(default_factory=list)
+    keep_history: bool = True  # simulations turn the per-round record off
     shuffle_log: list[dict[str, Any]] = field(default_factory=list)
     settlements: list[Settlement] = field(default_factory=list)
     rounds_played: int = 0
@@ -127,7 +128,8 @@ class BlackjackTable:
     def _shuffle(self) -> None:
         self.shoe.shuffle(self.rng)
         self.shoe.burn(self.config.burn_after_shuffle)
-        self.shuffle_log.append({**self.shoe.record(), "burned": list(self.shoe.burned)})
+        if self.keep_history:
+            self.shuffle_log.append({**self.shoe.record(), "burned": list(self.shoe.burned)})
 
     def _card(self, to: str) -> str:
         if self._stack is not None:
@@ -148,10 +150,18 @@ class BlackjackTable:
         self.balances[player] = balance
         self.brought += balance
 
-    def _debit(self, player: str, amount: int) -> None:
+    def _check_funds(self, player: str, amount: int) -> None:
         if amount > self.balances[player]:
-            raise RoundError(f"the balance of {player} is {format_cents(self.balances[player])}; "
+            raise RoundError(f"{player}: balance {format_cents(self.balances[player])}; "
                              "chips are not sold on credit")
+
+    def _check_cards(self, n: int) -> None:
+        available = len(self._stack) if self._stack is not None else self.shoe.remaining
+        if available < n:
+            raise RoundError(f"{n} cards are needed and {available} are left")
+
+    def _debit(self, player: str, amount: int) -> None:
+        self._check_funds(player, amount)
         self.balances[player] -= amount
 
     def place(self, player: str, seat: int, stake: int) -> Receipt:
@@ -308,11 +318,15 @@ class BlackjackTable:
             if isinstance(extra, bool) or not isinstance(extra, int) or not 0 < extra <= hand.stake:
                 raise RoundError(f"a double is more than 0 and at most the bet "
                                  f"{format_cents(hand.stake)}")
+            self._check_funds(seat.player, extra)
+            card = self._card(label)  # drawn before any money moves, so a failure changes nothing
             self._debit(seat.player, extra)
             hand.doubled = extra
-            hand.cards.append(self._card(label))
+            hand.cards.append(card)
             hand.stood = True  # one card only (III 2.6)
         elif action == "split":
+            self._check_funds(seat.player, hand.stake)
+            self._check_cards(2)
             self._debit(seat.player, hand.stake)
             aces = hand.values[0] == 1
             second = Hand([hand.cards.pop()], hand.stake, from_split=True, split_aces=aces)
@@ -330,9 +344,9 @@ class BlackjackTable:
         while self._turn:
             seat, index = self._turn[0]
             hand = self.seats[seat].hands[index]
-            done = hand.stood or hand.blackjack or not can_hit(
+            done = hand.stood or hand.blackjack or (not can_hit(
                 hand.values, hand.split_aces, self.config) and not can_double(
-                hand.values, hand.from_split, hand.split_aces, self.config)
+                hand.values, hand.from_split, hand.split_aces, self.config))
             if not done:
                 return
             self._turn.pop(0)
@@ -362,6 +376,7 @@ class BlackjackTable:
                 out.append(self._pay(bet_id, seat, f"seat {number} insurance", seat.insurance,
                                      exact, "win" if dealer_bj else "lose"))
             original_only = dealer_bj and not self.config.dealer_blackjack_takes_all
+            original_lost = False
             for index, hand in enumerate(seat.hands):
                 bet_id += 1
                 stake = hand.stake + hand.doubled
@@ -370,11 +385,13 @@ class BlackjackTable:
                     exact, result = hand.stake * self.config.blackjack_multiple, "blackjack"
                 elif hand.blackjack:
                     exact, result = Fraction(hand.stake), "push"
-                elif original_only:
-                    # Dealer blackjack under a ten: only the original bet is lost; doubles
-                    # and the split hand's stake go back (table setting).
-                    exact = Fraction(stake - seat.bet if index == 0 else stake)
-                    result = "lose"
+                elif original_only and hand.total <= 21:
+                    # Dealer blackjack under a ten: the seat loses its original bet once;
+                    # doubles and the other split stakes go back (table setting). A bust
+                    # has lost already, whatever the dealer holds (III 2.2).
+                    exact = Fraction(stake if original_lost else stake - seat.bet)
+                    result = "push" if original_lost else "lose"
+                    original_lost = True
                 else:
                     multiple = settle_hand(hand.values, dealer_values, hand.from_split)
                     exact = stake * multiple
@@ -394,23 +411,25 @@ class BlackjackTable:
 
     def _record(self, dealer_bj: bool) -> None:
         assert self.limits is not None
-        self.history.append({
-            "round_id": f"{self.table_id}-{self.rounds_played}",
-            "game": "blackjack",
-            "settings": self.config.settings(),
-            "limits": {"min": self.limits.minimum, "max": self.limits.maximum},
-            "shuffle": self.shoe.shuffles if self._stack is None else None,
-            "shoe_positions": [self._start, self.shoe.position] if self._stack is None else None,
-            "seats": [{"seat": s.number, "player": s.player, "bet": s.bet,
-                       "insurance": s.insurance,
-                       "hands": [{"cards": h.cards, "stake": h.stake, "doubled": h.doubled,
-                                  "from_split": h.from_split} for h in s.hands]}
-                      for s in (self.seats[n] for n in sorted(self.seats))],
-            "dealer": list(self.dealer),
-            "dealer_blackjack": dealer_bj,
-            "events": list(self._events),
-            "settlements": [s.to_json() for s in self.settlements],
-        })
+        if self.keep_history:
+            self.history.append({
+                "round_id": f"{self.table_id}-{self.rounds_played}",
+                "game": "blackjack",
+                "settings": self.config.settings(),
+                "limits": {"min": self.limits.minimum, "max": self.limits.maximum},
+                "shuffle": self.shoe.shuffles if self._stack is None else None,
+                "shoe_positions": ([self._start, self.shoe.position]
+                                   if self._stack is None else None),
+                "seats": [{"seat": s.number, "player": s.player, "bet": s.bet,
+                           "insurance": s.insurance,
+                           "hands": [{"cards": h.cards, "stake": h.stake, "doubled": h.doubled,
+                                      "from_split": h.from_split} for h in s.hands]}
+                          for s in (self.seats[n] for n in sorted(self.seats))],
+                "dealer": list(self.dealer),
+                "dealer_blackjack": dealer_bj,
+                "events": list(self._events),
+                "settlements": [s.to_json() for s in self.settlements],
+            })
 
     def next_round(self) -> bool:
         """Clear the table; shuffle if the cut card came out (III 3.2.2). True if shuffled."""

@@ -121,7 +121,7 @@ class PuntoBancoConfig:
             player_pays=Odds.parse(rules.payouts.player.odds),
             banker_pays=Odds.parse(rules.payouts.banker.odds),
             tie_pays=Odds.parse(rules.payouts.tie.odds),
-            commission_percent=rules.payouts.commission_percent,
+            commission_percent=rules.payouts.commission.percent,
         )
 
     def settings(self) -> dict[str, str | bool]:
@@ -189,6 +189,7 @@ class PuntoBancoTable:
     house_result: int = 0
     house_rounding: Fraction = Fraction(0)
     history: list[dict[str, Any]] = field(default_factory=list)
+    keep_history: bool = True  # simulations turn the per-round record off
     shuffle_log: list[dict[str, Any]] = field(default_factory=list)
     bets: list[tuple[int, str, str, int]] = field(default_factory=list)
     rounds_played: int = 0
@@ -210,7 +211,8 @@ class PuntoBancoTable:
             first = self.shoe.burn(1)[0]
             value = card_points(first) or 10  # a ten-value card burns ten
             self.shoe.burn(value)
-        self.shuffle_log.append({**self.shoe.record(), "burned": list(self.shoe.burned)})
+        if self.keep_history:
+            self.shuffle_log.append({**self.shoe.record(), "burned": list(self.shoe.burned)})
         self.last_hand = False
 
     def sit(self, player: str, balance: int) -> None:
@@ -232,7 +234,7 @@ class PuntoBancoTable:
                              f"{format_cents(self.limits.minimum)}")
         accepted = min(stake, self.limits.maximum)
         if accepted > self.balances[player]:
-            raise RoundError(f"the balance of {player} is {format_cents(self.balances[player])}; "
+            raise RoundError(f"{player}: balance {format_cents(self.balances[player])}; "
                              "chips are not sold on credit")
         bet_id = self._next_bet
         self._next_bet += 1
@@ -261,6 +263,7 @@ class PuntoBancoTable:
         if not self.bets:
             raise RoundError("no bets on the table")
         self.rounds_played += 1
+        self.last_hand = False
         coup = Coup()
         start = self.shoe.position
         entered = [parse_card(c) for c in stacked] if stacked is not None else None
@@ -283,25 +286,26 @@ class PuntoBancoTable:
             self.house_rounding += rounding
             settlements.append(Settlement(bet_id, player, bet, stake, paid, rounding, outcome))
         cut_out = stacked is None and self.shoe.cut_card_out
-        self.history.append({
-            "round_id": f"{self.table_id}-{self.rounds_played}",
-            "game": "punto-banco",
-            "settings": self.config.settings(),
-            "limits": {"min": self.limits.minimum, "max": self.limits.maximum}
-            if self.limits else {},
-            "shuffle": self.shoe.shuffles,
-            "shoe_positions": [start, self.shoe.position] if stacked is None else None,
-            "bets": [{"bet_id": i, "player": p, "bet": b, "stake": s}
-                     for i, p, b, s in self.bets],
-            "cards": [[side, card] for side, card in coup.cards],
-            "result": result,
-            "last_hand_before_shuffle": cut_out,
-            "settlements": [s.to_json() for s in settlements],
-        })
+        if self.keep_history:
+            self.history.append({
+                "round_id": f"{self.table_id}-{self.rounds_played}",
+                "game": "punto-banco",
+                "settings": self.config.settings(),
+                "limits": {"min": self.limits.minimum, "max": self.limits.maximum}
+                if self.limits else {},
+                "shuffle": self.shoe.shuffles,
+                "shoe_positions": [start, self.shoe.position] if stacked is None else None,
+                "bets": [{"bet_id": i, "player": p, "bet": b, "stake": s}
+                         for i, p, b, s in self.bets],
+                "cards": [[side, card] for side, card in coup.cards],
+                "result": result,
+                "last_hand_before_shuffle": cut_out,
+                "settlements": [s.to_json() for s in settlements],
+            })
         self.bets = []
         if cut_out:  # the cut card came out: this was the last hand before the shuffle
-            self.last_hand = True
             self._shuffle()
+            self.last_hand = True
         return coup, settlements
 
     def check_conservation(self) -> None:

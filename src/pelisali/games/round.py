@@ -139,8 +139,13 @@ class Round:
                              f"that needs it to be {' or '.join(s.value for s in allowed)}")
 
     # -- betting ---------------------------------------------------------------
-    def check(self, spot: str | Spot, stake: int) -> tuple[Spot, int, int, str]:
-        """Validate a bet without placing it: (spot, accepted, returned, message)."""
+    def check(self, spot: str | Spot, stake: int,
+              player: str | None = None) -> tuple[Spot, int, int, str]:
+        """Validate a bet without placing it: (spot, accepted, returned, message).
+
+        The limits hold for a player's whole stake on a spot, so a second bet on
+        the same spot cannot pass the maximum (RAY 1.1: the excess is void).
+        """
         self._require(Status.BETTING)
         if isinstance(stake, bool) or not isinstance(stake, int):
             raise RoundError(f"a stake is a whole number of cents, not {stake!r}")
@@ -150,10 +155,15 @@ class Round:
         if not self.game.has_spot(resolved):
             raise RoundError(f"{resolved.key} is not a spot of {self.game.title()}")
         assert self.limits is not None
-        if stake < self.limits.minimum:
+        already = sum(b.stake for b in self.bets
+                      if b.player == player and b.spot == resolved and not b.level)
+        if stake + already < self.limits.minimum:
             raise RoundError(f"{format_cents(stake)} is under the table minimum "
                              f"{format_cents(self.limits.minimum)}")
-        accepted = min(stake, self.limits.maximum)
+        if already >= self.limits.maximum:
+            raise RoundError(f"{resolved.key} already holds the table maximum "
+                             f"{format_cents(self.limits.maximum)}")
+        accepted = min(stake, self.limits.maximum - already)
         returned = stake - accepted
         message = (f"{format_cents(accepted)} on {resolved.key}" if not returned else
                    f"{format_cents(accepted)} on {resolved.key}: {format_cents(returned)} over "
@@ -162,7 +172,7 @@ class Round:
 
     def place(self, player: str, spot: str | Spot, stake: int) -> Receipt:
         """Place a bet while betting is open; refused bets change nothing."""
-        resolved, accepted, returned, message = self.check(spot, stake)
+        resolved, accepted, returned, message = self.check(spot, stake, player)
         bet = Bet(self._take_id(), player, resolved, accepted)
         self.bets.append(bet)
         self.events.append(f"bet {bet.bet_id} {player} {message}")
@@ -276,7 +286,9 @@ class Round:
         returns them to their players, who may also change them (RAY 1.2.1);
         imprisoned bets stay in prison.
         """
-        self._require(Status.BETTING, Status.CLOSED, Status.DECIDING, Status.DRAWN)
+        # A void is declared while the round is still in progress, before the result
+        # (RAY 1.2.1: "pelikierroksen ollessa vielä kesken").
+        self._require(Status.BETTING, Status.CLOSED)
         self.status = Status.VOID
         self.void_reason = reason
         self.events.append(f"void: {reason}")

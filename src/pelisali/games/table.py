@@ -120,9 +120,9 @@ class Table:
         if player not in self.balances:
             raise GameError(f"{player} is not seated at this table")
         rnd = self.current()
-        _spot, accepted, _returned, _message = rnd.check(spot, stake)
+        _spot, accepted, _returned, _message = rnd.check(spot, stake, player)
         if accepted > self.balances[player]:
-            raise RoundError(f"the balance of {player} is {format_cents(self.balances[player])}; "
+            raise RoundError(f"{player}: balance {format_cents(self.balances[player])}; "
                              f"chips are not sold on credit")
         receipt = rnd.place(player, spot, stake)
         self.balances[player] -= receipt.accepted
@@ -142,7 +142,8 @@ class Table:
         rnd = self.current()
         if not rnd.bets:
             raise RoundError("no bets on the table")
-        rnd.close()
+        if rnd.status is Status.BETTING:
+            rnd.close()
         if self.shooter_rotation is not None:
             outcome = self._shooter_throw(rnd)
         else:
@@ -218,6 +219,9 @@ class Table:
         Imprisoned bets always stay in prison.
         """
         rnd = self.current()
+        respin = self.game.rules.void_rule == "respin"
+        if respin and not keep_bets:
+            raise RoundError("a void spin is spun again with the bets standing (RAY 1.2.3)")
         bets = rnd.void(reason)
         for bet in bets:
             if keep_bets or bet.level:
@@ -226,6 +230,8 @@ class Table:
             else:
                 self.balances[bet.player] += bet.stake
         self.history.append(rnd.record())
+        if respin:  # the next spin takes the same bets; nothing may be added or removed
+            self.current().close()
         return bets
 
     def check_conservation(self) -> None:

@@ -4,7 +4,7 @@
 >>> rules.bets["straight"].odds
 '35:1'
 >>> sorted(available())[:3]
-[('boule', ''), ('money-wheel', ''), ('roulette', 'A')]
+[('blackjack', ''), ('boule', ''), ('money-wheel', '')]
 """
 
 from pelisali.rules.loader import RuleDataError, available, load_file, load_rules

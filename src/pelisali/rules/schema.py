@@ -73,7 +73,8 @@ class Setting(Strict):
                 raise ValueError("a numeric setting needs a whole-number default")
             if int(self.default) < self.minimum or (
                     self.maximum is not None and int(self.default) > self.maximum):
-                raise ValueError(f"default {self.default} is outside {self.minimum}..{self.maximum}")
+                raise ValueError(
+                    f"default {self.default} is outside {self.minimum}..{self.maximum}")
         return self
 
 
@@ -85,6 +86,10 @@ class GameRulesBase(Strict):
     description: Names
     limits: Limits
     settings: dict[str, Setting] = {}
+    void_rule: Literal["bets_stand_or_return", "respin"] = Field(
+        default="bets_stand_or_return",
+        description="after a void round: players may leave, change or take back their bets "
+                    "(RAY 1.2.1), or the device is spun again with the bets standing (1.2.3)")
     choices: list[str] = Field(
         default=[], description="decisions the rulebook leaves open, with the reason for each"
     )
@@ -243,14 +248,22 @@ class BlackjackRules(GameRulesBase):
     payouts: BlackjackPayouts
 
 
+class Commission(Strict):
+    percent: int = Field(ge=0, le=100)
+    section: Section
+
+
+class Cited(Strict):
+    section: Section
+
+
 class PuntoBancoPayouts(Strict):
     player: CitedOdds
     banker: CitedOdds
     tie: CitedOdds
-    commission_percent: int = Field(ge=0, le=100)
-    commission_section: Section
-    push_on_tie_section: Section
-    third_card_section: Section
+    commission: Commission
+    push_on_tie: Cited
+    third_card_rule: Cited
 
 
 class PuntoBancoRules(GameRulesBase):

@@ -1,0 +1,150 @@
+"""``odds``, ``simulate`` and ``blackjack strategy`` for the banked card games."""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+
+from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe, parse_composition
+from pelisali.analysis.card_simulate import simulate_cards
+from pelisali.analysis.simulate import SimResult
+from pelisali.cli.common import console, fail, parse_sets
+from pelisali.games import GameError
+from pelisali.games.blackjack_rules import BlackjackConfig
+from pelisali.games.punto_banco import PuntoBancoConfig
+
+blackjack_app = typer.Typer(help="Blackjack analysis: basic strategy for a table's rules.",
+                            no_args_is_help=True)
+
+
+def _progress(as_json: bool) -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=console, disable=as_json, transient=True)
+
+
+def baccarat_odds_command(sets: list[str] | None, decks: int | None, remaining: str | None,
+                          as_json: bool) -> None:
+    try:
+        settings = parse_sets(sets)
+        if decks is not None:
+            settings["decks"] = str(decks)
+        config = PuntoBancoConfig.from_settings(settings)
+        composition = (parse_composition(remaining) if remaining is not None
+                       else full_shoe(config.decks))
+        started = time.perf_counter()
+        result = baccarat_odds(composition, config)
+        seconds = time.perf_counter() - started
+    except GameError as exc:
+        fail(str(exc))
+    if as_json:
+        data = result.to_json()
+        data = {"game": "punto-banco", "variant": "", "settings": config.settings(), **data,
+                "seconds": round(seconds, 3)}
+        print(json.dumps(data, indent=2))
+        return
+    table = RichTable(title=f"Punto banco: exact odds from {sum(composition)} cards "
+                            f"({'partly dealt shoe' if remaining else f'{config.decks} decks'})")
+    for col in ("bet", "pays", "RTP", "", "house edge"):
+        table.add_column(col, justify="right" if col else "left")
+    pays = {"player": "1:1", "banker": "1:1 less 5 %", "tie": "8:1"}
+    for bet, rtp in result.rtp.items():
+        table.add_row(bet, pays[bet], str(rtp), f"{float(rtp):.6f}",
+                      f"{float(1 - rtp) * 100:.4f} %")
+    console.print(table)
+    console.print("outcomes: " + ", ".join(f"{k} {float(v):.6f}"
+                                            for k, v in result.outcomes.items())
+                  + f"  ({seconds:.2f} s)")
+
+
+def _blackjack_config(sets: list[str] | None) -> BlackjackConfig:
+    try:
+        return BlackjackConfig.from_settings(parse_sets(sets))
+    except GameError as exc:
+        fail(str(exc))
+
+
+def blackjack_odds_command(sets: list[str] | None, as_json: bool) -> None:
+    from pelisali.analysis.blackjack_ca import basic_strategy, expected_return
+
+    config = _blackjack_config(sets)
+    with _progress(as_json) as progress:
+        task = progress.add_task("combinatorial analysis", total=None)
+
+        def step(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        started = time.perf_counter()
+        strategy = basic_strategy(config)
+        result = expected_return(config, strategy, progress=step)
+        seconds = time.perf_counter() - started
+    data = result.to_json()
+    if as_json:
+        print(json.dumps({"game": "blackjack", "variant": "", "settings": config.settings(),
+                          **data, "seconds": round(seconds, 1)}, indent=2))
+        return
+    console.print(f"[bold]Blackjack, basic strategy, full {config.decks}-deck shoe[/]")
+    console.print("settings: " + ", ".join(f"{k}={v}" for k, v in config.settings().items()))
+    console.print(f"expected return {result.expected_return * 100:+.4f} % of the initial bet; "
+                  f"house edge {result.edge * 100:.4f} % ({seconds:.1f} s)")
+
+
+def simulate_card_command(game: str, rounds: int, seed: int, sets: list[str] | None,
+                          workers: int | None, as_json: bool) -> SimResult:
+    settings = parse_sets(sets)
+    exact: dict[str, Fraction] = {}
+    try:
+        if game == "punto-banco":
+            config = PuntoBancoConfig.from_settings(settings)
+            exact = dict(baccarat_odds(full_shoe(config.decks), config).rtp)
+        else:
+            from pelisali.analysis.blackjack_ca import basic_strategy, expected_return
+
+            bj = BlackjackConfig.from_settings(settings)
+            value = expected_return(bj, basic_strategy(bj)).expected_return
+            exact = {"basic strategy": 1 + Fraction(value).limit_denominator(10**12)}
+    except GameError as exc:
+        fail(str(exc))
+    with _progress(as_json) as progress:
+        task = progress.add_task(f"simulating {game}", total=rounds)
+        return simulate_cards(game, rounds, seed, settings, workers,
+                              progress=lambda n: progress.advance(task, n), exact=exact)
+
+
+@blackjack_app.command()
+def strategy(
+    sets: Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    chart: Annotated[Path | None, typer.Option(help="draw the chart to FILE.png or FILE.svg")]
+    = None,
+) -> None:
+    """The basic strategy for the configured rules, from the engine's exact analysis."""
+    from pelisali.analysis.blackjack_ca import basic_strategy
+    from pelisali.cli.cards import strategy_table
+
+    config = _blackjack_config(sets)
+    if chart is not None and chart.suffix.lower() not in (".png", ".svg"):
+        fail("--chart takes a .png or .svg file name")
+    plan = basic_strategy(config)
+    if as_json:
+        print(json.dumps({"settings": config.settings(), **plan.to_json()}, indent=2))
+    else:
+        console.print("settings: " + ", ".join(f"{k}={v}" for k, v in config.settings().items()))
+        for table in strategy_table(plan):
+            console.print(table)
+        console.print("H hit, S stand, D double (else hit), Ds double (else stand), P split. "
+                      "Insurance: never.")
+    if chart is not None:
+        from pelisali.analysis.blackjack_chart import render_chart
+
+        render_chart(plan, chart, title=f"Basic strategy: {config.decks} decks, "
+                     f"blackjack {config.blackjack_pays}, "
+                     f"{'DAS' if config.double_after_split else 'no DAS'}")
+        if not as_json:
+            console.print(f"chart written to {chart}")
