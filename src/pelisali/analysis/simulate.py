@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pelisali.analysis.odds import REFERENCE_STAKE, exact_odds, held_values
-from pelisali.games.base import WagerGame
+from pelisali.games.base import Spot, WagerGame
 from pelisali.games.batch import SettlementTable, choose_by_value
 from pelisali.rng import SeededRng
 
@@ -137,7 +137,7 @@ def _prepare(
     values = held_values(game)
     policy = choose_by_value(values)
     levels = sorted({lv for (_t, lv) in values})
-    spots = [game.spots_of(t)[0] for t in game.bet_types()]
+    spots = [representative(game, t) for t in game.bet_types()]
     tables = [SettlementTable(game, [(s, REFERENCE_STAKE, lv) for s in spots], policy)
               for lv in range(max(levels) + 1)]
     return game, tables
@@ -174,6 +174,13 @@ def _carry_prison(game: WagerGame, tables: list[SettlementTable], rng: SeededRng
             new_levels[mask] = tables[level].held[outcomes[mask], cols[mask]]
         keep = new_levels != 0
         rows, cols, levels = rows[keep], cols[keep], new_levels[keep]
+
+
+def representative(game: WagerGame, bet_type: str) -> Spot:
+    """The spot simulated for a bet type: the middle one, so that the rows of different
+    types do not all cover zero (every spot of a type has the same exact value)."""
+    spots = game.spots_of(bet_type)
+    return spots[len(spots) // 2]
 
 
 def simulate(
@@ -216,5 +223,6 @@ def simulate(
         second = squares[i] / (rounds * REFERENCE_STAKE**2)
         variance = max(second - mean * mean, 0.0)
         half = Z99 * math.sqrt(variance / rounds)
-        rows.append(SimRow(bet_type, game.spots_of(bet_type)[0].key, exact[bet_type], mean, half))
+        rows.append(SimRow(bet_type, representative(game, bet_type).key, exact[bet_type], mean,
+                           half))
     return SimResult(game.name, game.variant, dict(game.settings), rounds, seed, rows)

@@ -107,6 +107,10 @@ def simulate(
     """Monte Carlo through the round code: observed RTP with its 99 % interval."""
     if rounds <= 0:
         fail("--rounds must be positive")
+    if seed < 0:
+        fail("--seed must be 0 or more")
+    if workers < 0:
+        fail("--workers must be 0 (every core) or more")
     if game.lower() in CARD_GAMES:
         result = simulate_card_command(CARD_GAMES[game.lower()], rounds, seed, sets,
                                        workers or None, as_json)
@@ -154,6 +158,8 @@ def play(
     """Play at the terminal from a starting balance."""
     from pelisali.cli.play import play_terminal
 
+    if seed is not None and seed < 0:
+        fail("--seed must be 0 or more")
     kind = CARD_GAMES.get(game.lower())
     if kind == "punto-banco":
         play_baccarat(parse_sets(sets), balance, seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shlex
 import sys
+from datetime import UTC, datetime
 from fractions import Fraction
 
 from rich.table import Table as RichTable
@@ -39,7 +40,8 @@ def play_terminal(game: WagerGame, balance_text: str, seed: int | None) -> None:
     except MoneyError as exc:
         fail(str(exc))
     rng: Rng = SeededRng(seed) if seed is not None else SecureRng()
-    table = Table(game, rng, invalid_throw_rate=Fraction(1, 12))
+    table = Table(game, rng, invalid_throw_rate=Fraction(1, 12), venue="terminal",
+                  clock=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     table.sit(PLAYER, start)
     if table.shooter_rotation is not None:  # two more players share the dice rotation
         for bot in BOTS:
@@ -183,10 +185,12 @@ class Session:
     def cmd_history(self, args: list[str]) -> None:
         for record in self.table.history[-10:]:
             mine = [s for s in record["settlements"] if s["player"] == PLAYER]
-            result = record["events"][-2] if record["status"] == "settled" else record["status"]
-            console.print(f"{record['round_id']}: {result}; "
-                          + ", ".join(f"{s['spot']} {format_cents(s['stake'])}→"
-                                      f"{format_cents(s['paid'])}" for s in mine))
+            result = (record["events"][-2] if record["status"] == "settled"
+                      else f"void ({record['void_reason']})")
+            bets = ", ".join(f"{s['spot']} {format_cents(s['stake'])}→{format_cents(s['paid'])}"
+                             for s in mine)
+            console.print(f"{record['round_id']} {record['opened_at'] or ''}: {result}"
+                          + (f"; {bets}" if bets else ""))
 
     def _show_settlement(self) -> None:
         record = self.table.history[-1]

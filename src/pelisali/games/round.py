@@ -117,6 +117,9 @@ class Round:
     settlements: list[Settlement] = field(default_factory=list)
     void_reason: str | None = None
     events: list[str] = field(default_factory=list)
+    venue: str = ""  # where and when, given by the table: engines read no clock
+    table_id: str = ""
+    opened_at: str | None = None
     _next_id: int = 1
     _table: SettlementTable | None = None
     _outcome_index: int | None = None
@@ -305,6 +308,9 @@ class Round:
         assert self.limits is not None
         return {
             "round_id": self.round_id,
+            "venue": self.venue,
+            "table": self.table_id,
+            "opened_at": self.opened_at,
             "game": self.game.name,
             "variant": self.game.variant,
             "settings": dict(self.game.settings),
@@ -328,7 +334,8 @@ def replay(record: Mapping[str, Any]) -> list[Settlement]:
 
     game = make_game(record["game"], record["variant"] or None, record["settings"])
     limits = Limits(record["limits"]["min"], record["limits"]["max"])
-    rnd = Round(game, record["round_id"], limits)
+    rnd = Round(game, record["round_id"], limits, venue=record.get("venue", ""),
+                table_id=record.get("table", ""), opened_at=record.get("opened_at"))
     for raw in record["bets"]:
         rnd.bets.append(Bet(raw["bet_id"], raw["player"], game.spot(raw["spot"]), raw["stake"],
                             raw["level"], raw["carried"]))

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -79,6 +80,8 @@ class Table:
     round: Round | None = None
     shooter_rotation: ShooterRotation | None = None
     rounds_played: int = 0
+    venue: str = ""
+    clock: Callable[[], str] | None = None  # the date and time for round records
 
     def __post_init__(self) -> None:
         if not 0 <= self.invalid_throw_rate < 1:
@@ -110,7 +113,8 @@ class Table:
         if self.round is None or self.round.status in (Status.SETTLED, Status.VOID):
             self.rounds_played += 1
             self.round = Round(self.game, f"{self.table_id}-{self.rounds_played}", self.limits,
-                               carried=self.standing)
+                               carried=self.standing, venue=self.venue, table_id=self.table_id,
+                               opened_at=self.clock() if self.clock else None)
             self.standing = []
         return self.round
 

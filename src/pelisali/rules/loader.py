@@ -58,8 +58,12 @@ def load_file(path: Path) -> GameRules:
         rules: GameRules = TypeAdapter(model).validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        key = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise RuleDataError(f"{path}: key '{key}': {first['msg']}") from exc
+        key = ".".join(str(part) for part in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        if not key:  # a check across the file names its key first: "symbols: ..."
+            key, sep, rest = message.partition(": ")
+            key, message = (key, rest) if sep and " " not in key else ("(top level)", message)
+        raise RuleDataError(f"{path}: key '{key}': {message}") from exc
     return rules
 
 

@@ -156,21 +156,22 @@ class RouletteRules(GameRulesBase):
         }
         unknown = set(self.bets) - known
         if unknown:
-            raise ValueError(f"unknown bet types {sorted(unknown)}")
+            raise ValueError(f"bets: unknown bet types {sorted(unknown)}")
+        if "straight" not in self.bets:
+            raise ValueError("bets: every roulette layout has straight-ups")
         if "first_five" in self.bets and "00" not in self.wheel.zeros:
-            raise ValueError("first_five needs a double-zero wheel")
+            raise ValueError("bets: first_five needs a double-zero wheel")
         if self.paytable_device and set(self.paytable_device.odds) - set(self.bets):
-            raise ValueError("alternate paytable names a bet the layout lacks")
+            raise ValueError("paytable_device: names a bet the layout lacks")
         if self.zero_rule.even_chance == "setting" and "zero_rule" not in self.settings:
-            raise ValueError("zero_rule.even_chance = 'setting' needs a settings.zero_rule entry")
+            raise ValueError("zero_rule: even_chance = 'setting' needs a settings.zero_rule entry")
         numbers = set(range(1, self.wheel.numbers + 1))
         for name in ("red", "black", "low", "high"):
             group = set(getattr(self.groups, name))
             if not group <= numbers or len(group) * 2 != len(numbers):
-                raise ValueError(f"groups.{name} must be half of the numbers 1-{len(numbers)}")
-        if self.multiplier is None and self.bets.get("straight", BetRule(odds="0:1",
-                section="n/a")).odds == "device":
-            raise ValueError("straight odds 'device' needs a [multiplier] device")
+                raise ValueError(f"groups.{name}: must be half of the numbers 1-{len(numbers)}")
+        if self.multiplier is None and self.bets["straight"].odds == "device":
+            raise ValueError("bets.straight: odds 'device' needs a [multiplier] device")
         return self
 
 
@@ -182,6 +183,17 @@ class BouleRules(GameRulesBase):
     groups: dict[str, list[int]]
     bets: dict[str, BetRule]
     wheel_section: Section
+
+    @model_validator(mode="after")
+    def _consistent(self) -> BouleRules:
+        numbers = set(range(1, self.numbers + 1))
+        for name, members in self.groups.items():
+            if not set(members) <= numbers - {self.excluded_number}:
+                raise ValueError(f"groups.{name}: only numbers 1-{self.numbers} other than "
+                                 f"{self.excluded_number}")
+        if set(self.bets) != {"straight", *self.groups}:
+            raise ValueError("bets: one straight-up bet and one bet per group, no more")
+        return self
 
 
 class Symbol(Strict):
@@ -201,9 +213,9 @@ class MoneyWheelRules(GameRulesBase):
     def _sectors(self) -> MoneyWheelRules:
         total = sum(s.sectors for s in self.symbols)
         if total != self.sectors:
-            raise ValueError(f"symbols cover {total} sectors, the wheel has {self.sectors}")
+            raise ValueError(f"symbols: cover {total} sectors, the wheel has {self.sectors}")
         if len({s.name for s in self.symbols}) != len(self.symbols):
-            raise ValueError("symbol names must differ")
+            raise ValueError("symbols: names must differ")
         return self
 
 
@@ -213,6 +225,13 @@ class TuplanoppaRules(GameRulesBase):
     seven_rule: Literal["half"]
     seven_rule_section: Section
 
+    @model_validator(mode="after")
+    def _every_spot(self) -> TuplanoppaRules:
+        want = {f"sum_{n}" for n in range(2, 13)} | {"any_pair", "under_7", "over_7"}
+        if set(self.bets) != want:
+            raise ValueError(f"bets: must be exactly {sorted(want)}")
+        return self
+
 
 class SicBoRules(GameRulesBase):
     game: Literal["sic-bo"]
@@ -221,6 +240,14 @@ class SicBoRules(GameRulesBase):
     single_section: Section
     totals: dict[str, OddsText]
     totals_section: Section
+
+    @field_validator("bets")
+    @classmethod
+    def _every_bet(cls, v: dict[str, BetRule]) -> dict[str, BetRule]:
+        want = {"small", "big", "single", "two_dice", "double", "any_triple", "specific_triple"}
+        if set(v) != want:
+            raise ValueError(f"must be exactly {sorted(want)}")
+        return v
 
     @field_validator("totals")
     @classmethod
