@@ -204,20 +204,19 @@ class Session:
 
 
 def show_layout(game: WagerGame) -> None:
-    if isinstance(game, Roulette) and game.r.wheel.numbers == 36:
+    if isinstance(game, Roulette):
+        columns = game.r.wheel.numbers // 3
         grid = RichTable(show_header=False, box=None, padding=(0, 1))
-        for _ in range(13):
+        for _ in range(columns + 1):
             grid.add_column(justify="right")
         for row in (3, 2, 1):
             cells = [Text(" / ".join(game.zeros) if row == 2 else "", style="bold white on green")]
-            for col in range(12):
+            for col in range(columns):
                 n = 3 * col + row
                 style = "bold white on red" if n in game.r.groups.red else "bold white on black"
                 cells.append(Text(f"{n:>2}", style=style))
             grid.add_row(*cells)
         console.print(grid)
-    elif isinstance(game, Roulette):
-        console.print("  ".join(str(n) for n in range(0, game.r.wheel.numbers + 1)))
     odds = RichTable(show_header=True, box=None)
     odds.add_column("bet type")
     odds.add_column("pays", justify="right")
