@@ -172,13 +172,12 @@ def _blackjack_command(table: BlackjackTable, command: str, args: list[str]) -> 
     elif command in ("insure", "no"):
         if table.phase is not Phase.INSURANCE:
             raise GameError("insurance is offered only under a dealer's ace")
-        amount = 0 if command == "no" else parse_amount(args[0]) if args else -1
-        if amount < 0:
+        if command == "insure" and len(args) != 1:
             raise GameError("usage: insure AMOUNT, or no")
-        table.insure(table.insurance_pending()[0], amount)
+        table.insure(table.insurance_pending()[0], 0 if command == "no" else parse_amount(args[0]))
     elif command in ("hit", "stand", "double", "split"):
-        amount = parse_amount(args[0]) if command == "double" and args else None
-        table.act(command, amount)
+        extra = parse_amount(args[0]) if command == "double" and args else None
+        table.act(command, extra)
     elif command == "balance":
         console.print(f"Balance {format_cents(table.balances[PLAYER])} €")
         return
