@@ -641,3 +641,18 @@ def test_parse_composition_forms() -> None:
 def test_parse_composition_errors(text: str) -> None:
     with pytest.raises(GameError):
         parse_composition(text)
+
+
+def test_the_maximum_holds_for_a_players_whole_stake_on_a_bet() -> None:
+    t = table({}, seed=1)
+    t.sit("ann", 10**8)
+    assert t.limits is not None
+    top = t.limits.maximum
+    t.place("ann", "banker", top - 500)
+    receipt = t.place("ann", "banker", 1000)
+    assert (receipt.accepted, receipt.returned) == (500, 500)
+    before = dict(t.balances)
+    with pytest.raises(RoundError, match="already holds the table maximum"):
+        t.place("ann", "banker", 500)
+    assert t.balances == before
+    assert t.place("ann", "player", top).accepted == top

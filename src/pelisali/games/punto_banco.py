@@ -229,10 +229,15 @@ class PuntoBancoTable:
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
             raise RoundError(f"a stake must be a positive number of cents, not {stake!r}")
         assert self.limits is not None
-        if stake < self.limits.minimum:
+        # The limits hold for a player's whole stake on a bet (RAY 1.1, GGPoker I 2.1.7).
+        already = sum(s for _i, p, b, s in self.bets if p == player and b == bet)
+        if stake + already < self.limits.minimum:
             raise RoundError(f"{format_cents(stake)} is under the table minimum "
                              f"{format_cents(self.limits.minimum)}")
-        accepted = min(stake, self.limits.maximum)
+        if already >= self.limits.maximum:
+            raise RoundError(f"{bet} already holds the table maximum "
+                             f"{format_cents(self.limits.maximum)}")
+        accepted = min(stake, self.limits.maximum - already)
         if accepted > self.balances[player]:
             raise RoundError(f"{player}: balance {format_cents(self.balances[player])}; "
                              "chips are not sold on credit")
