@@ -20,6 +20,7 @@ from pelisali.cli.card_commands import (
 )
 from pelisali.cli.cards import CARD_GAMES, play_baccarat, play_blackjack
 from pelisali.cli.common import console, fail, load_game, parse_sets
+from pelisali.cli.poker import poker_app
 from pelisali.rules import available, load_rules
 
 app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact, auditable games.",
@@ -172,6 +173,7 @@ def play(
 
 
 app.add_typer(blackjack_app, name="blackjack")
+app.add_typer(poker_app, name="poker")
 
 if __name__ == "__main__":
     app()

@@ -1,0 +1,131 @@
+"""``pelisali poker``: rank and compare hands, and count every hand (census)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+
+from pelisali.cards import CardError, parse_cards
+from pelisali.cli.common import console, fail
+from pelisali.poker.census import CENSUS_RANKINGS, census
+from pelisali.poker.evaluate import HandValue, evaluate
+
+poker_app = typer.Typer(help="Poker hands: rank, compare, census.", no_args_is_help=True)
+
+# game -> (ranking, exactly two hole cards, low ranking for the hi/lo split or None)
+GAMES: dict[str, tuple[str, bool]] = {
+    "holdem": ("high", False), "pineapple": ("high", False), "crazy-pineapple": ("high", False),
+    "helsinki": ("high", False), "double-flop": ("high", False), "stud": ("high", False),
+    "draw": ("high", False), "omaha": ("high", True), "omaha-5": ("high", True),
+    "courchevel": ("high", True), "soko": ("soko", False), "razz": ("low-a5", False),
+    "lowball": ("low-27", False), "triple-draw": ("low-27", False),
+    "chinese-front": ("front", False),
+}
+RANKING_CHOICES = ("high", "soko", "low-a5", "low-a5-8", "low-27", "front")
+
+GameOpt = Annotated[str, typer.Option("--game", help=f"one of {', '.join(GAMES)}")]
+BoardOpt = Annotated[str | None, typer.Option("--board", help="board cards, e.g. 'Ts 9s 2d'")]
+LangOpt = Annotated[str, typer.Option("--lang", help="en, fi or sv")]
+RankingOpt = Annotated[str | None, typer.Option(
+    "--ranking", help=f"override the game's ranking: {', '.join(RANKING_CHOICES)}")]
+
+
+def _rank(cards: str, board: str | None, game: str, ranking: str | None) -> HandValue | None:
+    if game not in GAMES:
+        fail(f"no game {game!r}; games: {', '.join(GAMES)}")
+    default, exactly_two = GAMES[game]
+    chosen = ranking or default
+    if chosen not in RANKING_CHOICES:
+        fail(f"no ranking {chosen!r}; rankings: {', '.join(RANKING_CHOICES)}")
+    try:
+        hole = parse_cards(cards)
+        shared = parse_cards(board) if board else []
+        return evaluate(hole, chosen, shared, exactly_two)
+    except CardError as exc:
+        fail(str(exc))
+
+
+@poker_app.command()
+def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'AsKd'")],
+         board: BoardOpt = None, game: GameOpt = "holdem", ranking: RankingOpt = None,
+         lang: LangOpt = "en", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """The best hand: category, the cards that make it, its value and a description."""
+    if lang not in ("en", "fi", "sv"):
+        fail("--lang takes en, fi or sv")
+    hand = _rank(cards, board, game, ranking)
+    if hand is None:
+        message = "no qualifying low"
+        print(json.dumps({"hand": None, "reason": message}) if as_json else message)
+        return
+    if as_json:
+        print(json.dumps({"ranking": hand.ranking, "category": hand.category,
+                          "cards": list(hand.cards), "value": hand.value,
+                          "description": {lg: hand.describe(lg) for lg in ("en", "fi", "sv")}},
+                         ensure_ascii=False))
+        return
+    console.print(f"{hand.describe(lang)}: {' '.join(hand.cards)} "
+                  f"[dim]({hand.ranking}, value {hand.value})[/]")
+
+
+@poker_app.command()
+def compare(hands: Annotated[list[str], typer.Argument(help="two or more hands")],
+            board: BoardOpt = None, game: GameOpt = "holdem", ranking: RankingOpt = None,
+            lang: LangOpt = "en") -> None:
+    """Rank hands against each other (with a shared board); ties share."""
+    if len(hands) < 2:
+        fail("compare takes two or more hands")
+    try:  # a card may not be in two hands, or in a hand and on the board
+        every = [c for h in hands for c in parse_cards(h)] + (parse_cards(board) if board else [])
+        parse_cards(" ".join(every))
+    except CardError as exc:
+        fail(str(exc))
+    ranked = [(text, _rank(text, board, game, ranking)) for text in hands]
+    best = max((h.value for _t, h in ranked if h is not None), default=None)
+    table = RichTable(title=f"{game}{f', board {board}' if board else ''}")
+    for col in ("hand", "best five", "description", ""):
+        table.add_column(col)
+    for text, hand in ranked:
+        if hand is None:
+            table.add_row(text, "", "no qualifying low", "")
+            continue
+        mark = "[bold green]wins[/]" if hand.value == best else ""
+        if mark and sum(1 for _t, h in ranked if h is not None and h.value == best) > 1:
+            mark = "[bold yellow]ties[/]"
+        table.add_row(text, " ".join(hand.cards), hand.describe(lang), mark)
+    console.print(table)
+
+
+@poker_app.command(name="census")
+def census_command(
+    ranking: Annotated[str, typer.Option(help=f"one of {', '.join(CENSUS_RANKINGS)}")] = "high",
+    cards: Annotated[int, typer.Option(help="5 or 7")] = 5,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """How many of all possible hands fall into each category (every hand evaluated)."""
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, disable=as_json,
+                  transient=True) as progress:
+        task = progress.add_task(f"{ranking} {cards}-card census", total=None)
+        try:
+            result = census(ranking, cards,
+                            progress=lambda done, total: progress.update(task, completed=done,
+                                                                         total=total))
+        except CardError as exc:
+            fail(str(exc))
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+        return
+    table = RichTable(title=f"{ranking} census, {cards} cards: {result.total:,} hands "
+                            f"({result.seconds:.1f} s)")
+    table.add_column("category")
+    table.add_column("hands", justify="right")
+    table.add_column("share", justify="right")
+    for name, count in result.counts.items():
+        table.add_row(name, f"{count:,}", f"{count / result.total:.6%}")
+    console.print(table)
+    if result.qualifying is not None:
+        console.print(f"eight or better: {result.qualifying:,} hands")

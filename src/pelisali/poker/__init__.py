@@ -1,0 +1,1 @@
+"""Poker: hand evaluation for every ranking of the rulebook."""

@@ -1,0 +1,164 @@
+"""The rulebook's rankings beyond plain high: Sökö, the two lows, eight-or-better, the
+Chinese front hand and Omaha-style hand making.
+
+Every value orders hands totally, higher better, so a low ranking's value is
+the negated badness of the hand. Values of different rankings are not
+comparable with each other.
+
+>>> from pelisali.cards import parse_cards
+>>> idx = lambda text: [DECK.index(c) for c in parse_cards(text)]
+>>> low_a5_value(idx("As 2d 3c 4h 5s")) > low_a5_value(idx("As 2d 3c 4h 6s"))
+True
+>>> qualifies_eight(idx("8s 7d 5c 3h 2s")), qualifies_eight(idx("9s 7d 5c 3h 2s"))
+(True, False)
+>>> soko_category(soko_value(idx("9s 8d 7c 6h Ks")))
+'four_straight'
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from pelisali.cards import DECK, CardError
+from pelisali.poker.evaluate import high_value
+from pelisali.poker.hands import pack, unpack
+
+# Sökö (RAY 2016 1.4.1.1.1; RULINGS): four-card straight and flush between pair and two pair.
+SOKO_CATEGORIES = ("high_card", "pair", "four_straight", "four_flush", "two_pair",
+                   "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind",
+                   "straight_flush")
+_HIGH_TO_SOKO = {0: 0, 1: 1, 2: 4, 3: 5, 4: 6, 5: 7, 6: 8, 7: 9, 8: 10}
+
+
+def _ranks(cards: Sequence[int]) -> list[int]:
+    return [c >> 2 for c in cards]
+
+
+def soko_value(cards: Sequence[int]) -> int:
+    """Sökö value of five cards (best five of more)."""
+    if len(cards) > 5:
+        return max(soko_value(list(five)) for five in itertools.combinations(cards, 5))
+    if len(cards) != 5:
+        raise CardError("a Sökö hand is five cards")
+    high = high_value(cards)
+    category, ranks = unpack(high)
+    value = pack(_HIGH_TO_SOKO[category], ranks)
+    if category <= 1:  # a four-card straight or flush beats a pair
+        rank_list = _ranks(cards)
+        for suit in range(4):
+            same = sorted((c >> 2 for c in cards if c & 3 == suit), reverse=True)
+            if len(same) == 4:
+                # Highest card first, down the four, then the fifth card (as for flushes).
+                fifth = next(c >> 2 for c in cards if c & 3 != suit)
+                value = max(value, pack(3, [*same, fifth]))
+        mask = sum(1 << r for r in set(rank_list))
+        # Highest four in a row first; A-2-3-4 counts, four high.
+        windows = [(top, [top, top - 1, top - 2, top - 3]) for top in range(12, 2, -1)]
+        for top, window in [*windows, (2, [2, 1, 0, 12])]:
+            if all(mask >> r & 1 for r in window):
+                rest = list(rank_list)
+                for r in window:
+                    rest.remove(r)
+                value = max(value, pack(2, [top, rest[0]]))  # the fifth card breaks ties
+                break
+    return value
+
+
+def soko_category(value: int) -> str:
+    return SOKO_CATEGORIES[value >> 20]
+
+
+def _a5(rank: int) -> int:
+    """Ace-to-five order: the ace is the lowest card."""
+    return 0 if rank == 12 else rank + 1
+
+
+def _low_score(ranks: Sequence[int]) -> int:
+    """Badness of five cards by rank alone (pairs and up count; straights and flushes
+    do not): pair structure first, then the ranks from the top."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    category = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3,
+                (3, 2): 6, (4, 1): 7}[tuple(shape)]
+    return pack(category, order)
+
+
+def low_a5_value(cards: Sequence[int]) -> int:
+    """Ace-to-five low of the best five cards: ace low, straights and flushes ignored."""
+    if len(cards) < 5:
+        raise CardError("a low hand is five cards")
+    ranks = [_a5(r) for r in _ranks(cards)]
+    return -min(_low_score(list(five)) for five in itertools.combinations(ranks, 5))
+
+
+def qualifies_eight(cards: Sequence[int]) -> bool:
+    """Eight or better: five different ranks, none above eight (ace low)."""
+    ranks = {_a5(r) for r in _ranks(cards)}
+    return len([r for r in ranks if r <= 7]) >= 5
+
+
+def low_a5_eight_value(cards: Sequence[int]) -> int | None:
+    """Ace-to-five low that qualifies eight or better, from the qualifying cards; else None."""
+    if not qualifies_eight(cards):
+        return None
+    ranks = sorted({_a5(r) for r in _ranks(cards)})[:5]
+    return -_low_score(ranks)
+
+
+def low_27_value(cards: Sequence[int]) -> int:
+    """Deuce-to-seven low: the literal reversal of the high ranking (ace high, straights and
+    flushes count); the best low of more than five cards is their worst high five."""
+    if len(cards) == 5:
+        return -high_value(cards)
+    return -min(high_value(list(five)) for five in itertools.combinations(cards, 5))
+
+
+def front_value(cards: Sequence[int]) -> int:
+    """Chinese poker's three-card front hand: no straights or flushes; comparable with
+    five-card high values (RAY 2015 1.4.1.1.13)."""
+    if len(cards) != 3:
+        raise CardError("a front hand is three cards")
+    ranks = sorted(_ranks(cards), reverse=True)
+    if ranks[0] == ranks[2]:
+        return pack(3, [ranks[0]])
+    if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
+        pair = ranks[1]
+        kicker = ranks[2] if ranks[0] == ranks[1] else ranks[0]
+        return pack(1, [pair, kicker])
+    return pack(0, ranks)
+
+
+def omaha_best(hole: Sequence[int], board: Sequence[int], evaluator: str = "high") -> int | None:
+    """Best value using exactly two hole cards and three board cards (Omaha family)."""
+    if len(hole) < 2 or len(board) < 3:
+        raise CardError("Omaha needs two or more hole cards and three or more board cards")
+    best: int | None = None
+    for two in itertools.combinations(hole, 2):
+        for three in itertools.combinations(board, 3):
+            five = [*two, *three]
+            if evaluator == "high":
+                value: int | None = high_value(five)
+            elif evaluator == "low-a5-8":
+                value = low_a5_eight_value(five)
+            elif evaluator == "low-a5":
+                value = low_a5_value(five)
+            else:
+                value = low_27_value(five)
+            if value is not None and (best is None or value > best):
+                best = value
+    return best
+
+
+def card_indices(cards: Sequence[str]) -> list[int]:
+    out = []
+    for card in cards:
+        if card not in DECK:
+            raise CardError(f"{card!r} is not a card")
+        out.append(DECK.index(card))
+    return out
+
+

@@ -1,0 +1,109 @@
+"""``pelisali poker`` as a user runs it, and the census figures."""
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from pelisali.cli.main import app
+from pelisali.poker.census import census, colex_combinations
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def test_rank_in_three_languages() -> None:
+    code, out = run("poker", "rank", "Kh Kd Ks 3c 3d 9s 2h", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["category"] == "full_house"
+    assert data["cards"] == ["Ks", "Kh", "Kd", "3d", "3c"]
+    assert data["description"] == {"en": "Full house, kings full of threes",
+                                   "fi": "Täyskäsi, kuninkaat ja kolmoset",
+                                   "sv": "Kåk, kungar och treor"}
+
+
+def test_rank_with_a_board_and_omaha_hand_making() -> None:
+    code, out = run("poker", "rank", "AsKd", "--board", "Ts 9s 2s Qs 3h", "--json")
+    assert json.loads(out)["category"] == "flush"
+    # Omaha: exactly two hole cards, so one spade in the hand makes no flush.
+    code, out = run("poker", "rank", "As Kd Qh Jc", "--board", "Ts 9s 2s 3s 4s", "--game",
+                    "omaha", "--json")
+    assert code == 0 and json.loads(out)["category"] == "high_card"
+
+
+def test_rank_errors() -> None:
+    code, out = run("poker", "rank", "AsAs")
+    assert code == 2 and "named more than once" in out
+    code, out = run("poker", "rank", "Ax Kd")
+    assert code == 2 and "is not a card" in out
+    code, out = run("poker", "rank", "As Kd", "--board", "As 2c 3d")
+    assert (code == 2 and "named more than once" in out) or "appears twice" in out
+    code, out = run("poker", "rank", "As Kd Qd Jd Td", "--game", "bridge")
+    assert code == 2 and "no game 'bridge'" in out
+    code, out = run("poker", "compare", "AsKd")
+    assert code == 2 and "two or more hands" in out
+    code, out = run("poker", "compare", "AsKd", "AsQd", "--board", "2c 3c 4c")
+    assert code == 2 and "more than once" in out
+
+
+def test_compare_marks_the_winner_and_ties() -> None:
+    code, out = run("poker", "compare", "AsAd", "KsKd", "7h2c", "--board", "Kh 9d 2s")
+    assert code == 0
+    assert "Three of a kind, kings" in out and "wins" in out
+    code, out = run("poker", "compare", "AsKd", "AhKc", "--board", "2c 3d 7h 8s Ts")
+    assert "ties" in out
+
+
+def test_razz_and_lowball() -> None:
+    code, out = run("poker", "rank", "As 2d 3c 4h 5s 9d Kc", "--game", "razz", "--lang", "sv")
+    assert "Låg 5-4-3-2-A" in out
+    code, out = run("poker", "rank", "8s 7d 5c 3h 2s", "--game", "lowball")
+    assert code == 0 and "8-7-5-3-2 low" in out
+
+
+def test_colex_blocks_cover_every_hand_once() -> None:
+    rows = colex_combinations(8, 3)
+    assert len(rows) == math.comb(8, 3) == len({tuple(r) for r in rows.tolist()})
+    assert all(list(r) == sorted(r) for r in rows.tolist())
+    assert rows[: math.comb(5, 3)].max() < 5  # subsets of range(5) come first
+
+
+def test_census_five_card_figures() -> None:
+    high = census("high", 5)
+    assert high.total == 2_598_960
+    assert high.counts == {"high_card": 1302540, "pair": 1098240, "two_pair": 123552,
+                           "three_of_a_kind": 54912, "straight": 10200, "flush": 5108,
+                           "full_house": 3744, "four_of_a_kind": 624, "straight_flush": 40}
+    soko = census("soko", 5)
+    # four of one suit and one other, less the 600 of them that are straights
+    assert soko.counts["four_flush"] == 4 * math.comb(13, 4) * 39 - 600
+    assert sum(soko.counts.values()) == 2_598_960
+    a5 = census("low-a5", 5)
+    # ace-to-five: straights and flushes are no-pair lows; eight or better: 8 ranks choose 5
+    assert a5.counts["high_card"] == 1302540 + 10200 + 5108 + 40
+    assert a5.qualifying == math.comb(8, 5) * 4**5
+    low27 = census("low-27", 5)
+    assert low27.qualifying == (math.comb(7, 5) - 3) * (4**5 - 4)
+
+
+@pytest.mark.slow
+def test_census_seven_card_high() -> None:
+    result = census("high", 7)
+    assert result.total == 133_784_560
+    assert result.counts == {"high_card": 23294460, "pair": 58627800, "two_pair": 31433400,
+                             "three_of_a_kind": 6461620, "straight": 6180020,
+                             "flush": 4047644, "full_house": 3473184,
+                             "four_of_a_kind": 224848, "straight_flush": 41584}
+
+
+def test_census_refuses_what_it_cannot_count() -> None:
+    code, out = run("poker", "census", "--ranking", "soko", "--cards", "7")
+    assert code == 2 and "five-card hands" in out
+    code, out = run("poker", "census", "--cards", "6")
+    assert code == 2 and "5 or 7" in out
