@@ -107,3 +107,59 @@ def test_census_refuses_what_it_cannot_count() -> None:
     assert code == 2 and "five-card hands" in out
     code, out = run("poker", "census", "--cards", "6")
     assert code == 2 and "5 or 7" in out
+
+
+def test_double_flop_ranks_the_hand_on_each_board() -> None:
+    code, out = run("poker", "rank", "As Ks", "--game", "double-flop", "--board",
+                    "Qs Js Ts 2d 3c | 2h 2s 7c 9d 4h")
+    assert code == 0, out
+    assert "board 1: Royal flush" in out and "board 2: Pair, deuces" in out
+    code, out = run("poker", "rank", "As Ks", "--board", "Qs Js Ts | 2h 2s 7c")
+    assert code == 2 and "double-flop" in out
+    code, out = run("poker", "rank", "As Ks", "--game", "double-flop", "--board",
+                    "Qs Js Ts | As 2s 7c")
+    assert code == 2 and "more than once" in out
+
+
+def test_equity_exact_and_monte_carlo() -> None:
+    code, out = run("poker", "equity", "AsAh", "KdKc", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["exact"] and data["boards"] == math.comb(48, 5)
+    aces, kings = data["hands"]
+    assert round(aces["equity"], 4) == 0.8126 and round(kings["equity"], 4) == 0.1874
+    assert abs(aces["win"] + aces["tie"] + aces["lose"] - 1) < 1e-12
+    mc = run("poker", "equity", "AsAh", "KdKc", "--trials", "20000", "--seed", "3", "--json")
+    again = run("poker", "equity", "AsAh", "KdKc", "--trials", "20000", "--seed", "3", "--json")
+    assert mc == again
+    share = json.loads(mc[1])["hands"][0]["equity"]
+    assert abs(share - 0.8126) < 0.015
+
+
+def test_equity_matches_a_brute_force_river() -> None:
+    from pelisali.cards import DECK, parse_cards
+    from pelisali.poker.equity import equity
+    from pelisali.poker.evaluate import evaluate
+
+    hands = [parse_cards("Ah Kh"), parse_cards("Qs Qd"), parse_cards("9c 8c")]
+    board = parse_cards("Th 7c 2h 6d")
+    result = equity(hands, board)
+    used = {c for h in hands for c in h} | set(board)
+    wins = [0, 0, 0]
+    for card in (c for c in DECK if c not in used):
+        values = [evaluate(h, "high", [*board, card]).value for h in hands]  # type: ignore[union-attr]
+        best = max(values)
+        if values.count(best) == 1:
+            wins[values.index(best)] += 1
+    assert [round(s.win * result.boards) for s in result.shares] == wins
+
+
+def test_equity_errors() -> None:
+    code, out = run("poker", "equity", "AsAh")
+    assert code == 2 and "two or more" in out
+    code, out = run("poker", "equity", "AsAh", "AsKd")
+    assert code == 2 and "more than once" in out
+    code, out = run("poker", "equity", "AsAh", "KdKc", "--exact", "--trials", "10")
+    assert code == 2 and "exclude" in out
+    code, out = run("poker", "equity", "AsAh", "KdKc", "--game", "razz")
+    assert code == 2 and "high games" in out

@@ -56,6 +56,19 @@ def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'A
     """The best hand: category, the cards that make it, its value and a description."""
     if lang not in ("en", "fi", "sv"):
         fail("--lang takes en, fi or sv")
+    if board and "|" in board:  # Double Flop Hold'em: the hand on each board
+        if game != "double-flop":
+            fail("two boards ('A|B') are for --game double-flop")
+        first, second = board.split("|", 1)
+        try:
+            parse_cards(f"{cards} {first} {second}")
+        except CardError as exc:
+            fail(str(exc))
+        for n, one in enumerate((first, second), start=1):
+            hand = _rank(cards, one, game, ranking)
+            assert hand is not None
+            console.print(f"board {n}: {hand.describe(lang)}: {' '.join(hand.cards)}")
+        return
     hand = _rank(cards, board, game, ranking)
     if hand is None:
         message = "no qualifying low"
@@ -96,6 +109,53 @@ def compare(hands: Annotated[list[str], typer.Argument(help="two or more hands")
         if mark and sum(1 for _t, h in ranked if h is not None and h.value == best) > 1:
             mark = "[bold yellow]ties[/]"
         table.add_row(text, " ".join(hand.cards), hand.describe(lang), mark)
+    console.print(table)
+
+
+@poker_app.command(name="equity")
+def equity_command(
+    hands: Annotated[list[str], typer.Argument(help="two or more hands, e.g. AsAh KdKc")],
+    board: BoardOpt = None,
+    dead: Annotated[str | None, typer.Option("--dead", help="cards out of play")] = None,
+    game: GameOpt = "holdem",
+    exact: Annotated[bool, typer.Option("--exact", help="enumerate every board")] = False,
+    trials: Annotated[int | None, typer.Option("--trials", help="Monte Carlo boards")] = None,
+    seed: Annotated[int, typer.Option(help="Monte Carlo seed")] = 1,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Win, tie and lose shares: exact where feasible, Monte Carlo otherwise."""
+    from pelisali.poker.equity import equity
+
+    if game not in GAMES or GAMES[game][0] != "high":
+        fail(f"equity is for the high games: "
+             f"{', '.join(g for g, (r, _t) in GAMES.items() if r == 'high')}")
+    if exact and trials is not None:
+        fail("--exact and --trials exclude each other")
+    if trials is not None and trials <= 0:
+        fail("--trials must be positive")
+    try:
+        parsed = [parse_cards(h) for h in hands]
+        shared = parse_cards(board) if board else []
+        out = parse_cards(dead) if dead else []
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console, disable=as_json,
+                      transient=True) as progress:
+            task = progress.add_task("equity", total=None)
+            result = equity(parsed, shared, out, exactly_two=GAMES[game][1],
+                            exact=True if exact else (False if trials else None),
+                            trials=trials or 200_000, seed=seed,
+                            progress=lambda d, t: progress.update(task, completed=d, total=t))
+    except CardError as exc:
+        fail(str(exc))
+    if as_json:
+        print(json.dumps({"game": game, "board": shared, **result.to_json()}, indent=2))
+        return
+    how = "exact" if result.exact else f"Monte Carlo, seed {seed}"
+    table = RichTable(title=f"{game} equity: {result.boards:,} boards ({how})")
+    for col in ("hand", "win", "tie", "lose", "equity"):
+        table.add_column(col, justify="right" if col != "hand" else "left")
+    for s in result.shares:
+        table.add_row(s.hand, f"{s.win:.4%}", f"{s.tie:.4%}", f"{s.lose:.4%}", f"{s.equity:.4%}")
     console.print(table)
 
 
