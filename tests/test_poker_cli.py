@@ -103,10 +103,41 @@ def test_census_seven_card_high() -> None:
 
 
 def test_census_refuses_what_it_cannot_count() -> None:
-    code, out = run("poker", "census", "--ranking", "soko", "--cards", "7")
-    assert code == 2 and "five-card hands" in out
     code, out = run("poker", "census", "--cards", "6")
     assert code == 2 and "5 or 7" in out
+    code, out = run("poker", "census", "--ranking", "badugi")
+    assert code == 2 and "census rankings" in out
+
+
+def test_seven_card_batch_values_equal_the_single_hand_rankings() -> None:
+    """The census's vectorised Sökö and deuce-to-seven fives-of-seven agree with the
+    one-hand evaluators, flush-heavy hands included."""
+    import numpy as np
+
+    from pelisali.poker.census import _low27_7_values, _soko7_values
+    from pelisali.poker.rankings import low_27_value, soko_value
+
+    gen = np.random.default_rng(5)
+    hands = np.argsort(gen.random((3000, 52)), axis=1)[:, :7].astype(np.int8)
+    suited = []
+    for suit in gen.integers(0, 4, 600):
+        same = gen.choice(np.arange(suit, 52, 4), 5, replace=False)
+        other = gen.choice([c for c in range(52) if c % 4 != suit], 2, replace=False)
+        suited.append([*same, *other])
+    hands = np.vstack([hands, np.array(suited, dtype=np.int8)])
+    rows = [list(map(int, r)) for r in hands]
+    assert _soko7_values(hands).tolist() == [soko_value(r) for r in rows]
+    assert _low27_7_values(hands).tolist() == [low_27_value(r) for r in rows]
+
+
+@pytest.mark.slow
+def test_census_seven_card_lows() -> None:
+    a5 = census("low-a5", 7)
+    assert a5.total == 133_784_560
+    assert a5.counts["full_house"] == 13 * 12 * 4  # quads and trips: no better five
+    assert a5.qualifying == 24_530_944
+    low27 = census("low-27", 7)
+    assert low27.counts["flush"] == 4 * math.comb(13, 7)  # seven of one suit
 
 
 def test_double_flop_ranks_the_hand_on_each_board() -> None:

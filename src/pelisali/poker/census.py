@@ -12,7 +12,7 @@ table of combinations. Each block is evaluated with the batch evaluators.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -73,7 +73,7 @@ def all_hands(k: int) -> list[npt.NDArray[np.int8]]:
 
 def _soko_values(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
     """Sökö values of five-card hands, vectorised (same results as rankings.soko_value)."""
-    high = high_values(hands).astype(np.int64)
+    high = high_values(hands, threads=False).astype(np.int64)
     category = high >> 20
     remap = np.array([0, 1, 4, 5, 6, 7, 8, 9, 10], dtype=np.int64)
     values: npt.NDArray[np.int64] = (remap[category] << 20) | (high & 0xFFFFF)
@@ -133,6 +133,86 @@ def _a5_values(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
     return values
 
 
+def _safe_cards(ranks: Sequence[int]) -> list[int]:
+    """Cards with these ranks and no four of one suit (ranks sorted, suit = position mod 4)."""
+    return [r * 4 + i % 4 for i, r in enumerate(sorted(ranks))]
+
+
+@cache
+def _rank_only_table(kind: str, k: int) -> npt.NDArray[np.int64]:
+    """Best value over every five of k ranks, suits aside, by rank-key sum: "soko" (pairs,
+    straights, four-card straights) or "low-27" (the negated worst high five)."""
+    import itertools
+
+    from pelisali.poker.evaluate import RANK_KEYS, high_value
+
+    table = np.zeros(len(rank_table(k)), dtype=np.int64)
+    for combo in itertools.combinations_with_replacement(range(13), k):
+        if max(combo.count(r) for r in set(combo)) > 4:
+            continue
+        fives = set(itertools.combinations(combo, 5))
+        if kind == "soko":
+            best = max(rankings.soko_value(_safe_cards(f)) for f in fives)
+        else:
+            best = -min(high_value(_safe_cards(f)) for f in fives)
+        table[sum(RANK_KEYS[r] for r in combo)] = best
+    return table
+
+
+def _suit_counts(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    from pelisali.poker.evaluate import CARD_SUIT_KEY
+
+    key = CARD_SUIT_KEY.take(hands).sum(axis=1).astype(np.int64)
+    return np.stack([(key >> (3 * s)) & 7 for s in range(4)], axis=1)
+
+
+def _soko7_values(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    """Best Sökö five of seven: the rank-only best, the flushes, and a four-card flush."""
+    from pelisali.poker.evaluate import CARD_RANK_KEY
+
+    keys = CARD_RANK_KEY.take(hands).sum(axis=1)
+    values: npt.NDArray[np.int64] = _rank_only_table("soko", 7).take(keys)
+    high = high_values(hands, threads=False).astype(np.int64)
+    category = high >> 20
+    flushy = (category == 5) | (category == 8)
+    remapped = (np.where(category == 8, 10, 7) << 20) | (high & 0xFFFFF)
+    values = np.where(flushy, np.maximum(values, remapped), values)
+    counts = _suit_counts(hands)
+    ranks = (hands >> 2).astype(np.int64)
+    for suit in range(4):
+        four = np.flatnonzero(counts[:, suit] == 4)
+        if not four.size:
+            continue
+        r, in_suit = ranks[four], (hands[four] & 3) == suit
+        top4 = -np.sort(-np.where(in_suit, r, -1), axis=1)[:, :4]
+        fifth = np.where(in_suit, -1, r).max(axis=1)
+        packed = np.full(len(four), 3, dtype=np.int64)
+        for col in range(4):
+            packed = (packed << 4) | top4[:, col]
+        values[four] = np.maximum(values[four], (packed << 4) | fifth)
+    return values
+
+
+def _low27_7_values(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    """Best deuce-to-seven five of seven: by ranks where no five can be a flush, else by
+    trying all 21 fives."""
+    import itertools
+
+    from pelisali.poker.evaluate import CARD_RANK_KEY
+
+    keys = CARD_RANK_KEY.take(hands).sum(axis=1)
+    values: npt.NDArray[np.int64] = _rank_only_table("low-27", 7).take(keys)
+    flushy = np.flatnonzero(_suit_counts(hands).max(axis=1) >= 5)
+    if flushy.size:
+        sub = hands[flushy]
+        worst = np.full(len(sub), np.iinfo(np.int64).max, dtype=np.int64)
+        for five in itertools.combinations(range(7), 5):
+            worst = np.minimum(worst, high_values(sub[:, list(five)], threads=False)
+                               .astype(np.int64))
+        values[flushy] = -worst
+    return values
+
+
 def _eight_or_better(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     """Five different ranks among A, 2-8."""
     low_bits = (1 << 12) | 0b1111111  # ace, deuce to eight
@@ -150,44 +230,65 @@ def _categories(values: npt.NDArray[np.int64], names: tuple[str, ...],
     return {name: int(counted[i]) for i, name in enumerate(names)}
 
 
+SUB_BLOCK = 1 << 18  # rows a task: blocks are split so both cores stay busy
+
+
+def _block_counts(ranking: str, cards: int, block: npt.NDArray[np.int8],
+                  names: tuple[str, ...]) -> tuple[dict[str, int], int]:
+    """Category counts of one block of hands, and how many qualify eight or better."""
+    qualifying = 0
+    if ranking == "high":
+        part = _categories(high_values(block, threads=False).astype(np.int64), names)
+    elif ranking == "soko":
+        values = _soko_values(block) if cards == 5 else _soko7_values(block)
+        part = _categories(values, names)
+    elif ranking == "low-a5":
+        part = _categories(_a5_values(block), names, negate=True)
+        qualifying = int(_eight_or_better(block).sum())
+    else:
+        low = (-high_values(block, threads=False).astype(np.int64) if cards == 5
+               else _low27_7_values(block))
+        part = _categories(low, names, negate=True)
+        worst = -low  # no pair, straight or flush, eight high at most
+        qualifying = int(((worst >> 20 == 0) & ((worst >> 16) & 0xF <= 6)).sum())
+    return part, qualifying
+
+
 def census(ranking: str, cards: int,
            progress: Callable[[int, int], None] | None = None) -> Census:
     """Count every possible hand of ``cards`` cards by category under ``ranking``."""
     import time
+    from concurrent.futures import ThreadPoolExecutor
 
     if ranking not in CENSUS_RANKINGS:
         raise CardError(f"census rankings: {', '.join(CENSUS_RANKINGS)}")
     if cards not in (5, 7):
         raise CardError("a census is of 5 or 7 cards")
-    if ranking in ("soko", "low-27") and cards == 7:
-        raise CardError(f"the {ranking} census is of five-card hands "
-                        "(Sökö and deuce-to-seven lowball deal five)")
     started = time.perf_counter()
     names: tuple[str, ...] = rankings.SOKO_CATEGORIES if ranking == "soko" else CATEGORIES
+    # Tables first, in this thread, so the workers only read them.
+    if ranking == "soko" and cards == 7:
+        _rank_only_table("soko", 7)
+    elif ranking == "low-27" and cards == 7:
+        _rank_only_table("low-27", 7)
+    elif ranking == "low-a5":
+        _a5_table(cards)
     counts = dict.fromkeys(names, 0)
-    qualifying: int | None = 0 if ranking.startswith("low") else None
+    qualifying = 0
     total = 0
-    blocks = all_hands(cards)
     expected = math.comb(52, cards)
-    for block in blocks:
-        if ranking == "high":
-            part = _categories(high_values(block).astype(np.int64), names)
-        elif ranking == "soko":
-            part = _categories(_soko_values(block), names)
-        elif ranking == "low-a5":
-            part = _categories(_a5_values(block), names, negate=True)
-        else:
-            part = _categories(high_values(block).astype(np.int64), names)
-        for name, n in part.items():
-            counts[name] += n
-        if qualifying is None:
-            pass
-        elif ranking == "low-a5":
-            qualifying += int(_eight_or_better(block).sum())
-        elif ranking == "low-27":  # no pair, straight or flush, eight high at most
-            values = high_values(block)
-            qualifying += int(((values >> 20 == 0) & ((values >> 16) & 0xF <= 6)).sum())
-        total += len(block)
-        if progress:
-            progress(total, expected)
-    return Census(ranking, cards, total, counts, qualifying, time.perf_counter() - started)
+    pieces = [block[i:i + SUB_BLOCK] for block in all_hands(cards)
+              for i in range(0, len(block), SUB_BLOCK)]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # NumPy releases the GIL
+        for piece, (part, qualified) in zip(
+                pieces, pool.map(lambda b: _block_counts(ranking, cards, b, names), pieces),
+                strict=True):
+            for name, n in part.items():
+                counts[name] += n
+            qualifying += qualified
+            total += len(piece)
+            if progress:
+                progress(total, expected)
+    return Census(ranking, cards, total, counts,
+                  qualifying if ranking.startswith("low") else None,
+                  time.perf_counter() - started)
