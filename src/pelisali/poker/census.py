@@ -144,7 +144,7 @@ def _rank_only_table(kind: str, k: int) -> npt.NDArray[np.int64]:
     straights, four-card straights) or "low-27" (the negated worst high five)."""
     import itertools
 
-    from pelisali.poker.evaluate import RANK_KEYS, high_value
+    from pelisali.poker.evaluate import RANK_KEYS
 
     table = np.zeros(len(rank_table(k)), dtype=np.int64)
     for combo in itertools.combinations_with_replacement(range(13), k):
@@ -154,7 +154,7 @@ def _rank_only_table(kind: str, k: int) -> npt.NDArray[np.int64]:
         if kind == "soko":
             best = max(rankings.soko_value(_safe_cards(f)) for f in fives)
         else:
-            best = -min(high_value(_safe_cards(f)) for f in fives)
+            best = max(rankings.low_27_value(_safe_cards(f)) for f in fives)
         table[sum(RANK_KEYS[r] for r in combo)] = best
     return table
 
@@ -207,10 +207,19 @@ def _low27_7_values(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
         sub = hands[flushy]
         worst = np.full(len(sub), np.iinfo(np.int64).max, dtype=np.int64)
         for five in itertools.combinations(range(7), 5):
-            worst = np.minimum(worst, high_values(sub[:, list(five)], threads=False)
-                               .astype(np.int64))
+            worst = np.minimum(worst, _ace_high_only(
+                high_values(sub[:, list(five)], threads=False).astype(np.int64)))
         values[flushy] = -worst
     return values
+
+
+def _ace_high_only(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Vectorised :func:`rankings.ace_high_only`: the wheel is ace high, not a straight."""
+    category, top = values >> 20, (values >> 16) & 0xF
+    wheel = ((category == 4) | (category == 8)) & (top == 3)
+    ace_high = np.where(category == 8, pack(5, [12, 3, 2, 1, 0]), pack(0, [12, 3, 2, 1, 0]))
+    out: npt.NDArray[np.int64] = np.where(wheel, ace_high, values)
+    return out
 
 
 def _eight_or_better(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
@@ -246,8 +255,8 @@ def _block_counts(ranking: str, cards: int, block: npt.NDArray[np.int8],
         part = _categories(_a5_values(block), names, negate=True)
         qualifying = int(_eight_or_better(block).sum())
     else:
-        low = (-high_values(block, threads=False).astype(np.int64) if cards == 5
-               else _low27_7_values(block))
+        low = (-_ace_high_only(high_values(block, threads=False).astype(np.int64))
+               if cards == 5 else _low27_7_values(block))
         part = _categories(low, names, negate=True)
         worst = -low  # no pair, straight or flush, eight high at most
         qualifying = int(((worst >> 20 == 0) & ((worst >> 16) & 0xF <= 6)).sum())

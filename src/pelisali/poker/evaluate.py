@@ -96,6 +96,8 @@ def high_value(cards: Sequence[int]) -> int:
     t = tables()
     if not 5 <= len(cards) <= 7:
         raise CardError(f"a hand is 5 to 7 cards, not {len(cards)}")
+    if any(not 0 <= c <= 51 for c in cards) or len(set(cards)) != len(cards):
+        raise CardError(f"cards must be distinct indices 0 to 51, not {list(cards)}")
     suit_key = 0
     rank_key = 0
     for c in cards:
@@ -140,11 +142,13 @@ def high_values(hands: npt.ArrayLike, threads: bool = True) -> npt.NDArray[np.in
     >>> [value_category(int(v)) for v in high_values(rows)]
     ['two_pair', 'straight_flush']
     """
-    array = np.ascontiguousarray(hands, dtype=np.int8)
-    if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
+    raw = np.asarray(hands)
+    if raw.ndim != 2 or not 5 <= raw.shape[1] <= 7:
         raise CardError("hands must be an (N, 5..7) array of card indices")
-    if array.size and (array.min() < 0 or array.max() > 51):
+    if raw.size and (raw.min() < 0 or raw.max() > 51):  # checked before narrowing to int8
         raise CardError("card indices run from 0 to 51")
+    # Distinct cards within a hand are the caller's duty here (checking costs the speed).
+    array = np.ascontiguousarray(raw, dtype=np.int8)
     tables(), rank_table(array.shape[1])  # build before the threads start
     chunks = [array[i:i + BATCH_CHUNK] for i in range(0, len(array), BATCH_CHUNK)]
     if not chunks:

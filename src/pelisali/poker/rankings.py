@@ -109,12 +109,27 @@ def low_a5_eight_value(cards: Sequence[int]) -> int | None:
     return -_low_score(ranks)
 
 
+def ace_high_only(value: int) -> int:
+    """A high value with the ace counted high only: A-2-3-4-5 is no straight but ace high
+    (a flush if suited). Deuce-to-seven reads hands this way (RULINGS: ace high).
+
+    >>> from pelisali.poker.hands import value_category
+    >>> value_category(ace_high_only(pack(4, [3])))
+    'high_card'
+    """
+    category, ranks = unpack(value)
+    if category in (4, 8) and ranks[0] == 3:
+        return pack(0 if category == 4 else 5, [12, 3, 2, 1, 0])
+    return value
+
+
 def low_27_value(cards: Sequence[int]) -> int:
-    """Deuce-to-seven low: the literal reversal of the high ranking (ace high, straights and
-    flushes count); the best low of more than five cards is their worst high five."""
+    """Deuce-to-seven low: the literal reversal of the high ranking (ace high only, straights
+    and flushes count); the best low of more than five cards is their worst high five."""
     if len(cards) == 5:
-        return -high_value(cards)
-    return -min(high_value(list(five)) for five in itertools.combinations(cards, 5))
+        return -ace_high_only(high_value(cards))
+    return -min(ace_high_only(high_value(list(five)))
+                for five in itertools.combinations(cards, 5))
 
 
 def front_value(cards: Sequence[int]) -> int:
