@@ -194,3 +194,15 @@ def test_equity_errors() -> None:
     assert code == 2 and "exclude" in out
     code, out = run("poker", "equity", "AsAh", "KdKc", "--game", "razz")
     assert code == 2 and "high games" in out
+
+
+def test_hi_lo_shows_the_high_and_the_low() -> None:
+    code, out = run("poker", "rank", "As 2d Qh Jc", "--board", "3s 9s 5c Kd 4s", "--game",
+                    "omaha", "--ranking", "hi-lo", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["high"]["category"] == "straight"  # A 2 with 3 4 5: exactly two hole cards
+    assert data["low"]["description"] == "5-4-3-2-A low"
+    code, out = run("poker", "rank", "Ks Qd Jh 9c", "--board", "Ts 9s 2s Kh 4s", "--game",
+                    "omaha", "--ranking", "hi-lo")
+    assert "no qualifying low" in out

@@ -31,7 +31,8 @@ GameOpt = Annotated[str, typer.Option("--game", help=f"one of {', '.join(GAMES)}
 BoardOpt = Annotated[str | None, typer.Option("--board", help="board cards, e.g. 'Ts 9s 2d'")]
 LangOpt = Annotated[str, typer.Option("--lang", help="en, fi or sv")]
 RankingOpt = Annotated[str | None, typer.Option(
-    "--ranking", help=f"override the game's ranking: {', '.join(RANKING_CHOICES)}")]
+    "--ranking", help=f"override the game's ranking: {', '.join(RANKING_CHOICES)}; "
+                      "rank also takes hi-lo (the high hand and the eight-or-better low)")]
 
 
 def _rank(cards: str, board: str | None, game: str, ranking: str | None) -> HandValue | None:
@@ -68,6 +69,22 @@ def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'A
             hand = _rank(cards, one, game, ranking)
             assert hand is not None
             console.print(f"board {n}: {hand.describe(lang)}: {' '.join(hand.cards)}")
+        return
+    if ranking == "hi-lo":  # high/low: the high hand and the eight-or-better low
+        high = _rank(cards, board, game, "high")
+        low = _rank(cards, board, game, "low-a5-8")
+        assert high is not None
+        if as_json:
+            print(json.dumps({"high": {"category": high.category, "cards": list(high.cards),
+                                       "value": high.value, "description": high.describe(lang)},
+                              "low": None if low is None else {
+                                  "category": low.category, "cards": list(low.cards),
+                                  "value": low.value, "description": low.describe(lang)}},
+                             ensure_ascii=False))
+            return
+        console.print(f"high: {high.describe(lang)}: {' '.join(high.cards)}")
+        console.print(f"low: {low.describe(lang)}: {' '.join(low.cards)}" if low is not None
+                      else "low: no qualifying low (eight or better)")
         return
     hand = _rank(cards, board, game, ranking)
     if hand is None:
