@@ -176,6 +176,42 @@ def equity_command(
     console.print(table)
 
 
+@poker_app.command()
+def selfplay(
+    game: Annotated[str, typer.Option("--game", help="holdem, holdem-limit, holdem-pot-limit, "
+                                      "omaha, omaha-no-limit, omaha-5")] = "holdem",
+    hands: Annotated[int, typer.Option(help="hands to play")] = 1000,
+    seed: Annotated[int, typer.Option(help="the same seed gives the same hands")] = 1,
+    players: Annotated[int, typer.Option(help="2 to 12 seats")] = 6,
+    phh: Annotated[str | None, typer.Option(help="write the hand histories to FILE")] = None,
+) -> None:
+    """Bots (random legal actions and a simple rule-based player) play N hands."""
+    from pelisali.poker.selfplay import VARIANTS
+    from pelisali.poker.selfplay import selfplay as run_selfplay
+
+    if game not in VARIANTS:
+        fail(f"self-play games so far: {', '.join(VARIANTS)}")
+    if hands <= 0 or not 2 <= players <= 12 or seed < 0:
+        fail("--hands must be positive, --players 2 to 12, --seed 0 or more")
+    variant = VARIANTS[game]
+    if phh and variant.phh_code is None:
+        fail(f"PHH has no variant code for {game}")
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True) as progress:
+        task = progress.add_task(f"self-play {game}", total=hands)
+        result = run_selfplay(variant, hands, seed, players=players, keep_histories=bool(phh),
+                              progress=lambda n: progress.update(task, completed=n))
+    if phh:
+        with open(phh, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(f"[{i + 1}]\n{h}" for i, h in enumerate(result.histories)))
+    console.print(f"{result.hands:,} hands of {result.variant}, seed {seed}: "
+                  f"{result.showdowns:,} showdowns; chips bought {result.bought:,}, "
+                  f"at the table {sum(result.final_stacks):,}, fees {result.fees:,}")
+    console.print("final stacks: " + ", ".join(str(s) for s in result.final_stacks))
+    if phh:
+        console.print(f"hand histories written to {phh}")
+
+
 @poker_app.command(name="census")
 def census_command(
     ranking: Annotated[str, typer.Option(help=f"one of {', '.join(CENSUS_RANKINGS)}")] = "high",

@@ -1,0 +1,218 @@
+"""The poker table engine: scripted hands for the rules, and PokerKit replaying our PHH."""
+
+import random
+
+import pytest
+
+from pelisali.poker.selfplay import selfplay
+from pelisali.poker.table import (
+    HOLDEM_LIMIT,
+    HOLDEM_NL,
+    OMAHA_PL,
+    PokerError,
+    PokerHand,
+    PokerVariant,
+)
+from pelisali.rng import SeededRng
+
+
+def stacked(variant: PokerVariant, stacks: list[int], order: list[str], button: int = 0,
+            sb: int = 1, bb: int = 2, **kw: object) -> PokerHand:
+    """A hand whose deck starts with ``order`` (hole cards from the small blind, then board)."""
+
+    class Stacked(SeededRng):
+        pass
+
+    hand = PokerHand.__new__(PokerHand)
+    rng = SeededRng(0)
+    # Build normally, then swap in a deck that deals the given cards first.
+    from pelisali.cards import DECK, Shoe
+
+    rest = [c for c in DECK if c not in order]
+    original_shuffle = Shoe.shuffle
+
+    def fixed(self: Shoe, _rng: object) -> None:
+        self.load(order + rest)
+        self.shuffles += 1
+
+    Shoe.shuffle = fixed  # type: ignore[method-assign]
+    try:
+        hand = PokerHand(variant, stacks, button, sb, bb, rng, **kw)  # type: ignore[arg-type]
+    finally:
+        Shoe.shuffle = original_shuffle  # type: ignore[method-assign]
+    return hand
+
+
+def test_blinds_and_first_to_act() -> None:
+    hand = stacked(HOLDEM_NL, [100, 100, 100], ["As", "Ad", "Ks", "Kd", "2c", "7d"], button=0)
+    assert hand.street_commit == [0, 1, 2]  # seat 1 small blind, seat 2 big blind
+    assert hand.actor == 0  # left of the big blind
+    heads_up = stacked(HOLDEM_NL, [100, 100], ["As", "Ad", "Ks", "Kd"], button=0)
+    assert heads_up.street_commit == [1, 2]  # the button posts the small blind
+    assert heads_up.actor == 0  # and acts first pre-flop
+
+
+def test_refused_actions_change_nothing() -> None:
+    hand = stacked(HOLDEM_NL, [100, 100, 100], ["As", "Ad", "Ks", "Kd", "2c", "7d"])
+    before = (list(hand.stacks), list(hand.street_commit), hand.actor, list(hand.log))
+    with pytest.raises(PokerError, match="out of turn"):
+        hand.act("call", seat=1)
+    with pytest.raises(PokerError, match="2 to call"):
+        hand.act("check")
+    with pytest.raises(PokerError, match="outside 4..100"):
+        hand.act("raise", 3)  # under the minimum raise
+    with pytest.raises(PokerError, match="outside 4..100"):
+        hand.act("raise", 101)  # more than the stack
+    with pytest.raises(PokerError, match="unknown action"):
+        hand.act("steal")
+    assert (list(hand.stacks), list(hand.street_commit), hand.actor, list(hand.log)) == before
+
+
+def test_no_limit_minimum_raise_follows_the_last_raise() -> None:
+    hand = stacked(HOLDEM_NL, [500, 500, 500], ["As", "Ad", "Ks", "Kd", "2c", "7d"])
+    hand.act("raise", 10)  # raise by 8
+    legal = hand.legal()
+    assert (legal.raise_min, legal.raise_max) == (18, 500)
+    hand.act("raise", 30)  # by 20
+    assert hand.legal().raise_min == 50
+
+
+def test_short_all_in_does_not_reopen_the_betting() -> None:
+    # seat 0 raises to 20, seat 1 (small blind) goes all-in for 25: 5 more, not a full raise.
+    hand = stacked(HOLDEM_NL, [500, 25, 500], ["As", "Ad", "Ks", "Kd", "2c", "7d"])
+    hand.act("raise", 20)
+    hand.act("raise", 25)  # all in, short
+    hand.act("call")  # big blind calls 25
+    assert hand.actor == 0
+    legal = hand.legal()
+    assert legal.call == 5 and legal.raise_min is None  # seat 0 may only call or fold
+
+
+def test_pot_limit_maximum() -> None:
+    hand = stacked(OMAHA_PL, [1000, 1000, 1000],
+                   ["As", "Ad", "Ah", "Ac", "Ks", "Kd", "Kh", "Kc", "2c", "7d", "8h", "9s"])
+    # Pre-flop, blinds 1 and 2: call 2 makes the pot 5, so the most is 2 + 5 = 7.
+    assert hand.legal().raise_max == 7
+    hand.act("raise", 7)
+    # Small blind: calls 6 (pot 16), then raises 16 more: to 7 + 16 = 23.
+    assert hand.legal().raise_max == 23
+
+
+def test_uncalled_bet_returned_and_side_pots() -> None:
+    # Seat 0 all-in 50 with aces, seat 1 all-in 100 with kings, seat 2 calls 150 with queens.
+    order = ["Ks", "Kd", "Qs", "Qd", "As", "Ad", "2c", "7d", "9h", "3s", "4h"]
+    hand = stacked(HOLDEM_NL, [50, 100, 300], order, button=2)
+    # button 2: seat 0 small blind, seat 1 big blind; hole cards from seat 0:
+    # seat 0 Ks Kd, seat 1 Qs Qd, seat 2 As Ad.
+    assert hand.hole == [["Ks", "Kd"], ["Qs", "Qd"], ["As", "Ad"]]
+    hand.act("raise", 300)  # seat 2 shoves 300: 200 of it can never be called
+    hand.act("call")  # seat 0 all-in 50
+    hand.act("call")  # seat 1 all-in 100
+    assert hand.finished
+    # Aces win everything they can: main pot 150 and side pot 100; 200 came back uncalled.
+    assert hand.stacks == [0, 0, 450]
+    assert sum(hand.stacks) == 450
+
+
+def test_split_pot_odd_chip_goes_left_of_the_button() -> None:
+    # Both play the board's straight; a 5-chip pot cannot split evenly.
+    order = ["2c", "3d", "2d", "3c", "Ts", "Jh", "Qd", "Kc", "Ah"]
+    hand = stacked(HOLDEM_NL, [100, 100, 100], order, button=0)
+    hand.act("fold")  # seat 0
+    hand.act("call")  # small blind completes: pot 4
+    hand.act("check")
+    for _ in range(3):
+        hand.act("check")
+        hand.act("check")
+    assert hand.finished
+    assert hand.stacks == [100, 100, 100]  # 4 chips: 2 each, no odd chip
+    odd = stacked(HOLDEM_NL, [100, 100, 101], order, button=0, sb=1, bb=2, ante=1)
+    odd.act("fold")
+    odd.act("call")
+    odd.act("check")
+    for _ in range(3):
+        odd.act("check")
+        odd.act("check")
+    # pot: antes 3 + 2 + 2 = 7: 3 each and the odd chip to seat 1, left of the button
+    # (seat 1: 100 - 1 - 2 + 4; seat 2 brought one chip more: 101 - 1 - 2 + 3)
+    assert odd.stacks == [99, 101, 101]
+
+
+def test_fee_capped() -> None:
+    order = ["As", "Ad", "Ks", "Kd", "2c", "7d", "9h", "3s", "4h"]
+    from fractions import Fraction
+
+    hand = stacked(HOLDEM_NL, [100, 100], order, button=0, fee_percent=Fraction(5, 100),
+                   fee_cap=3)
+    hand.act("raise", 100)
+    hand.act("call")
+    assert hand.finished and hand.fee == 3  # 5 % of 200 is 10, capped at 3
+    assert sum(hand.stacks) + hand.fee == 200
+
+
+@pytest.mark.parametrize("variant", [HOLDEM_NL, HOLDEM_LIMIT, OMAHA_PL],
+                         ids=["holdem-nl", "holdem-limit", "omaha-pl"])
+def test_pokerkit_replays_our_hand_histories(variant: PokerVariant) -> None:
+    """Replaying our PHH with PokerKit's HandHistory gives the same final stacks."""
+    notation = pytest.importorskip("pokerkit.notation")
+    for seed in range(120):
+        chooser = random.Random(seed)
+        players = chooser.randint(2, 6)
+        stacks = [chooser.randint(5, 400) for _ in range(players)]
+        hand = PokerHand(variant, stacks, chooser.randrange(players), 1, 2, SeededRng(seed))
+        while not hand.finished:
+            legal = hand.legal()
+            options: list[tuple[str, int | None]] = [
+                ("check", None) if legal.check else ("call", None)]
+            if legal.fold:
+                options.append(("fold", None))
+            if legal.raise_min is not None and legal.raise_max is not None:
+                options += [("raise", chooser.randint(legal.raise_min, legal.raise_max)),
+                            ("raise", legal.raise_max)]
+            hand.act(*chooser.choice(options))
+        text = hand.phh()
+        if seed in POKERKIT_ODD_CHIP_SEEDS.get(variant.name, ()):
+            continue  # see test_known_odd_chip_difference_with_pokerkit
+        history = notation.HandHistory.loads(text)
+        final = list(history)[-1]
+        order = [(hand.button + 1 + i) % players for i in range(players)]
+        assert list(final.stacks) == [hand.stacks[s] for s in order], text
+        assert f"finishing_stacks = {[hand.stacks[s] for s in order]}" in text
+
+
+# Hands where PokerKit 0.7.7 hands the odd chips of split side pots to other winners than
+# this engine does (the first winner clockwise from the button, in every pot).
+POKERKIT_ODD_CHIP_SEEDS = {"omaha": (6,)}
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "PokerKit 0.7.7 splits two odd chips of an Omaha side-pot tie one to each winner; "
+    "this engine gives each pot's odd chip to the first winner left of the button"))
+def test_known_odd_chip_difference_with_pokerkit() -> None:
+    notation = pytest.importorskip("pokerkit.notation")
+    chooser = random.Random(6)
+    players = chooser.randint(2, 6)
+    stacks = [chooser.randint(5, 400) for _ in range(players)]
+    hand = PokerHand(OMAHA_PL, stacks, chooser.randrange(players), 1, 2, SeededRng(6))
+    while not hand.finished:
+        legal = hand.legal()
+        options: list[tuple[str, int | None]] = [
+            ("check", None) if legal.check else ("call", None)]
+        if legal.fold:
+            options.append(("fold", None))
+        if legal.raise_min is not None and legal.raise_max is not None:
+            options += [("raise", chooser.randint(legal.raise_min, legal.raise_max)),
+                        ("raise", legal.raise_max)]
+        hand.act(*chooser.choice(options))
+    final = list(notation.HandHistory.loads(hand.phh()))[-1]
+    order = [(hand.button + 1 + i) % players for i in range(players)]
+    assert list(final.stacks) == [hand.stacks[s] for s in order]
+
+
+def test_selfplay_conserves_chips_and_replays_from_its_seed() -> None:
+    from pelisali.poker.selfplay import VARIANTS
+
+    one = selfplay(VARIANTS["holdem"], hands=60, seed=9, players=4)
+    two = selfplay(VARIANTS["holdem"], hands=60, seed=9, players=4)
+    assert one.final_stacks == two.final_stacks
+    assert sum(one.final_stacks) + one.fees == one.bought
