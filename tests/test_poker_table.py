@@ -59,9 +59,9 @@ def test_refused_actions_change_nothing() -> None:
         hand.act("call", seat=1)
     with pytest.raises(PokerError, match="2 to call"):
         hand.act("check")
-    with pytest.raises(PokerError, match="outside 4..100"):
+    with pytest.raises(PokerError, match=r"outside 4\.\.100"):
         hand.act("raise", 3)  # under the minimum raise
-    with pytest.raises(PokerError, match="outside 4..100"):
+    with pytest.raises(PokerError, match=r"outside 4\.\.100"):
         hand.act("raise", 101)  # more than the stack
     with pytest.raises(PokerError, match="unknown action"):
         hand.act("steal")
