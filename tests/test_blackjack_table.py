@@ -505,13 +505,14 @@ def test_dealer_blackjack_under_a_ten_original_only() -> None:
 
 
 @pytest.mark.parametrize(("setup", "stack", "action", "expected"), [
-    # split 8s: hand 1 stands on 18, hand 2 (8 5) hits a K: 23, bust
+    # split 8s: hand 1 stands on 18, hand 2 (8 5) hits a K: 23, bust. The dealer's
+    # blackjack costs the original bet only, as if the dealer had looked at once.
     ("split", ["8h", "Ts", "8c", "Ad", "Tc", "5c", "Kd"], ["split", "stand", "hit"],
-     [("seat 1 hand 1", 0, "lose"), ("seat 1 hand 2", 0, "lose")]),
-    # 12 doubled, gets a K: 22, bust
-    ("double", ["7h", "Ts", "5c", "Ad", "Kd"], ["double"], [("seat 1", 0, "lose")]),
+     [("seat 1 hand 1", 0, "lose"), ("seat 1 hand 2", 1000, "push")]),
+    # 12 doubled, gets a K: 22, bust: the double comes back, the bet is lost
+    ("double", ["7h", "Ts", "5c", "Ad", "Kd"], ["double"], [("seat 1", 1000, "lose")]),
 ])
-def test_bust_loses_its_whole_stake_under_original_only(
+def test_original_only_costs_exactly_the_original_bet(
         setup: str, stack: list[str], action: list[str],
         expected: list[tuple[str, int, str]]) -> None:
     table = make({"dealer_blackjack_under_ten": "original_only"})

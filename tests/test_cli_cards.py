@@ -81,3 +81,40 @@ def test_simulate_baccarat_is_reproducible() -> None:
     rows = {r["bet"]: r for r in json.loads(out1)["bets"]}
     assert set(rows) == {"player", "banker", "tie"}
     assert not any(r["disagrees"] for r in rows.values())
+
+
+def test_shoe_settings_that_do_not_fit_are_refused() -> None:
+    code, out = run("play", "baccarat", "--set", "decks=1", "--set", "cut_cards_from_back=100")
+    assert code == 2 and "too few cards" in out
+    code, out = run("simulate", "baccarat", "--rounds", "10", "--seed", "1", "--set", "decks=1",
+                    "--set", "cut_cards_from_back=100")
+    assert code == 2 and "too few cards" in out
+    code, out = run("play", "blackjack", "--set", "decks=2", "--set", "cut_decks_from_back=2")
+    assert code == 2 and "under the 2 decks" in out
+
+
+def test_small_blackjack_shoes_are_cut_at_half() -> None:
+    from pelisali.games.blackjack import BlackjackTable, Phase
+    from pelisali.games.blackjack_rules import BlackjackConfig
+    from pelisali.rng import SeededRng
+
+    for decks, most_shuffles in (("1", 15), ("2", 8), ("8", 3)):
+        table = BlackjackTable(SeededRng(1), BlackjackConfig.from_settings({"decks": decks}))
+        assert table.shoe.cut_from_back == 26 * int(decks)
+        table.sit("a", 10**7)
+        for _ in range(50):
+            table.place("a", 1, 1000)
+            table.deal()
+            while table.phase is Phase.INSURANCE:
+                table.insure(1, 0)
+            while table.phase is Phase.PLAYING:
+                table.act("stand")
+            table.next_round()
+        assert len(table.shuffle_log) <= most_shuffles  # not a shuffle every hand
+
+
+def test_odds_blackjack_takes_decks() -> None:
+    code, out = run("odds", "blackjack", "--decks", "6", "--json")
+    assert code == 0 and json.loads(out)["settings"]["decks"] == "6"
+    code, out = run("odds", "blackjack", "--remaining", "1,2")
+    assert code == 2 and "for baccarat" in out

@@ -18,7 +18,8 @@ from pelisali.analysis.simulate import SimResult
 from pelisali.cli.common import console, fail, parse_sets
 from pelisali.games import GameError
 from pelisali.games.blackjack_rules import BlackjackConfig
-from pelisali.games.punto_banco import PuntoBancoConfig
+from pelisali.games.punto_banco import PuntoBancoConfig, PuntoBancoTable
+from pelisali.rng import SeededRng
 
 blackjack_app = typer.Typer(help="Blackjack analysis: basic strategy for a table's rules.",
                             no_args_is_help=True)
@@ -102,6 +103,7 @@ def simulate_card_command(game: str, rounds: int, seed: int, sets: list[str] | N
     try:
         if game == "punto-banco":
             config = PuntoBancoConfig.from_settings(settings)
+            PuntoBancoTable(SeededRng(0), config)  # the shoe settings fit together
             exact = dict(baccarat_odds(full_shoe(config.decks), config).rtp)
         else:
             from pelisali.analysis.blackjack_ca import basic_strategy, expected_return

@@ -38,9 +38,9 @@ def play_baccarat(settings: dict[str, str | bool], balance_text: str, seed: int 
     try:
         start = parse_amount(balance_text)
         config = PuntoBancoConfig.from_settings(settings)
+        table = PuntoBancoTable(_rng(seed), config)
     except (MoneyError, GameError) as exc:
         fail(str(exc))
-    table = PuntoBancoTable(_rng(seed), config)
     table.sit(PLAYER, start)
     assert table.limits is not None
     console.print("[bold]Punto banco[/] — player 1:1, banker 1:1 less 5 % commission, tie 8:1; "
@@ -102,9 +102,9 @@ def play_blackjack(settings: dict[str, str | bool], balance_text: str, seed: int
     try:
         start = parse_amount(balance_text)
         config = BlackjackConfig.from_settings(settings)
+        table = BlackjackTable(_rng(seed), config)
     except (MoneyError, GameError) as exc:
         fail(str(exc))
-    table = BlackjackTable(_rng(seed), config)
     table.sit(PLAYER, start)
     assert table.limits is not None
     console.print(f"[bold]Blackjack[/] — dealer draws to 16 and stands on all 17s; blackjack "

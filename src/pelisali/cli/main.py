@@ -72,7 +72,9 @@ def odds(
         baccarat_odds_command(sets, decks, remaining, as_json)
         return
     if kind == "blackjack":
-        blackjack_odds_command(sets, as_json)
+        if remaining is not None:
+            fail("--remaining is for baccarat")
+        blackjack_odds_command([*(sets or []), *([f"decks={decks}"] if decks else [])], as_json)
         return
     if decks is not None or remaining is not None:
         fail("--decks and --remaining are for baccarat")

@@ -120,8 +120,7 @@ class BlackjackTable:
             rules = load_rules("blackjack")
             assert isinstance(rules, BlackjackRules)
             self.limits = Limits(rules.limits.min, rules.limits.max)
-        cut = 52 * self.config.cut_decks_from_back
-        self.shoe = Shoe(self.config.decks, min(cut, 52 * self.config.decks - 1))
+        self.shoe = Shoe(self.config.decks, self.config.cut_cards_from_back)
         self._shuffle()
 
     # -- shoe ------------------------------------------------------------------------
@@ -376,7 +375,6 @@ class BlackjackTable:
                 out.append(self._pay(bet_id, seat, f"seat {number} insurance", seat.insurance,
                                      exact, "win" if dealer_bj else "lose"))
             original_only = dealer_bj and not self.config.dealer_blackjack_takes_all
-            original_lost = False
             for index, hand in enumerate(seat.hands):
                 bet_id += 1
                 stake = hand.stake + hand.doubled
@@ -385,13 +383,13 @@ class BlackjackTable:
                     exact, result = hand.stake * self.config.blackjack_multiple, "blackjack"
                 elif hand.blackjack:
                     exact, result = Fraction(hand.stake), "push"
-                elif original_only and hand.total <= 21:
-                    # Dealer blackjack under a ten: the seat loses its original bet once;
-                    # doubles and the other split stakes go back (table setting). A bust
-                    # has lost already, whatever the dealer holds (III 2.2).
-                    exact = Fraction(stake if original_lost else stake - seat.bet)
-                    result = "push" if original_lost else "lose"
-                    original_lost = True
+                elif original_only:
+                    # Dealer blackjack under a ten, "original bet only": the round settles
+                    # as if the dealer had looked at once: the seat loses its original bet
+                    # and every later stake (doubles, the split hand) goes back, busted or
+                    # not. The exact analysis counts it the same way.
+                    exact = Fraction(stake - seat.bet if index == 0 else stake)
+                    result = "lose" if index == 0 else "push"
                 else:
                     multiple = settle_hand(hand.values, dealer_values, hand.from_split)
                     exact = stake * multiple

@@ -61,7 +61,7 @@ class BlackjackConfig:
     """A table's blackjack rules: the rule data's payouts with the table's settings."""
 
     decks: int = 8
-    cut_decks_from_back: int = 4
+    cut_cards_from_back: int = 208  # four decks of eight: half the shoe
     blackjack_pays: Odds = Odds(3, 2)
     insurance_pays: Odds = Odds(2, 1)
     double_after_split: bool = True
@@ -84,9 +84,18 @@ class BlackjackConfig:
                             f"(settings: {', '.join(sorted(rules.settings))})")
         values = {k: parse_setting(k, spec, chosen.get(k, spec.default))
                   for k, spec in rules.settings.items()}
+        decks = int(str(values["decks"]))
+        if "cut_decks_from_back" in chosen:
+            cut_decks = int(str(values["cut_decks_from_back"]))
+            if cut_decks >= decks:
+                raise GameError(f"cut_decks_from_back must be under the {decks} decks of the "
+                                "shoe, or the shoe would be shuffled after every hand")
+            cut = 52 * cut_decks
+        else:
+            cut = 26 * decks  # the text's four decks of eight: half the shoe, whatever its size
         return cls(
-            decks=int(str(values["decks"])),
-            cut_decks_from_back=int(str(values["cut_decks_from_back"])),
+            decks=decks,
+            cut_cards_from_back=cut,
             blackjack_pays=Odds.parse(str(values["blackjack_pays"])),
             insurance_pays=Odds.parse(rules.payouts.insurance.odds),
             double_after_split=bool(values["double_after_split"]),
@@ -99,7 +108,7 @@ class BlackjackConfig:
     def settings(self) -> dict[str, str | bool]:
         return {
             "decks": str(self.decks),
-            "cut_decks_from_back": str(self.cut_decks_from_back),
+            "cut_cards_from_back": str(self.cut_cards_from_back),
             "blackjack_pays": str(self.blackjack_pays),
             "double_after_split": self.double_after_split,
             "split_aces_one_card": self.split_aces_one_card,

@@ -201,6 +201,10 @@ class PuntoBancoTable:
         if self.limits is None:
             rules = load_rules("punto-banco")
             self.limits = Limits(rules.limits.min, rules.limits.max)
+        # The largest burn is eleven cards; a few hands must fit before the cut card.
+        if self.config.cut_cards_from_back > 52 * self.config.decks - 30:
+            raise GameError(f"cut_cards_from_back {self.config.cut_cards_from_back} leaves too "
+                            f"few cards of {52 * self.config.decks} to deal before the shuffle")
         self.shoe = Shoe(self.config.decks, self.config.cut_cards_from_back)
         self._shuffle()
 
