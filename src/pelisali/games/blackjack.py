@@ -20,7 +20,7 @@ settles, recording every card and decision so the round replays.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -114,6 +114,10 @@ class BlackjackTable:
     _events: list[str] = field(default_factory=list)
     _stack: list[str] | None = None
     _start: int = 0
+    _dealt: list[str] = field(default_factory=list)  # this round's cards, in dealing order
+    _decisions: list[list[object]] = field(default_factory=list)
+    venue: str = ""
+    clock: Callable[[], str] | None = None  # date and time for round records
 
     def __post_init__(self) -> None:
         if self.limits is None:
@@ -138,6 +142,7 @@ class BlackjackTable:
         else:
             card = self.shoe.deal_one()
         self._events.append(f"card {card} to {to}")
+        self._dealt.append(card)
         return card
 
     # -- players and bets ----------------------------------------------------------------
@@ -218,6 +223,9 @@ class BlackjackTable:
         self._stack = [parse_card(c) for c in stack] if stack is not None else None
         self._start = self.shoe.position
         self._events = []
+        self._dealt = []
+        self._decisions = []
+        self._opened_at = self.clock() if self.clock else None
         self.settlements = []
         self.rounds_played += 1
         order = sorted(self.seats)
@@ -257,6 +265,7 @@ class BlackjackTable:
             raise RoundError(f"insurance is at most half the bet: {format_cents(found.bet // 2)}")
         self._debit(found.player, amount)
         found.insurance = amount
+        self._decisions.append(["insure", seat, amount])
         self._events.append(f"seat {seat} insures {format_cents(amount)}")
         if not self.insurance_pending():
             self._peek()
@@ -334,6 +343,7 @@ class BlackjackTable:
             self._turn.insert(1, (seat.number, 1))
             hand.cards.append(self._card(f"seat {seat.number} hand 1"))
             second.cards.append(self._card(f"seat {seat.number} hand 2"))
+        self._decisions.append([action, amount])
         self._events.append(f"{label} {action}" + (f" {format_cents(amount)}"
                                                     if amount is not None else ""))
         self._advance()
@@ -412,6 +422,9 @@ class BlackjackTable:
         if self.keep_history:
             self.history.append({
                 "round_id": f"{self.table_id}-{self.rounds_played}",
+                "venue": self.venue,
+                "table": self.table_id,
+                "opened_at": getattr(self, "_opened_at", None),
                 "game": "blackjack",
                 "settings": self.config.settings(),
                 "limits": {"min": self.limits.minimum, "max": self.limits.maximum},
@@ -425,9 +438,28 @@ class BlackjackTable:
                           for s in (self.seats[n] for n in sorted(self.seats))],
                 "dealer": list(self.dealer),
                 "dealer_blackjack": dealer_bj,
+                "cards": list(self._dealt),  # every card of the round, in dealing order
+                "decisions": [list(d) for d in self._decisions],
+                "shuffle_order": self.shoe.record()["order"] if self._stack is None else None,
+                "burned": list(self.shoe.burned) if self._stack is None else None,
+                "last_hand_before_shuffle": self._stack is None and self.shoe.cut_card_out,
+                "void_reason": None,
                 "events": list(self._events),
                 "settlements": [s.to_json() for s in self.settlements],
             })
+
+    def void(self, reason: str) -> None:
+        """A system malfunction voids the round: every stake goes back (GGPoker III 2.1.5)."""
+        if self.phase is Phase.SETTLED:
+            raise RoundError("the round is already settled")
+        for seat in self.seats.values():
+            self.balances[seat.player] += seat.bet if not seat.hands else seat.staked
+        self.settlements = []
+        self.phase = Phase.SETTLED
+        self._record(False)
+        if self.keep_history:
+            self.history[-1]["void_reason"] = reason
+        self._events.append(f"void: {reason}")
 
     def next_round(self) -> bool:
         """Clear the table; shuffle if the cut card came out (III 3.2.2). True if shuffled."""
@@ -446,3 +478,38 @@ class BlackjackTable:
         total = sum(self.balances.values()) + self.house_result + self.on_table
         if total != self.brought:
             raise AssertionError(f"money not conserved: {total} != {self.brought}")
+
+
+def replay_blackjack(record: Mapping[str, Any]) -> list[Settlement]:
+    """Re-play a recorded blackjack round from its cards and decisions; its settlements."""
+    config = BlackjackConfig.from_settings(
+        {k: v for k, v in record["settings"].items() if k != "cut_cards_from_back"})
+    table = BlackjackTable(_ReplayRng(), config, keep_history=False,
+                           limits=Limits(record["limits"]["min"], record["limits"]["max"]))
+    for seat in record["seats"]:
+        if seat["player"] not in table.balances:
+            table.sit(seat["player"], 10**15)
+        table.place(seat["player"], seat["seat"], seat["bet"])
+    table.deal(stack=record["cards"])
+    for decision in record["decisions"]:
+        if decision[0] == "insure":
+            table.insure(int(decision[1]), int(decision[2]))
+        else:
+            table.act(str(decision[0]), None if decision[1] is None else int(decision[1]))
+    if table.phase is not Phase.SETTLED:
+        raise RoundError("the recorded decisions do not finish the round")
+    return table.settlements
+
+
+class _ReplayRng:
+    """A stand-in generator: a replay takes every card from the record."""
+
+    name = "replay"
+
+    def randbelow(self, n: int) -> int:
+        return 0
+
+    def randbelow_many(self, n: int, size: int) -> Any:
+        import numpy as np
+
+        return np.zeros(size, dtype=np.int64)

@@ -14,7 +14,7 @@ play, the exact enumeration and the simulation all follow.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -195,6 +195,8 @@ class PuntoBancoTable:
     rounds_played: int = 0
     shoe: Shoe = field(init=False)
     last_hand: bool = False
+    venue: str = ""
+    clock: Callable[[], str] | None = None  # date and time for round records
     _next_bet: int = 1
 
     def __post_init__(self) -> None:
@@ -255,6 +257,18 @@ class PuntoBancoTable:
             if returned else "")
         return Receipt(bet_id, accepted, returned, message)
 
+    def void(self, reason: str) -> None:
+        """A system malfunction voids the round before the deal: every bet goes back
+        (GGPoker I 2.1.8)."""
+        for _bet_id, player, _bet, stake in self.bets:
+            self.balances[player] += stake
+        if self.keep_history:
+            self.history.append({"round_id": f"{self.table_id}-void-{len(self.history) + 1}",
+                                 "game": "punto-banco", "void_reason": reason,
+                                 "bets": [{"bet_id": i, "player": p, "bet": b, "stake": s}
+                                          for i, p, b, s in self.bets]})
+        self.bets = []
+
     def withdraw(self, player: str, bet_id: int) -> None:
         for bet in self.bets:
             if bet[0] == bet_id and bet[1] == player:
@@ -298,6 +312,9 @@ class PuntoBancoTable:
         if self.keep_history:
             self.history.append({
                 "round_id": f"{self.table_id}-{self.rounds_played}",
+                "venue": self.venue,
+                "table": self.table_id,
+                "opened_at": self.clock() if self.clock else None,
                 "game": "punto-banco",
                 "settings": self.config.settings(),
                 "limits": {"min": self.limits.minimum, "max": self.limits.maximum}
@@ -309,6 +326,8 @@ class PuntoBancoTable:
                 "cards": [[side, card] for side, card in coup.cards],
                 "result": result,
                 "last_hand_before_shuffle": cut_out,
+                "shuffle_order": self.shoe.record()["order"] if stacked is None else None,
+                "burned": list(self.shoe.burned) if stacked is None else None,
                 "settlements": [s.to_json() for s in settlements],
             })
         self.bets = []
