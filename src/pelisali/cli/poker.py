@@ -45,6 +45,10 @@ def _rank(cards: str, board: str | None, game: str, ranking: str | None) -> Hand
     try:
         hole = parse_cards(cards)
         shared = parse_cards(board) if board else []
+        if len(shared) > 5:
+            raise CardError(f"a board has at most five cards, not {len(shared)}")
+        if exactly_two and not 4 <= len(hole) <= 5:
+            raise CardError(f"{game} hands are four or five hole cards, not {len(hole)}")
         return evaluate(hole, chosen, shared, exactly_two)
     except CardError as exc:
         fail(str(exc))

@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, total_ordering
 
 import numpy as np
 import numpy.typing as npt
@@ -84,10 +84,13 @@ def tables() -> Tables:
     return Tables(flush_suit, flush_value)
 
 
+_INDEX = {card: i for i, card in enumerate(DECK)}
+
+
 def card_index(card: str) -> int:
     try:
-        return DECK.index(card)
-    except ValueError:
+        return _INDEX[card]
+    except KeyError:
         raise CardError(f"{card!r} is not a card") from None
 
 
@@ -161,7 +164,8 @@ def high_values(hands: npt.ArrayLike, threads: bool = True) -> npt.NDArray[np.in
 RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "front")
 
 
-@dataclass(frozen=True)
+@total_ordering
+@dataclass(frozen=True, eq=False)
 class HandValue:
     """A ranked hand: category, the cards that make it, its value and descriptions.
 
@@ -171,13 +175,29 @@ class HandValue:
     ranking: str
     value: int
     category: str
-    cards: tuple[str, ...]
+    _cards: tuple[str, ...] | tuple[int, ...]  # the five, or all cards to find them in
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The cards that make the hand, strongest first (found when first asked for)."""
+        if self._cards and isinstance(self._cards[0], int):
+            best = five_of(self.value, [int(c) for c in self._cards])
+            object.__setattr__(self, "_cards", tuple(DECK[c] for c in best))
+        return tuple(str(c) for c in self._cards)
 
     def describe(self, lang: str = "en") -> str:
         return describe(self.value, lang, self.ranking)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return (self.ranking, self.value) == (other.ranking, other.value)
+
     def __lt__(self, other: HandValue) -> bool:
         return self.value < other.value
+
+    def __hash__(self) -> int:
+        return hash((self.ranking, self.value))
 
 
 def _value(cards: Sequence[int], ranking: str) -> int | None:
@@ -223,6 +243,13 @@ def evaluate(cards: Sequence[str], ranking: str = "high", board: Sequence[str] =
     hole, shared = [card_index(c) for c in cards], [card_index(c) for c in board]
     if ranking not in RANKINGS:
         raise CardError(f"unknown ranking {ranking!r}; rankings: {', '.join(RANKINGS)}")
+    if len(shared) > 10:
+        raise CardError("a board has at most five cards (two boards: evaluate each)")
+    if ranking == "front" and len(hole + shared) != 3:
+        raise CardError("a Chinese Poker front hand is exactly three cards")
+    if ranking == "high" and not exactly_two and 5 <= len(hole + shared) <= 7:
+        value = high_value(hole + shared)  # the fast path: tables, the five found on demand
+        return HandValue(ranking, value, value_category(value), tuple(hole + shared))
     size = 3 if ranking == "front" else 5
     if exactly_two:
         choices = [[*two, *three] for two in itertools.combinations(hole, 2)
@@ -235,11 +262,6 @@ def evaluate(cards: Sequence[str], ranking: str = "high", board: Sequence[str] =
             raise CardError(f"a {ranking} hand needs at least {size} cards, not {len(pool)}")
         choices = [list(c) for c in itertools.combinations(pool, size)] if len(pool) > size \
             else [pool]
-    if ranking == "high" and not exactly_two and len(hole + shared) <= 7:
-        value: int | None = high_value(hole + shared)
-        assert value is not None
-        best = five_of(value, hole + shared)
-        return HandValue(ranking, value, value_category(value), tuple(DECK[c] for c in best))
     scored = [(v, five) for five in choices if (v := _value(five, ranking)) is not None]
     if not scored:
         return None
