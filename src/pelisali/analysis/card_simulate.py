@@ -9,7 +9,6 @@ the intervals here.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -18,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from pelisali.analysis.simulate import Z99, SimResult, SimRow
+from pelisali.analysis.simulate import SimResult, SimRow
 from pelisali.games.punto_banco import BETS, PuntoBancoConfig, PuntoBancoTable
 from pelisali.rng import SeededRng
 
@@ -100,11 +99,6 @@ def simulate_cards(
         from pelisali.analysis.blackjack_play import UNIT
 
         stake = UNIT
-    rows = []
-    for i, name in enumerate(names):
-        mean = sums[i] / (rounds * stake)
-        variance = max(squares[i] / (rounds * stake * stake) - mean * mean, 0.0)
-        half = Z99 * math.sqrt(variance / rounds)
-        value = exact[name] if exact is not None and name in exact else Fraction(0)
-        rows.append(SimRow(name, name, value, mean, half))
+    rows = [SimRow.from_sums(name, name, (exact or {}).get(name, Fraction(0)), sums[i],
+                             squares[i], rounds, stake) for i, name in enumerate(names)]
     return SimResult(game, "", dict(settings or {}), rounds, seed, rows)

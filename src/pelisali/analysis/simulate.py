@@ -58,6 +58,14 @@ class SimRow:
     def high(self) -> float:
         return self.observed_rtp + self.half_width
 
+    @classmethod
+    def from_sums(cls, bet: str, spot: str, exact: Fraction, total: int, square: int,
+                  rounds: int, stake: int) -> SimRow:
+        """A row from the sums of the returns and of their squares over ``rounds`` bets."""
+        mean = total / (rounds * stake)
+        variance = max(square / (rounds * stake * stake) - mean * mean, 0.0)
+        return cls(bet, spot, exact, mean, Z99 * math.sqrt(variance / rounds))
+
     @property
     def agrees(self) -> bool:
         """Exact value inside this bet's own 99 % interval."""
@@ -217,12 +225,7 @@ def simulate(
             for job, result in zip(jobs, pool.map(_run_chunk, jobs), strict=True):
                 add(job, result)
     exact = {row.bet: row.rtp for row in exact_odds(game)}
-    rows = []
-    for i, bet_type in enumerate(types):
-        mean = sums[i] / (rounds * REFERENCE_STAKE)
-        second = squares[i] / (rounds * REFERENCE_STAKE**2)
-        variance = max(second - mean * mean, 0.0)
-        half = Z99 * math.sqrt(variance / rounds)
-        rows.append(SimRow(bet_type, representative(game, bet_type).key, exact[bet_type], mean,
-                           half))
+    rows = [SimRow.from_sums(bet_type, representative(game, bet_type).key, exact[bet_type],
+                             sums[i], squares[i], rounds, REFERENCE_STAKE)
+            for i, bet_type in enumerate(types)]
     return SimResult(game.name, game.variant, dict(game.settings), rounds, seed, rows)

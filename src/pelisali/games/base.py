@@ -148,6 +148,19 @@ def parse_setting(name: str, spec: Setting, value: str | bool) -> str | bool:
     return text
 
 
+def resolve_settings(rules: GameRulesBase, settings: Mapping[str, str | bool] | None,
+                     title: str) -> dict[str, str | bool]:
+    """Every setting of a game: the chosen values checked, the rule file's defaults for the
+    rest. An unknown setting or a value it does not take is a :class:`GameError`."""
+    chosen = dict(settings or {})
+    unknown = set(chosen) - set(rules.settings)
+    if unknown:
+        known = ", ".join(sorted(rules.settings)) or "none"
+        raise GameError(f"{title} has no setting {', '.join(sorted(unknown))} (settings: {known})")
+    return {key: parse_setting(key, spec, chosen.get(key, spec.default))
+            for key, spec in rules.settings.items()}
+
+
 class WagerGame(ABC):
     """A house-banked game of independent bets settled by chance devices."""
 
@@ -155,17 +168,7 @@ class WagerGame(ABC):
 
     def __init__(self, rules: GameRulesBase, settings: Mapping[str, str | bool] | None = None):
         self.rules = rules
-        chosen = dict(settings or {})
-        unknown = set(chosen) - set(rules.settings)
-        if unknown:
-            known = ", ".join(sorted(rules.settings)) or "none"
-            raise GameError(
-                f"{self.title()} has no setting {', '.join(sorted(unknown))} (settings: {known})"
-            )
-        self.settings: dict[str, str | bool] = {
-            key: parse_setting(key, spec, chosen.get(key, spec.default))
-            for key, spec in rules.settings.items()
-        }
+        self.settings: dict[str, str | bool] = resolve_settings(rules, settings, self.title())
 
     @property
     def variant(self) -> str:

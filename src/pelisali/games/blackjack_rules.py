@@ -74,16 +74,11 @@ class BlackjackConfig:
     def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
                       rules: BlackjackRules | None = None) -> BlackjackConfig:
         """Read settings (``--set`` values or the rule file's defaults)."""
-        from pelisali.games.base import GameError, parse_setting
+        from pelisali.games.base import GameError, resolve_settings
 
         rules = rules or _rules()
         chosen = dict(settings or {})
-        unknown = set(chosen) - set(rules.settings)
-        if unknown:
-            raise GameError(f"blackjack has no setting {', '.join(sorted(unknown))} "
-                            f"(settings: {', '.join(sorted(rules.settings))})")
-        values = {k: parse_setting(k, spec, chosen.get(k, spec.default))
-                  for k, spec in rules.settings.items()}
+        values = resolve_settings(rules, chosen, "blackjack")
         decks = int(str(values["decks"]))
         if "cut_decks_from_back" in chosen:
             cut_decks = int(str(values["cut_decks_from_back"]))

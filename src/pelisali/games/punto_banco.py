@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, Literal
 
 from pelisali.cards import Shoe, parse_card
-from pelisali.games.base import GameError, parse_setting
+from pelisali.games.base import GameError, resolve_settings
 from pelisali.games.round import Limits, Receipt, RoundError, Settlement
 from pelisali.money import Odds, format_cents, pay_exact
 from pelisali.rng import Rng
@@ -107,13 +107,7 @@ class PuntoBancoConfig:
     def from_settings(cls, settings: Mapping[str, str | bool] | None = None) -> PuntoBancoConfig:
         rules = load_rules("punto-banco")
         assert isinstance(rules, PuntoBancoRules)
-        chosen = dict(settings or {})
-        unknown = set(chosen) - set(rules.settings)
-        if unknown:
-            raise GameError(f"punto banco has no setting {', '.join(sorted(unknown))} "
-                            f"(settings: {', '.join(sorted(rules.settings))})")
-        values = {k: parse_setting(k, spec, chosen.get(k, spec.default))
-                  for k, spec in rules.settings.items()}
+        values = resolve_settings(rules, settings, "punto banco")
         return cls(
             decks=int(str(values["decks"])),
             cut_cards_from_back=int(str(values["cut_cards_from_back"])),
