@@ -192,8 +192,8 @@ def test_equity_errors() -> None:
     assert code == 2 and "more than once" in out
     code, out = run("poker", "equity", "AsAh", "KdKc", "--exact", "--trials", "10")
     assert code == 2 and "exclude" in out
-    code, out = run("poker", "equity", "AsAh", "KdKc", "--game", "razz")
-    assert code == 2 and "high games" in out
+    code, out = run("poker", "equity", "AsAh", "KdKc", "--game", "lowball")
+    assert code == 2 and "equity games" in out
 
 
 def test_hi_lo_shows_the_high_and_the_low() -> None:
@@ -206,3 +206,63 @@ def test_hi_lo_shows_the_high_and_the_low() -> None:
     code, out = run("poker", "rank", "Ks Qd Jh 9c", "--board", "Ts 9s 2s Kh 4s", "--game",
                     "omaha", "--ranking", "hi-lo")
     assert "no qualifying low" in out
+
+
+def test_batch_values_equal_the_single_hand_rankings() -> None:
+    import numpy as np
+
+    from pelisali.poker.batch import NO_HAND, batch_values
+    from pelisali.poker.evaluate import _value
+
+    gen = np.random.default_rng(11)
+    for k in (5, 7):
+        hands = np.argsort(gen.random((800, 52)), axis=1)[:, :k].astype(np.int8)
+        for ranking in ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8"):
+            single = [_value(list(map(int, row)), ranking) for row in hands]
+            expected = [NO_HAND if v is None else v for v in single]
+            assert batch_values(hands, ranking).tolist() == expected, (k, ranking)
+
+
+def test_hi_lo_equity_halves_the_pot_and_scoops_without_a_low() -> None:
+    code, out = run("poker", "equity", "As 2d Kh Qs", "Ac 3c 9h 9s", "--game", "omaha",
+                    "--ranking", "hi-lo", "--board", "4s 5d Jc Tc", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["exact"] and data["low"] == "low-a5-8"
+    first, second = data["hands"]
+    assert abs(first["equity"] + second["equity"] - 1) < 1e-12
+    # A river without a qualifying low gives the whole pot to the high hand: Ac 3c make
+    # a flush with Jc Tc 9c, against three kings.
+    code, out = run("poker", "equity", "As 2d Kh Qs", "Ac 3c 9h 9s", "--game", "omaha",
+                    "--ranking", "hi-lo", "--board", "Ks Kd Jc Tc 9c", "--json")
+    first, second = json.loads(out)["hands"]
+    assert (first["win"], second["win"]) == (0.0, 1.0)
+
+
+def test_razz_and_double_flop_equity_by_monte_carlo() -> None:
+    code, out = run("poker", "equity", "As 2d 3c", "Kh Kd 9s", "--game", "razz", "--trials",
+                    "20000", "--json")
+    assert code == 0, out
+    wheel_draw, kings = json.loads(out)["hands"]
+    assert abs(wheel_draw["equity"] + kings["equity"] - 1) < 1e-9
+    assert wheel_draw["equity"] > 0.85  # three low cards against a pair of kings showing
+    code, out = run("poker", "equity", "AsKs", "QdQh", "--game", "double-flop", "--board",
+                    "Qs Js Ts 9s 2d | 2h 2c 7c 9d 4h", "--trials", "50", "--json")
+    aces, queens = json.loads(out)["hands"]
+    # Royal flush on board 1 (half), two pair queens on board 2 (half): a split every time.
+    assert aces["equity"] == queens["equity"] == 0.5
+    code, out = run("poker", "equity", "AsKs", "QdQh", "--game", "double-flop", "--exact")
+    assert code == 2 and "Monte Carlo" in out
+
+
+def test_rank_low_rule_and_qualifier() -> None:
+    code, out = run("poker", "rank", "Ks Qd 8h 7c", "--board", "5s 4d 3c 2h Jd", "--game",
+                    "omaha", "--ranking", "hi-lo", "--low-rule", "deuce-to-seven", "--json")
+    assert code == 0, out
+    assert json.loads(out)["low"]["description"] == "8-7-4-3-2 low"  # 8 7 with 4 3 2
+    code, out = run("poker", "rank", "Ks Qd 9h 9c", "--board", "5s 4d 3c 2h Jd", "--game",
+                    "omaha", "--ranking", "hi-lo", "--low-rule", "deuce-to-seven",
+                    "--qualifier", "eight", "--json")
+    assert json.loads(out)["low"] is None
+    code, out = run("poker", "rank", "As Kd", "--ranking", "hi-lo", "--low-rule", "badugi")
+    assert code == 2 and "--low-rule" in out

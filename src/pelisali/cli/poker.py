@@ -25,7 +25,7 @@ GAMES: dict[str, tuple[str, bool]] = {
     "lowball": ("low-27", False), "triple-draw": ("low-27", False),
     "chinese-front": ("front", False),
 }
-RANKING_CHOICES = ("high", "soko", "low-a5", "low-a5-8", "low-27", "front")
+RANKING_CHOICES = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "front")
 
 GameOpt = Annotated[str, typer.Option("--game", help=f"one of {', '.join(GAMES)}")]
 BoardOpt = Annotated[str | None, typer.Option("--board", help="board cards, e.g. 'Ts 9s 2d'")]
@@ -54,9 +54,23 @@ def _rank(cards: str, board: str | None, game: str, ranking: str | None) -> Hand
         fail(str(exc))
 
 
+LowRuleOpt = Annotated[str, typer.Option(
+    "--low-rule", help="the low of hi-lo: ace-to-five or deuce-to-seven")]
+QualifierOpt = Annotated[str, typer.Option(help="the low's qualifier: none or eight")]
+
+
+def _low_ranking(low_rule: str, qualifier: str) -> str:
+    """RULINGS ``low_rule`` with its optional eight-or-better qualifier, as a ranking."""
+    if low_rule not in ("ace-to-five", "deuce-to-seven") or qualifier not in ("none", "eight"):
+        fail("--low-rule takes ace-to-five or deuce-to-seven; --qualifier none or eight")
+    base = {"ace-to-five": "low-a5", "deuce-to-seven": "low-27"}[low_rule]
+    return base + ("-8" if qualifier == "eight" else "")
+
+
 @poker_app.command()
 def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'AsKd'")],
          board: BoardOpt = None, game: GameOpt = "holdem", ranking: RankingOpt = None,
+         low_rule: LowRuleOpt = "ace-to-five", qualifier: QualifierOpt = "eight",
          lang: LangOpt = "en", as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """The best hand: category, the cards that make it, its value and a description."""
     if lang not in ("en", "fi", "sv"):
@@ -76,7 +90,7 @@ def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'A
         return
     if ranking == "hi-lo":  # high/low: the high hand and the eight-or-better low
         high = _rank(cards, board, game, "high")
-        low = _rank(cards, board, game, "low-a5-8")
+        low = _rank(cards, board, game, _low_ranking(low_rule, qualifier))
         assert high is not None
         if as_json:
             print(json.dumps({"high": {"category": high.category, "cards": list(high.cards),
@@ -88,7 +102,7 @@ def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'A
             return
         console.print(f"high: {high.describe(lang)}: {' '.join(high.cards)}")
         console.print(f"low: {low.describe(lang)}: {' '.join(low.cards)}" if low is not None
-                      else "low: no qualifying low (eight or better)")
+                      else "low: no qualifying low")
         return
     hand = _rank(cards, board, game, ranking)
     if hand is None:
@@ -108,18 +122,35 @@ def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'A
 @poker_app.command()
 def compare(hands: Annotated[list[str], typer.Argument(help="two or more hands")],
             board: BoardOpt = None, game: GameOpt = "holdem", ranking: RankingOpt = None,
+            low_rule: LowRuleOpt = "ace-to-five", qualifier: QualifierOpt = "eight",
             lang: LangOpt = "en") -> None:
-    """Rank hands against each other (with a shared board); ties share."""
+    """Rank hands against each other (with a shared board); ties share. Two boards
+    ('A | B', Double Flop) and hi-lo (the high and the low) are ranked part by part."""
     if len(hands) < 2:
         fail("compare takes two or more hands")
-    try:  # a card may not be in two hands, or in a hand and on the board
-        every = [c for h in hands for c in parse_cards(h)] + (parse_cards(board) if board else [])
+    boards = board.split("|") if board and "|" in board else [board]
+    if len(boards) > 1 and game != "double-flop":
+        fail("two boards ('A | B') are for --game double-flop")
+    try:  # a card may not be in two hands, or in a hand and on a board
+        every = [c for h in hands for c in parse_cards(h)]
+        every += [c for b in boards if b for c in parse_cards(b)]
         parse_cards(" ".join(every))
     except CardError as exc:
         fail(str(exc))
+    parts = ([("high", "high"), ("low", _low_ranking(low_rule, qualifier))]
+             if ranking == "hi-lo" else [("", ranking)])
+    for n, one in enumerate(boards, start=1):
+        for label, part in parts:
+            title = " ".join(x for x in (f"board {n}" if len(boards) > 1 else "", label) if x)
+            _compare_table(hands, one, game, part, lang, title)
+
+
+def _compare_table(hands: list[str], board: str | None, game: str, ranking: str | None,
+                   lang: str, title: str) -> None:
     ranked = [(text, _rank(text, board, game, ranking)) for text in hands]
     best = max((h.value for _t, h in ranked if h is not None), default=None)
-    table = RichTable(title=f"{game}{f', board {board}' if board else ''}")
+    heading = f"{game}{f', board {board.strip()}' if board else ''}"
+    table = RichTable(title=f"{heading}{f' ({title})' if title else ''}")
     for col in ("hand", "best five", "description", ""):
         table.add_column(col)
     for text, hand in ranked:
@@ -139,37 +170,76 @@ def equity_command(
     board: BoardOpt = None,
     dead: Annotated[str | None, typer.Option("--dead", help="cards out of play")] = None,
     game: GameOpt = "holdem",
+    ranking: RankingOpt = None,
+    low_rule: Annotated[str, typer.Option(
+        "--low-rule", help="hi-lo: ace-to-five or deuce-to-seven")] = "ace-to-five",
+    qualifier: Annotated[str, typer.Option(help="hi-lo and lows: none or eight")] = "eight",
     exact: Annotated[bool, typer.Option("--exact", help="enumerate every board")] = False,
     trials: Annotated[int | None, typer.Option("--trials", help="Monte Carlo boards")] = None,
     seed: Annotated[int, typer.Option(help="Monte Carlo seed")] = 1,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Win, tie and lose shares: exact where feasible, Monte Carlo otherwise."""
-    from pelisali.poker.equity import equity
+    from pelisali.poker.equity import double_board_equity, equity, stud_equity
 
-    if game not in GAMES or GAMES[game][0] != "high":
-        fail(f"equity is for the high games: "
-             f"{', '.join(g for g, (r, _t) in GAMES.items() if r == 'high')}")
+    board_games = ("holdem", "pineapple", "crazy-pineapple", "helsinki", "omaha", "omaha-5",
+                   "courchevel")
+    stud_games = {"stud": "high", "razz": "low-a5"}
+    if game not in (*board_games, *stud_games, "double-flop"):
+        fail(f"equity games: {', '.join((*board_games, *stud_games, 'double-flop'))}")
+    if game in stud_games and ranking is None:
+        ranking = stud_games[game]
+    if low_rule not in ("ace-to-five", "deuce-to-seven") or qualifier not in ("none", "eight"):
+        fail("--low-rule takes ace-to-five or deuce-to-seven; --qualifier none or eight")
+    low_ranking = {"ace-to-five": "low-a5", "deuce-to-seven": "low-27"}[low_rule] + (
+        "-8" if qualifier == "eight" else "")
+    main_ranking, low = "high", None
+    if ranking == "hi-lo":
+        low = low_ranking
+    elif ranking is not None:
+        if ranking not in ("high", "low-a5", "low-a5-8", "low-27", "low-27-8"):
+            fail("equity rankings: high, low-a5, low-a5-8, low-27, low-27-8, hi-lo")
+        main_ranking = ranking
     if exact and trials is not None:
         fail("--exact and --trials exclude each other")
     if trials is not None and trials <= 0:
         fail("--trials must be positive")
     try:
         parsed = [parse_cards(h) for h in hands]
-        shared = parse_cards(board) if board else []
+        shared = parse_cards(board) if board and "|" not in board else []
         out = parse_cards(dead) if dead else []
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=console, disable=as_json,
                       transient=True) as progress:
             task = progress.add_task("equity", total=None)
-            result = equity(parsed, shared, out, exactly_two=GAMES[game][1],
+
+            def step(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            if exact and (game in stud_games or game == "double-flop"):
+                fail(f"{game} equity is by Monte Carlo (--trials)")
+            if game in stud_games:
+                result = stud_equity(parsed, out, trials or 200_000, seed, step,
+                                     ranking=main_ranking, low=low)
+            elif game == "double-flop":
+                if not board or "|" not in board:
+                    fail("double-flop takes two boards: --board 'A | B' (either may be empty)")
+                first, second = board.split("|", 1)
+                result = double_board_equity(
+                    parsed, (parse_cards(first) if first.strip() else [],
+                             parse_cards(second) if second.strip() else []),
+                    out, trials or 200_000, seed, step)
+            else:
+                result = equity(parsed, shared, out, exactly_two=GAMES[game][1],
                             exact=True if exact else (False if trials else None),
                             trials=trials or 200_000, seed=seed,
-                            progress=lambda d, t: progress.update(task, completed=d, total=t))
+                            progress=lambda d, t: progress.update(task, completed=d, total=t),
+                            ranking=main_ranking, low=low)
     except CardError as exc:
         fail(str(exc))
     if as_json:
-        print(json.dumps({"game": game, "board": shared, **result.to_json()}, indent=2))
+        print(json.dumps({"game": game, "ranking": ranking or "high", "low": low,
+                          "board": shared, **result.to_json()}, indent=2))
         return
     how = "exact" if result.exact else f"Monte Carlo, seed {seed}"
     table = RichTable(title=f"{game} equity: {result.boards:,} boards ({how})")

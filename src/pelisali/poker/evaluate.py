@@ -161,7 +161,7 @@ def high_values(hands: npt.ArrayLike, threads: bool = True) -> npt.NDArray[np.in
     return np.concatenate(parts)
 
 
-RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "front")
+RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "front")
 
 
 @total_ordering
@@ -215,6 +215,8 @@ def _value(cards: Sequence[int], ranking: str) -> int | None:
         return rankings.low_a5_eight_value(cards)
     if ranking == "low-27":
         return rankings.low_27_value(cards)
+    if ranking == "low-27-8":
+        return rankings.low_27_eight_value(cards)
     if ranking == "front":
         return rankings.front_value(cards)
     raise CardError(f"unknown ranking {ranking!r}; rankings: {', '.join(RANKINGS)}")

@@ -132,6 +132,14 @@ def low_27_value(cards: Sequence[int]) -> int:
                 for five in itertools.combinations(cards, 5))
 
 
+def low_27_eight_value(cards: Sequence[int]) -> int | None:
+    """Deuce-to-seven low that qualifies eight or better (no pair, straight or flush, eight
+    high at most); else None."""
+    value = low_27_value(cards)
+    category, ranks = unpack(-value)
+    return value if category == 0 and ranks[0] <= 6 else None
+
+
 def front_value(cards: Sequence[int]) -> int:
     """Chinese poker's three-card front hand: no straights or flushes; comparable with
     five-card high values (RAY 2015 1.4.1.1.13)."""
