@@ -89,8 +89,9 @@ def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'A
             console.print(f"board {n}: {hand.describe(lang)}: {' '.join(hand.cards)}")
         return
     if ranking == "hi-lo":  # high/low: the high hand and the eight-or-better low
+        low_ranking = _low_ranking(low_rule, qualifier)
         high = _rank(cards, board, game, "high")
-        low = _rank(cards, board, game, _low_ranking(low_rule, qualifier))
+        low = _rank(cards, board, game, low_ranking)
         assert high is not None
         if as_json:
             print(json.dumps({"high": {"category": high.category, "cards": list(high.cards),
