@@ -150,26 +150,33 @@ def test_fee_capped() -> None:
     assert sum(hand.stacks) + hand.fee == 200
 
 
+def random_hand(variant: PokerVariant, seed: int) -> PokerHand:
+    """A hand of 2-6 players with random stacks, played with random legal actions."""
+    chooser = random.Random(seed)
+    players = chooser.randint(2, 6)
+    stacks = [chooser.randint(5, 400) for _ in range(players)]
+    hand = PokerHand(variant, stacks, chooser.randrange(players), 1, 2, SeededRng(seed))
+    while not hand.finished:
+        legal = hand.legal()
+        options: list[tuple[str, int | None]] = [
+            ("check", None) if legal.check else ("call", None)]
+        if legal.fold:
+            options.append(("fold", None))
+        if legal.raise_min is not None and legal.raise_max is not None:
+            options += [("raise", chooser.randint(legal.raise_min, legal.raise_max)),
+                        ("raise", legal.raise_max)]
+        hand.act(*chooser.choice(options))
+    return hand
+
+
 @pytest.mark.parametrize("variant", [HOLDEM_NL, HOLDEM_LIMIT, OMAHA_PL],
                          ids=["holdem-nl", "holdem-limit", "omaha-pl"])
 def test_pokerkit_replays_our_hand_histories(variant: PokerVariant) -> None:
     """Replaying our PHH with PokerKit's HandHistory gives the same final stacks."""
     notation = pytest.importorskip("pokerkit.notation")
     for seed in range(120):
-        chooser = random.Random(seed)
-        players = chooser.randint(2, 6)
-        stacks = [chooser.randint(5, 400) for _ in range(players)]
-        hand = PokerHand(variant, stacks, chooser.randrange(players), 1, 2, SeededRng(seed))
-        while not hand.finished:
-            legal = hand.legal()
-            options: list[tuple[str, int | None]] = [
-                ("check", None) if legal.check else ("call", None)]
-            if legal.fold:
-                options.append(("fold", None))
-            if legal.raise_min is not None and legal.raise_max is not None:
-                options += [("raise", chooser.randint(legal.raise_min, legal.raise_max)),
-                            ("raise", legal.raise_max)]
-            hand.act(*chooser.choice(options))
+        hand = random_hand(variant, seed)
+        players = hand.players
         text = hand.phh()
         if seed in POKERKIT_ODD_CHIP_SEEDS.get(variant.name, ()):
             continue  # see test_known_odd_chip_difference_with_pokerkit
@@ -190,20 +197,8 @@ POKERKIT_ODD_CHIP_SEEDS = {"omaha": (6,)}
     "this engine gives each pot's odd chip to the first winner left of the button"))
 def test_known_odd_chip_difference_with_pokerkit() -> None:
     notation = pytest.importorskip("pokerkit.notation")
-    chooser = random.Random(6)
-    players = chooser.randint(2, 6)
-    stacks = [chooser.randint(5, 400) for _ in range(players)]
-    hand = PokerHand(OMAHA_PL, stacks, chooser.randrange(players), 1, 2, SeededRng(6))
-    while not hand.finished:
-        legal = hand.legal()
-        options: list[tuple[str, int | None]] = [
-            ("check", None) if legal.check else ("call", None)]
-        if legal.fold:
-            options.append(("fold", None))
-        if legal.raise_min is not None and legal.raise_max is not None:
-            options += [("raise", chooser.randint(legal.raise_min, legal.raise_max)),
-                        ("raise", legal.raise_max)]
-        hand.act(*chooser.choice(options))
+    hand = random_hand(OMAHA_PL, 6)
+    players = hand.players
     final = list(notation.HandHistory.loads(hand.phh()))[-1]
     order = [(hand.button + 1 + i) % players for i in range(players)]
     assert list(final.stacks) == [hand.stacks[s] for s in order]

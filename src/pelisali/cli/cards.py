@@ -30,6 +30,21 @@ def _read(prompt: str) -> str | None:
     return line
 
 
+def _command(prompt: str) -> tuple[str, list[str]] | None:
+    """The next command and its arguments; None at the end of input or on quit."""
+    while (line := _read(prompt)) is not None:
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        if not words:
+            continue
+        command = words[0].lower()
+        return None if command in ("quit", "exit", "q") else (command, words[1:])
+    return None
+
+
 def _rng(seed: int | None) -> Rng:
     return SeededRng(seed) if seed is not None else SecureRng()
 
@@ -49,18 +64,9 @@ def play_baccarat(settings: dict[str, str | bool], balance_text: str, seed: int 
                   f"back. Limits {format_cents(table.limits.minimum)} … "
                   f"{format_cents(table.limits.maximum)} €. Commands: bet player|banker|tie "
                   "AMOUNT, remove ID, deal, balance, history, quit.")
-    while (line := _read("baccarat> ")) is not None:
+    while (step := _command("baccarat> ")) is not None:
+        command, args = step
         try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
-            continue
-        if not words:
-            continue
-        command, args = words[0].lower(), words[1:]
-        try:
-            if command in ("quit", "exit", "q"):
-                break
             if command == "bet":
                 if len(args) != 2:
                     raise GameError(f"usage: bet {'|'.join(BETS)} AMOUNT")
@@ -129,21 +135,11 @@ def play_blackjack(settings: dict[str, str | bool], balance_text: str, seed: int
                           f"{table.up_card}. Choose: [cyan]{', '.join(table.legal_actions())}[/]"
                           + ("  (double AMOUNT for less)" if "double" in table.legal_actions()
                              else ""))
-        line = _read(prompt)
-        if line is None:
+        step = _command(prompt)
+        if step is None:
             break
         try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
-            continue
-        if not words:
-            continue
-        command, args = words[0].lower(), words[1:]
-        try:
-            if command in ("quit", "exit", "q"):
-                break
-            _blackjack_command(table, command, args)
+            _blackjack_command(table, *step)
         except (GameError, MoneyError) as exc:
             console.print(f"[red]{exc}[/] (nothing changed)")
     console.print(f"Final balance {format_cents(table.balances[PLAYER])} € "
