@@ -211,3 +211,71 @@ def test_selfplay_conserves_chips_and_replays_from_its_seed() -> None:
     two = selfplay(VARIANTS["holdem"], hands=60, seed=9, players=4)
     assert one.final_stacks == two.final_stacks
     assert sum(one.final_stacks) + one.fees == one.bought
+
+
+def test_pineapple_games_discard_after_the_right_rounds() -> None:
+    from pelisali.poker.table import CRAZY_PINEAPPLE_NL, HELSINKI_NL, PINEAPPLE_NL
+
+    for variant, holes, after in ((PINEAPPLE_NL, 3, [0]), (CRAZY_PINEAPPLE_NL, 3, [1]),
+                                  (HELSINKI_NL, 4, [0, 1])):
+        hand = PokerHand(variant, [200, 200, 200], 0, 1, 2, SeededRng(4))
+        assert all(len(h) == holes for h in hand.hole)
+        discards_seen = []
+        while not hand.finished:
+            if hand.discarding:
+                seat = hand.actor
+                assert seat is not None
+                with pytest.raises(PokerError, match="must discard"):
+                    hand.act("call")
+                with pytest.raises(PokerError, match="is not a card seat"):
+                    hand.discard(next(c for c in ("2c", "3c", "4c", "5c")
+                                      if c not in hand.hole[seat]))
+                discards_seen.append(hand.street)
+                hand.discard(hand.hole[seat][0])
+                continue
+            hand.act("check" if hand.legal().check else "call")
+        assert sorted(set(discards_seen)) == after
+        assert len(discards_seen) == 3 * len(after)  # every player, each time
+        assert all(len(h) == 2 for h in hand.hole)  # hold'em hand making with two
+        assert sum(hand.stacks) == 600
+
+
+def test_courchevel_deals_a_board_card_with_the_hole_cards() -> None:
+    from pelisali.poker.table import COURCHEVEL_PL
+
+    hand = PokerHand(COURCHEVEL_PL, [200, 200], 0, 1, 2, SeededRng(2))
+    assert len(hand.board) == 1 and all(len(h) == 5 for h in hand.hole)
+    hand.act("call")
+    hand.act("check")
+    assert len(hand.board) == 3  # the flop adds two
+
+
+def test_a_player_sees_only_their_own_hole_cards() -> None:
+    hand = PokerHand(HOLDEM_NL, [200, 200, 200], 0, 1, 2, SeededRng(8))
+    view = hand.view(1)
+    assert view["hole"] == hand.hole[1]
+    text = json_dump(view)
+    for seat in (0, 2):
+        for card in hand.hole[seat]:
+            assert card not in text  # never another player's hole card, nor the deck
+    for card in hand.shoe.cards[hand.shoe.position:hand.shoe.position + 5]:
+        assert card not in text
+    while not hand.finished:
+        hand.act("check" if hand.legal().check else "call")
+    shown = hand.view(1)["shown"]
+    assert shown == {0: hand.hole[0], 2: hand.hole[2]}  # shown at the showdown
+
+
+def json_dump(value: object) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+@pytest.mark.parametrize("game", ["courchevel", "pineapple", "crazy-pineapple", "helsinki",
+                                  "omaha-5", "holdem-pot-limit"])
+def test_selfplay_every_game_so_far(game: str) -> None:
+    from pelisali.poker.selfplay import VARIANTS
+
+    result = selfplay(VARIANTS[game], hands=40, seed=5, players=5)
+    assert sum(result.final_stacks) + result.fees == result.bought

@@ -254,7 +254,8 @@ def equity_command(
 @poker_app.command()
 def selfplay(
     game: Annotated[str, typer.Option("--game", help="holdem, holdem-limit, holdem-pot-limit, "
-                                      "omaha, omaha-no-limit, omaha-5")] = "holdem",
+                                      "omaha, omaha-no-limit, omaha-5, courchevel, pineapple, "
+                                      "crazy-pineapple, helsinki")] = "holdem",
     hands: Annotated[int, typer.Option(help="hands to play")] = 1000,
     seed: Annotated[int, typer.Option(help="the same seed gives the same hands")] = 1,
     players: Annotated[int, typer.Option(help="2 to 12 seats")] = 6,

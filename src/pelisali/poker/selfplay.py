@@ -19,12 +19,16 @@ from dataclasses import dataclass, field
 from pelisali.cards import DECK
 from pelisali.poker.evaluate import high_value
 from pelisali.poker.table import (
+    COURCHEVEL_PL,
+    CRAZY_PINEAPPLE_NL,
+    HELSINKI_NL,
     HOLDEM_LIMIT,
     HOLDEM_NL,
     HOLDEM_PL,
     OMAHA5_PL,
     OMAHA_NL,
     OMAHA_PL,
+    PINEAPPLE_NL,
     PokerHand,
     PokerVariant,
 )
@@ -33,6 +37,8 @@ from pelisali.rng import SeededRng
 VARIANTS: dict[str, PokerVariant] = {
     "holdem": HOLDEM_NL, "holdem-limit": HOLDEM_LIMIT, "holdem-pot-limit": HOLDEM_PL,
     "omaha": OMAHA_PL, "omaha-no-limit": OMAHA_NL, "omaha-5": OMAHA5_PL,
+    "courchevel": COURCHEVEL_PL, "pineapple": PINEAPPLE_NL,
+    "crazy-pineapple": CRAZY_PINEAPPLE_NL, "helsinki": HELSINKI_NL,
 }
 
 
@@ -53,7 +59,7 @@ def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | No
     seat = hand.actor
     assert seat is not None
     cards = [DECK.index(c) for c in hand.hole[seat]]
-    if hand.board:
+    if len(hand.board) >= 3:
         strength = high_value(cards[:2] + [DECK.index(c) for c in hand.board][:5]) >> 20
         strong, fair = strength >= 2, strength >= 1
     else:
@@ -107,6 +113,9 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
+            if hand.discarding:  # the bots throw away their lowest card
+                hand.discard(min(hand.hole[seat], key=DECK.index))
+                continue
             action, to = BOTS[bots[seat % len(bots)]](hand, chooser)
             hand.act(action, to)
         if any(a.split()[1] == "sm" for a in hand.log):

@@ -48,6 +48,7 @@ class PokerVariant:
     structure: Structure
     raise_cap: int = 4  # limit: a bet and three raises a round (table setting)
     phh_code: str | None = None  # PokerKit's variant code, where it has one
+    discard_after: tuple[int, ...] = ()  # betting rounds after which each player discards one
 
 
 HOLDEM_NL = PokerVariant("holdem", 2, (0, 3, 1, 1), False, "no-limit", phh_code="NT")
@@ -56,6 +57,16 @@ HOLDEM_PL = PokerVariant("holdem", 2, (0, 3, 1, 1), False, "pot-limit")
 OMAHA_PL = PokerVariant("omaha", 4, (0, 3, 1, 1), True, "pot-limit", phh_code="PO")
 OMAHA_NL = PokerVariant("omaha", 4, (0, 3, 1, 1), True, "no-limit")
 OMAHA5_PL = PokerVariant("omaha-5", 5, (0, 3, 1, 1), True, "pot-limit")
+# RAY 2016 1.4.1.1.8: five hole cards and one board card at the first deal, two on the flop.
+COURCHEVEL_PL = PokerVariant("courchevel", 5, (1, 2, 1, 1), True, "pot-limit")
+# 1.4.1.1.3: three hole cards, one discarded after the first betting round.
+PINEAPPLE_NL = PokerVariant("pineapple", 3, (0, 3, 1, 1), False, "no-limit", discard_after=(0,))
+# 1.4.1.1.4: three hole cards, one discarded after the flop's betting round.
+CRAZY_PINEAPPLE_NL = PokerVariant("crazy-pineapple", 3, (0, 3, 1, 1), False, "no-limit",
+                                  discard_after=(1,))
+# 1.4.1.1.5 (Swedish 2015 text, RULINGS): four hole cards, a discard after the first and
+# after the flop's betting round; hold'em hand making.
+HELSINKI_NL = PokerVariant("helsinki", 4, (0, 3, 1, 1), False, "no-limit", discard_after=(0, 1))
 
 
 @dataclass(frozen=True)
@@ -99,6 +110,9 @@ class PokerHand:
     _pending: list[int] = field(default_factory=list)
     _level_acted: list[int] = field(init=False)
     _opener: int = 0  # the last street's opener or last aggressor: shows first
+    _discarding: list[int] = field(default_factory=list)  # players yet to discard this street
+    _discarded: set[int] = field(default_factory=set)  # streets whose discards are done
+    shown: set[int] = field(default_factory=set)  # seats whose cards were shown
 
     def __post_init__(self) -> None:
         n = len(self.starting_stacks)
@@ -123,6 +137,10 @@ class PokerHand:
         for seat in self._order_from(self._left_of(self.button)):
             self.hole[seat] = self.shoe.deal(self.variant.hole_cards)
             self.log.append(f"d dh p{self._phh(seat)} {''.join(self.hole[seat])}")
+        if self.variant.board_streets[0]:  # Courchevel: a board card with the hole cards
+            cards = self.shoe.deal(self.variant.board_streets[0])
+            self.board.extend(cards)
+            self.log.append(f"d db {''.join(cards)}")
         self._start_round(preflop=True)
 
     # -- seats -----------------------------------------------------------------------------
@@ -202,6 +220,12 @@ class PokerHand:
                 self.actor = self._pending[0]
                 return
             self._return_uncalled()
+            if self.street in self.variant.discard_after and self.street not in self._discarded:
+                if not self._discarding:
+                    self._discarding = [s for s in self._order_from(self._left_of(self.button))
+                                        if not self.folded[s]]
+                self.actor = self._discarding[0]
+                return
             self.actor = None
             if self.street + 1 >= len(self.variant.board_streets):
                 self._showdown()
@@ -223,7 +247,30 @@ class PokerHand:
             self.stacks[top] += extra
 
     # -- actions -------------------------------------------------------------------------
+    @property
+    def discarding(self) -> bool:
+        """The player to act discards a card (pineapple games) rather than bets."""
+        return bool(self._discarding)
+
+    def discard(self, card: str, seat: int | None = None) -> None:
+        """Throw away one hole card (RAY 1.4.1.1.3-1.4.1.1.5)."""
+        if not self._discarding:
+            raise PokerError("nobody discards now")
+        actor = self._discarding[0]
+        if seat is not None and seat != actor:
+            raise PokerError(f"seat {seat} is out of turn; seat {actor} discards")
+        if card not in self.hole[actor]:
+            raise PokerError(f"{card} is not a card seat {actor} holds: {self.hole[actor]}")
+        self.hole[actor].remove(card)
+        self.log.append(f"p{self._phh(actor)} discard {card}")
+        self._discarding.pop(0)
+        if not self._discarding:
+            self._discarded.add(self.street)
+        self._advance()
+
     def legal(self) -> Legal:
+        if self._discarding:
+            raise PokerError("the player to act must discard a card first")
         if self.actor is None:
             raise PokerError("the hand is not waiting for a player")
         seat = self.actor
@@ -259,6 +306,8 @@ class PokerHand:
         """``fold``, ``check``, ``call``, or ``raise`` (``bet``) to a street total ``to``."""
         if self.finished:
             raise PokerError("the hand is over")
+        if self._discarding:
+            raise PokerError(f"seat {self._discarding[0]} must discard a card first")
         if seat is not None and seat != self.actor:
             raise PokerError(f"seat {seat} is out of turn; seat {self.actor} is to act")
         legal = self.legal()
@@ -339,6 +388,7 @@ class PokerHand:
         self._take_fee()
         for seat in self._order_from(self._opener):  # the opener shows first, then clockwise
             if not self.folded[seat]:
+                self.shown.add(seat)
                 self.log.append(f"p{self._phh(seat)} sm {''.join(self.hole[seat])}")
         contributions = list(self.total_commit)
         values = {s: self.hand_value(s) for s in self._in_hand()}
@@ -367,6 +417,38 @@ class PokerHand:
                 self.winnings[s] += amount
         self.actor = None
         self.finished = True
+
+    # -- what a player sees ------------------------------------------------------------------
+    def view(self, seat: int) -> dict[str, object]:
+        """The table as ``seat`` sees it: its own cards, the board, stacks, bets and the
+        public actions; no other player's hole cards unless shown at showdown, no deck."""
+        if not 0 <= seat < self.players:
+            raise PokerError(f"no seat {seat}")
+        hidden = {f"p{self._phh(s)}" for s in range(self.players)
+                  if s != seat and s not in self.shown}
+        actions = []
+        for entry in self.log:
+            words = entry.split()
+            if words[:2] == ["d", "dh"] and words[2] in hidden:
+                entry = f"d dh {words[2]} {'??' * (len(words[3]) // 2)}"
+            elif words[1:2] == ["discard"] and words[0] in hidden:
+                entry = f"{words[0]} discard ??"
+            actions.append(entry)
+        return {
+            "seat": seat,
+            "hole": list(self.hole[seat]),
+            "shown": {s: list(self.hole[s]) for s in sorted(self.shown) if s != seat},
+            "board": list(self.board),
+            "stacks": list(self.stacks),
+            "bets": list(self.street_commit),
+            "pot": sum(self.total_commit) - sum(self.street_commit),
+            "folded": list(self.folded),
+            "button": self.button,
+            "to_act": self.actor,
+            "discarding": self.discarding,
+            "actions": actions,
+            "finished": self.finished,
+        }
 
     # -- records ---------------------------------------------------------------------------
     def phh(self) -> str:
