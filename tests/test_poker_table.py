@@ -279,3 +279,29 @@ def test_selfplay_every_game_so_far(game: str) -> None:
 
     result = selfplay(VARIANTS[game], hands=40, seed=5, players=5)
     assert sum(result.final_stacks) + result.fees == result.bought
+
+
+def test_double_flop_halves_the_pot_per_board() -> None:
+    from pelisali.poker.table import DOUBLE_FLOP_NL
+
+    # Heads-up, button 0 posts the small blind; hole cards from seat 1 (left of button).
+    # Seat 1: As Ad, seat 0: Ks Kd. Board 1 gives seat 0 a set of kings; board 2 is aces'.
+    order = ["As", "Ad", "Ks", "Kd",
+             "Kh", "7c", "2d",  # flop, board 1
+             "3h", "8c", "9d",  # flop, board 2
+             "4s", "5s",  # turns
+             "Jc", "Qh"]  # rivers
+    hand = stacked(DOUBLE_FLOP_NL, [100, 100], order, button=0)
+    assert hand.hole == [["Ks", "Kd"], ["As", "Ad"]]
+    hand.act("raise", 100)
+    hand.act("call")
+    assert hand.finished
+    assert hand.board == ["Kh", "7c", "2d", "4s", "Jc"]
+    assert hand.second_board == ["3h", "8c", "9d", "5s", "Qh"]
+    assert hand.stacks == [100, 100]  # each takes one half of the 200
+    scoop = stacked(DOUBLE_FLOP_NL, [100, 100],
+                    ["As", "Ad", "Ks", "Kd", "Ah", "7c", "2d", "3h", "8c", "Ac", "4s", "5s",
+                     "Jc", "Qh"], button=0)
+    scoop.act("raise", 100)
+    scoop.act("call")
+    assert scoop.stacks == [0, 200]  # best on both boards: the whole pot (RULINGS)

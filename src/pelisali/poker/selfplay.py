@@ -21,6 +21,7 @@ from pelisali.poker.evaluate import high_value
 from pelisali.poker.table import (
     COURCHEVEL_PL,
     CRAZY_PINEAPPLE_NL,
+    DOUBLE_FLOP_NL,
     HELSINKI_NL,
     HOLDEM_LIMIT,
     HOLDEM_NL,
@@ -39,6 +40,7 @@ VARIANTS: dict[str, PokerVariant] = {
     "omaha": OMAHA_PL, "omaha-no-limit": OMAHA_NL, "omaha-5": OMAHA5_PL,
     "courchevel": COURCHEVEL_PL, "pineapple": PINEAPPLE_NL,
     "crazy-pineapple": CRAZY_PINEAPPLE_NL, "helsinki": HELSINKI_NL,
+    "double-flop": DOUBLE_FLOP_NL,
 }
 
 

@@ -49,6 +49,7 @@ class PokerVariant:
     raise_cap: int = 4  # limit: a bet and three raises a round (table setting)
     phh_code: str | None = None  # PokerKit's variant code, where it has one
     discard_after: tuple[int, ...] = ()  # betting rounds after which each player discards one
+    boards: int = 1  # Double Flop Hold'em: two boards, half the pot on each
 
 
 HOLDEM_NL = PokerVariant("holdem", 2, (0, 3, 1, 1), False, "no-limit", phh_code="NT")
@@ -67,6 +68,8 @@ CRAZY_PINEAPPLE_NL = PokerVariant("crazy-pineapple", 3, (0, 3, 1, 1), False, "no
 # 1.4.1.1.5 (Swedish 2015 text, RULINGS): four hole cards, a discard after the first and
 # after the flop's betting round; hold'em hand making.
 HELSINKI_NL = PokerVariant("helsinki", 4, (0, 3, 1, 1), False, "no-limit", discard_after=(0, 1))
+# 1.4.1.1.9 and RULINGS: two boards; half the pot for the best hand on each.
+DOUBLE_FLOP_NL = PokerVariant("double-flop", 2, (0, 3, 1, 1), False, "no-limit", boards=2)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class PokerHand:
     stacks: list[int] = field(init=False)
     hole: list[list[str]] = field(init=False)
     board: list[str] = field(default_factory=list)
+    second_board: list[str] = field(default_factory=list)  # Double Flop
     folded: list[bool] = field(init=False)
     street_commit: list[int] = field(init=False)
     total_commit: list[int] = field(init=False)
@@ -234,6 +238,10 @@ class PokerHand:
             cards = self.shoe.deal(self.variant.board_streets[self.street])
             self.board.extend(cards)
             self.log.append(f"d db {''.join(cards)}")
+            if self.variant.boards == 2:
+                second = self.shoe.deal(self.variant.board_streets[self.street])
+                self.second_board.extend(second)
+                self.log.append(f"d db2 {''.join(second)}")
             self._start_round()
             return
 
@@ -375,9 +383,9 @@ class PokerHand:
         self.actor = None
         self.finished = True
 
-    def hand_value(self, seat: int) -> int:
+    def hand_value(self, seat: int, board_cards: list[str] | None = None) -> int:
         hole = [DECK.index(c) for c in self.hole[seat]]
-        board = [DECK.index(c) for c in self.board]
+        board = [DECK.index(c) for c in (self.board if board_cards is None else board_cards)]
         if self.variant.exactly_two:
             return max(high_value([*two, *three]) for two in itertools.combinations(hole, 2)
                        for three in itertools.combinations(board, 3))
@@ -391,7 +399,9 @@ class PokerHand:
                 self.shown.add(seat)
                 self.log.append(f"p{self._phh(seat)} sm {''.join(self.hole[seat])}")
         contributions = list(self.total_commit)
-        values = {s: self.hand_value(s) for s in self._in_hand()}
+        boards = [self.board, self.second_board] if self.variant.boards == 2 else [self.board]
+        per_board = [{s: self.hand_value(s, b) for s in self._in_hand()} for b in boards]
+        values = per_board[0]
         fee_left = self.fee
         # Pots by the stakes of the players still in the hand; folded chips are dead money
         # in the pots they reach.
@@ -405,16 +415,19 @@ class PokerHand:
             taken = min(fee_left, pot)  # the fee comes out of the main pot first
             pot -= taken
             fee_left -= taken
-            best = max(values[s] for s in eligible)
-            winners = [s for s in self._order_from(self._left_of(self.button))
-                       if s in eligible and values[s] == best]
-            share, odd = divmod(pot, len(winners))
-            for i, s in enumerate(winners):
-                # Odd chips go to the first winner clockwise from the button (house choice,
-                # as PokerKit and the world's card rooms do; RULINGS names only hi/lo).
-                amount = share + (odd if i == 0 else 0)
-                self.stacks[s] += amount
-                self.winnings[s] += amount
+            # Double Flop: half of each pot per board (the odd chip with the first board).
+            halves = [pot - pot // 2, pot // 2] if len(per_board) == 2 else [pot]
+            for part, board_values in zip(halves, per_board, strict=True):
+                best = max(board_values[s] for s in eligible)
+                winners = [s for s in self._order_from(self._left_of(self.button))
+                           if s in eligible and board_values[s] == best]
+                share, odd = divmod(part, len(winners))
+                for i, s in enumerate(winners):
+                    # Odd chips go to the first winner clockwise from the button (house
+                    # choice, as PokerKit and the card rooms do; RULINGS names only hi/lo).
+                    amount = share + (odd if i == 0 else 0)
+                    self.stacks[s] += amount
+                    self.winnings[s] += amount
         self.actor = None
         self.finished = True
 
@@ -439,6 +452,7 @@ class PokerHand:
             "hole": list(self.hole[seat]),
             "shown": {s: list(self.hole[s]) for s in sorted(self.shown) if s != seat},
             "board": list(self.board),
+            "second_board": list(self.second_board),
             "stacks": list(self.stacks),
             "bets": list(self.street_commit),
             "pot": sum(self.total_commit) - sum(self.street_commit),
