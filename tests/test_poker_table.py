@@ -273,7 +273,7 @@ def json_dump(value: object) -> str:
 
 
 @pytest.mark.parametrize("game", ["courchevel", "pineapple", "crazy-pineapple", "helsinki",
-                                  "omaha-5", "holdem-pot-limit"])
+                                  "double-flop", "omaha-5", "holdem-pot-limit"])
 def test_selfplay_every_game_so_far(game: str) -> None:
     from pelisali.poker.selfplay import VARIANTS
 
@@ -305,3 +305,40 @@ def test_double_flop_halves_the_pot_per_board() -> None:
     scoop.act("raise", 100)
     scoop.act("call")
     assert scoop.stacks == [0, 200]  # best on both boards: the whole pot (RULINGS)
+
+
+def test_table_buy_in_sitting_out_leaving_and_charges() -> None:
+    from fractions import Fraction
+
+    from pelisali.poker.session import PokerTable
+
+    table = PokerTable(HOLDEM_NL, 1, 2, min_buy_in=100, rng=SeededRng(3),
+                       fee_percent=Fraction(5, 100), fee_cap=4)
+    assert table.fee_rule() == "5 % of the chips bet, at most 4 a hand"
+    with pytest.raises(PokerError, match="minimum buy-in is 100"):
+        table.sit("ann", 99)
+    for name in ("ann", "bob", "cid"):
+        table.sit(name, 200)
+    table.sit_out("cid")
+    brought = 600
+    buttons = []
+    for _ in range(6):
+        hand = table.start_hand()
+        assert hand.players == 2  # cid sits out
+        buttons.append(table.button)
+        with pytest.raises(PokerError, match="no chips are bought during a hand"):
+            table.buy_chips("ann", 10)
+        with pytest.raises(PokerError, match="between hands"):
+            table.leave("ann")
+        while not hand.finished:
+            hand.act("check" if hand.legal().check else "call")
+        table.finish_hand()
+        assert table.chips() + table.house == brought
+    assert buttons[:4] == [0, 1, 0, 1]  # the button moves clockwise among the players in
+    table.sit_out("cid", False)
+    table.buy_chips("bob", 50)
+    brought += 50
+    table.time_charge(3)
+    assert table.chips() + table.house == brought
+    assert table.leave("cid") == 197
+    assert table.start_hand().players == 2
