@@ -94,6 +94,9 @@ class PokerHand:
     ante: int = 0
     fee_percent: Fraction = Fraction(0)  # of the chips bet in the hand (RAY 1.4.1.1.1 A)
     fee_cap: int | None = None
+    jackpot_drop: int = 0  # bad-beat jackpot: taken from the pot of a hand that qualifies
+    jackpot_min_players: int = 0
+    jackpot_taken: int = 0
     stacks: list[int] = field(init=False)
     hole: list[list[str]] = field(init=False)
     board: list[str] = field(default_factory=list)
@@ -366,12 +369,15 @@ class PokerHand:
 
     # -- the end ---------------------------------------------------------------------------
     def _take_fee(self) -> None:
-        if not self.fee_percent:
-            return
-        amount = int(sum(self.total_commit) * self.fee_percent)
-        if self.fee_cap is not None:
-            amount = min(amount, self.fee_cap)
-        self.fee = amount
+        """The house fee, and the jackpot contribution when the hand had the minimum of
+        players at its start and reached the second betting round (RAY 1.4.1.1.1)."""
+        if self.fee_percent:
+            amount = int(sum(self.total_commit) * self.fee_percent)
+            self.fee = amount if self.fee_cap is None else min(amount, self.fee_cap)
+        if (self.jackpot_drop and self.players >= self.jackpot_min_players
+                and self.street >= 1):
+            self.jackpot_taken = min(self.jackpot_drop, sum(self.total_commit) - self.fee)
+            self.fee += self.jackpot_taken  # taken from the pot with the fee
 
     def _award_single(self) -> None:
         [winner] = self._in_hand()
