@@ -1,0 +1,95 @@
+"""Hypothesis state machine: through any sequence of legal actions, chips are conserved
+(stacks + pots + fee + jackpot) and no card is dealt twice."""
+
+from collections import Counter
+from fractions import Fraction
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from pelisali.poker.selfplay import VARIANTS
+from pelisali.poker.table import PokerError, PokerHand
+from pelisali.rng import SeededRng
+
+
+class HandMachine(RuleBasedStateMachine):
+    hand: PokerHand
+    brought: int
+
+    @initialize(game=st.sampled_from(sorted(VARIANTS)), players=st.integers(2, 7),
+                stacks=st.lists(st.integers(3, 500), min_size=7, max_size=7),
+                button=st.integers(0, 6), seed=st.integers(0, 2**32 - 1),
+                fee=st.sampled_from([0, 5]), ante=st.sampled_from([0, 1]))
+    def deal(self, game: str, players: int, stacks: list[int], button: int, seed: int,
+             fee: int, ante: int) -> None:
+        self.hand = PokerHand(VARIANTS[game], stacks[:players], button % players, 1, 2,
+                              SeededRng(seed), ante=ante, fee_percent=Fraction(fee, 100),
+                              fee_cap=3 if fee else None, jackpot_drop=1, jackpot_min_players=3)
+        self.brought = sum(stacks[:players])
+
+    @precondition(lambda self: not self.hand.finished and not self.hand.discarding)
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        legal = self.hand.legal()
+        options: list[tuple[str, int | None]] = [
+            ("check", None) if legal.check else ("call", None)]
+        if legal.fold:
+            options.append(("fold", None))
+        if legal.raise_min is not None and legal.raise_max is not None:
+            options.append(("raise", data.draw(st.integers(legal.raise_min, legal.raise_max))))
+        self.hand.act(*data.draw(st.sampled_from(options)))
+
+    @precondition(lambda self: not self.hand.finished and not self.hand.discarding)
+    @rule(data=st.data())
+    def illegal(self, data: st.DataObject) -> None:
+        """A refused action changes nothing."""
+        before = (list(self.hand.stacks), list(self.hand.street_commit), self.hand.actor,
+                  len(self.hand.log))
+        legal = self.hand.legal()
+        action, to = data.draw(st.sampled_from([
+            ("raise", (legal.raise_max or 0) + 1), ("raise", 0),
+            ("check", None) if not legal.check else ("fold", None), ("dance", None)]))
+        try:
+            self.hand.act(action, to)
+        except PokerError:
+            after = (list(self.hand.stacks), list(self.hand.street_commit), self.hand.actor,
+                     len(self.hand.log))
+            assert after == before
+        # (folding with nothing to call, or a raise that was legal after all, may pass)
+
+    @precondition(lambda self: self.hand.finished)
+    @rule(seed=st.integers(0, 2**32 - 1))
+    def next_hand(self, seed: int) -> None:
+        """The next hand with the chips the players have now (busted players leave)."""
+        hand = self.hand
+        stacks = [s for s in hand.stacks if s > 0]
+        if len(stacks) < 2:
+            stacks = [100, 100]
+        self.hand = PokerHand(hand.variant, stacks, 0, 1, 2, SeededRng(seed),
+                              jackpot_drop=1, jackpot_min_players=3)
+        self.brought = sum(stacks)
+
+    @precondition(lambda self: not self.hand.finished and self.hand.discarding)
+    @rule(data=st.data())
+    def discard(self, data: st.DataObject) -> None:
+        seat = self.hand.actor
+        assert seat is not None
+        self.hand.discard(data.draw(st.sampled_from(self.hand.hole[seat])))
+
+    @invariant()
+    def chips_are_conserved(self) -> None:
+        hand = self.hand
+        on_table = sum(hand.total_commit) if not hand.finished else hand.fee
+        assert sum(hand.stacks) + on_table == self.brought
+
+    @invariant()
+    def no_card_twice(self) -> None:
+        hand = self.hand
+        seen = Counter([c for h in hand.hole for c in h] + hand.board + hand.second_board)
+        assert all(n == 1 for n in seen.values())
+        assert len(set(hand.shoe.cards)) == 52
+
+
+TestHand = HandMachine.TestCase
+TestHand.settings = settings(max_examples=60, stateful_step_count=60, deadline=None)
