@@ -266,3 +266,16 @@ def test_rank_low_rule_and_qualifier() -> None:
     assert json.loads(out)["low"] is None
     code, out = run("poker", "rank", "As Kd", "--ranking", "hi-lo", "--low-rule", "badugi")
     assert code == 2 and "--low-rule" in out
+
+
+def test_poker_play_at_the_terminal_shows_only_my_cards() -> None:
+    script = "\n".join(["call", "check", "check", "check", "check", "fold", "raise 1",
+                        "dance", "quit"])
+    result = runner.invoke(app, ["poker", "play", "--seed", "3", "--players", "3"],
+                           input=script)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "you are seat 0" in out and "you " in out
+    assert "(nothing changed)" in out  # a refused command
+    code, bad = run("poker", "play", "--game", "bridge")
+    assert code == 2 and "games:" in bad

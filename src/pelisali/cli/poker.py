@@ -318,3 +318,87 @@ def census_command(
     console.print(table)
     if result.qualifying is not None:
         console.print(f"eight or better: {result.qualifying:,} hands")
+
+
+@poker_app.command()
+def play(
+    game: Annotated[str, typer.Option("--game", help="a self-play game: holdem, omaha, ...")]
+    = "holdem",
+    players: Annotated[int, typer.Option(help="2 to 12 seats, you and the bots")] = 4,
+    stack: Annotated[int, typer.Option(help="chips each player brings")] = 200,
+    seed: Annotated[int | None, typer.Option(help="seeded cards and bots")] = None,
+) -> None:
+    """Play at the terminal against bots; you see your own view of the table only."""
+    import random
+    import sys
+
+    from pelisali.cards import DECK
+    from pelisali.poker.selfplay import VARIANTS, rules_action
+    from pelisali.poker.table import PokerError, PokerHand
+    from pelisali.rng import SecureRng, SeededRng
+
+    if game not in VARIANTS:
+        fail(f"games: {', '.join(VARIANTS)}")
+    if not 2 <= players <= 12 or stack < 2:
+        fail("--players 2 to 12, --stack at least the big blind")
+    rng = SeededRng(seed) if seed is not None else SecureRng()
+    bots = random.Random(seed)
+    stacks, button, me = [stack] * players, 0, 0
+    interactive = sys.stdin.isatty()
+    console.print(f"[bold]{game}[/], blinds 1/2, {players} seats; you are seat 0. "
+                  "Commands: fold, check, call, raise N, discard CARD, quit.")
+    while stacks[me] > 0 and sum(1 for s in stacks if s > 0) >= 2:
+        seats = [i for i, s in enumerate(stacks) if s > 0]
+        hand = PokerHand(VARIANTS[game], [stacks[i] for i in seats],
+                         seats.index(button) if button in seats else 0, 1, 2, rng)
+        mine = seats.index(me)
+        while not hand.finished:
+            actor = hand.actor
+            assert actor is not None
+            if actor != mine:
+                if hand.discarding:
+                    hand.discard(min(hand.hole[actor], key=DECK.index))
+                else:
+                    action, to = rules_action(hand, bots)
+                    hand.act(action, to)
+                continue
+            view = hand.view(mine)
+            console.print(f"you {' '.join(hand.hole[mine])} | board {' '.join(hand.board)}"
+                          f" | pot {view['pot']} | stacks {view['stacks']}")
+            if hand.discarding:
+                prompt = "discard a card"
+            else:
+                legal = hand.legal()
+                raise_text = (f", raise {legal.raise_min}..{legal.raise_max}"
+                              if legal.raise_min is not None else "")
+                prompt = ("check" if legal.check else f"call {legal.call}, fold") + raise_text
+            try:
+                line = input(f"{prompt}> " if interactive else "")
+            except EOFError:
+                return
+            if not interactive:
+                console.print(f"[dim]> {line}[/]")
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "quit":
+                return
+            try:
+                if words[0] == "discard" and len(words) == 2:
+                    hand.discard(words[1], seat=mine)
+                elif words[0] == "raise" and len(words) == 2 and words[1].isdigit():
+                    hand.act("raise", int(words[1]), seat=mine)
+                elif len(words) == 1:
+                    hand.act(words[0], seat=mine)
+                else:
+                    raise PokerError("commands: fold, check, call, raise N, discard CARD")
+            except PokerError as exc:
+                console.print(f"[red]{exc}[/] (nothing changed)")
+        for seat in sorted(hand.shown - {mine}):  # what the showdown showed everyone
+            console.print(f"seat {seats[seat]} shows {' '.join(hand.hole[seat])}")
+        for position, seat in enumerate(seats):
+            stacks[seat] = hand.stacks[position]
+        console.print(f"board {' '.join(hand.board)}; your stack {stacks[me]}")
+        alive = [i for i in range(players) if stacks[i] > 0]
+        button = next((i for i in alive if i > button), alive[0])
+    console.print(f"Game over: your stack {stacks[me]}.")
