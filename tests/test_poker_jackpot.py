@@ -94,3 +94,31 @@ def test_the_hand_takes_the_drop_only_when_it_qualifies() -> None:
         short.act("check" if short.legal().check else "call")
     assert short.jackpot_taken == 0  # three players: under the minimum
     assert sum(hand.stacks) + hand.fee == 800
+
+
+def test_a_jackpot_table_collects_and_pays() -> None:
+    from pelisali.poker.session import PokerTable
+
+    # Two pair qualifies here, so that bad beats come often enough for the test.
+    jackpot = BadBeatJackpot(BadBeatRules(qualifying=pack(2, [1, 0]), min_players=3,
+                                          contribution=2, losing_share=Fraction(1, 2),
+                                          winning_share=Fraction(1, 4),
+                                          table_share=Fraction(1, 10),
+                                          guaranteed_minimum=100), amount=1000)
+    table = PokerTable(HOLDEM_NL, 1, 2, min_buy_in=100, rng=SeededRng(12), jackpot=jackpot)
+    for name in ("ann", "bob", "cid"):
+        table.sit(name, 300)
+    brought = 900 + 1000
+    for number in range(200):
+        hand = table.start_hand()
+        while not hand.finished:
+            hand.act("check" if hand.legal().check else "call")
+        table.finish_hand()
+        if number % 50 == 49:
+            jackpot.end_of_day()
+        # Nothing is lost or made, but what the house's guarantee added.
+        total = table.chips() + table.house + jackpot.amount + jackpot.accrued_today
+        assert total == brought + jackpot.house_topped_up
+    assert any(entry["event"] == "end of day" for entry in jackpot.history)
+    assert any(entry["event"] == "paid" for entry in jackpot.history)
+    assert jackpot.amount + jackpot.accrued_today > 0

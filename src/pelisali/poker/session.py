@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pelisali.poker.jackpot import BadBeatJackpot
 from pelisali.poker.table import PokerError, PokerHand, PokerVariant
 from pelisali.rng import Rng
 
@@ -51,6 +52,8 @@ class PokerTable:
     button: int = -1
     hand: PokerHand | None = None
     house: int = 0  # fees and time charges taken
+    jackpot: BadBeatJackpot | None = None  # a bad-beat jackpot table
+    revealed: bool = False  # set by the dealer when a player showed cards during the hand
     _in_hand: list[int] = field(default_factory=list)
 
     def fee_rule(self) -> str:
@@ -136,21 +139,41 @@ class PokerTable:
             seat = self.seats[i]
             assert seat is not None
             stacks.append(seat.chips)
+        jp = self.jackpot
+        self.revealed = False
         self.hand = PokerHand(self.variant, stacks, active.index(self.button), self.small_blind,
                               self.big_blind, self.rng, ante=self.ante,
-                              fee_percent=self.fee_percent, fee_cap=self.fee_cap)
+                              fee_percent=self.fee_percent, fee_cap=self.fee_cap,
+                              jackpot_drop=jp.rules.contribution if jp else 0,
+                              jackpot_min_players=jp.rules.min_players if jp else 0)
         return self.hand
 
     def finish_hand(self) -> None:
         """Take the finished hand's stacks and fee back to the seats."""
         if self.hand is None or not self.hand.finished:
             raise PokerError("no finished hand")
+        hand = self.hand
         for position, index in enumerate(self._in_hand):
             seat = self.seats[index]
             assert seat is not None
-            seat.chips = self.hand.stacks[position]
-        self.house += self.hand.fee
+            seat.chips = hand.stacks[position]
+        self.house += hand.fee - hand.jackpot_taken
+        if self.jackpot is not None:
+            self.jackpot.contribute(hand.jackpot_taken)
+            names = {position: self._name(index) for position, index in enumerate(self._in_hand)}
+            showdown = {names[p]: hand.hand_value(p) for p in sorted(hand.shown)}
+            payout = self.jackpot.settle(showdown, list(names.values()), self.revealed)
+            if payout is not None:  # paid to the players at this table
+                for name, amount in payout.shares.items():
+                    seat = self.seats[self._seat_of(name)]
+                    assert seat is not None
+                    seat.chips += amount
         self._in_hand = []
+
+    def _name(self, index: int) -> str:
+        seat = self.seats[index]
+        assert seat is not None
+        return seat.player
 
     def chips(self) -> int:
         return sum(s.chips for s in self.seats if s is not None)
