@@ -183,13 +183,9 @@ class BlackjackTable:
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
             raise RoundError(f"a stake must be a positive number of cents, not {stake!r}")
         assert self.limits is not None
-        if stake < self.limits.minimum:
-            raise RoundError(f"{format_cents(stake)} is under the table minimum "
-                             f"{format_cents(self.limits.minimum)}")
-        accepted = min(stake, self.limits.maximum)
+        accepted, returned = self.limits.accept(stake, 0, f"seat {seat}")  # one bet a seat
         self._debit(player, accepted)
         self.seats[seat] = Seat(seat, player, accepted)
-        returned = stake - accepted
         message = f"{format_cents(accepted)} in seat {seat}" + (
             f": {format_cents(returned)} over the table maximum is void and returned"
             if returned else "")

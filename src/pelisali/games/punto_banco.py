@@ -231,13 +231,7 @@ class PuntoBancoTable:
         assert self.limits is not None
         # The limits hold for a player's whole stake on a bet (RAY 1.1, GGPoker I 2.1.7).
         already = sum(s for _i, p, b, s in self.bets if p == player and b == bet)
-        if stake + already < self.limits.minimum:
-            raise RoundError(f"{format_cents(stake)} is under the table minimum "
-                             f"{format_cents(self.limits.minimum)}")
-        if already >= self.limits.maximum:
-            raise RoundError(f"{bet} already holds the table maximum "
-                             f"{format_cents(self.limits.maximum)}")
-        accepted = min(stake, self.limits.maximum - already)
+        accepted, returned = self.limits.accept(stake, already, bet)
         if accepted > self.balances[player]:
             raise RoundError(f"{player}: balance {format_cents(self.balances[player])}; "
                              "chips are not sold on credit")
@@ -245,7 +239,6 @@ class PuntoBancoTable:
         self._next_bet += 1
         self.bets.append((bet_id, player, bet, accepted))
         self.balances[player] -= accepted
-        returned = stake - accepted
         message = f"{format_cents(accepted)} on {bet}" + (
             f": {format_cents(returned)} over the table maximum is void and returned"
             if returned else "")

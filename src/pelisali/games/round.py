@@ -62,6 +62,21 @@ class Limits:
         if not 0 < self.minimum <= self.maximum:
             raise RoundError(f"invalid limits {self.minimum}..{self.maximum}")
 
+    def accept(self, stake: int, already: int, spot: str) -> tuple[int, int]:
+        """(accepted, returned) of ``stake`` on a spot where the player has ``already``.
+
+        The limits hold for a player's whole stake on a spot (RAY 1.1): under the
+        minimum is refused, the excess over the maximum is void and returned.
+        """
+        if stake + already < self.minimum:
+            raise RoundError(f"{format_cents(stake)} is under the table minimum "
+                             f"{format_cents(self.minimum)}")
+        if already >= self.maximum:
+            raise RoundError(f"{spot} already holds the table maximum "
+                             f"{format_cents(self.maximum)}")
+        accepted = min(stake, self.maximum - already)
+        return accepted, stake - accepted
+
 
 @dataclass
 class Bet:
@@ -160,14 +175,7 @@ class Round:
         assert self.limits is not None
         already = sum(b.stake for b in self.bets
                       if b.player == player and b.spot == resolved and not b.level)
-        if stake + already < self.limits.minimum:
-            raise RoundError(f"{format_cents(stake)} is under the table minimum "
-                             f"{format_cents(self.limits.minimum)}")
-        if already >= self.limits.maximum:
-            raise RoundError(f"{resolved.key} already holds the table maximum "
-                             f"{format_cents(self.limits.maximum)}")
-        accepted = min(stake, self.limits.maximum - already)
-        returned = stake - accepted
+        accepted, returned = self.limits.accept(stake, already, resolved.key)
         message = (f"{format_cents(accepted)} on {resolved.key}" if not returned else
                    f"{format_cents(accepted)} on {resolved.key}: {format_cents(returned)} over "
                    f"the table maximum is void and returned")
