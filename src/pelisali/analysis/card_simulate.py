@@ -9,15 +9,13 @@ the intervals here.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from pelisali.analysis.simulate import SimResult, SimRow
+from pelisali.analysis.simulate import SimResult, SimRow, sum_chunks
 from pelisali.games.punto_banco import BETS, PuntoBancoConfig, PuntoBancoTable
 from pelisali.rng import SeededRng
 
@@ -78,23 +76,7 @@ def simulate_cards(
         names, stake, run = ["basic strategy"], 0, _blackjack_chunk
     else:
         raise ValueError(f"no card simulation for {game!r}")
-    sums, squares = [0] * len(names), [0] * len(names)
-
-    def add(job: _Job, result: tuple[list[int], list[int]]) -> None:
-        for i, (s, q) in enumerate(zip(*result, strict=True)):
-            sums[i] += s
-            squares[i] += q
-        if progress:
-            progress(job.size)
-
-    workers = workers or min(len(jobs), os.cpu_count() or 1)
-    if workers <= 1 or len(jobs) == 1:
-        for job in jobs:
-            add(job, run(job))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for job, result in zip(jobs, pool.map(run, jobs), strict=True):
-                add(job, result)
+    sums, squares = sum_chunks(jobs, run, len(names), workers, progress)
     if game == "blackjack":
         from pelisali.analysis.blackjack_play import UNIT
 

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from statistics import NormalDist
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -191,6 +192,39 @@ def representative(game: WagerGame, bet_type: str) -> Spot:
     return spots[len(spots) // 2]
 
 
+class Chunk(Protocol):
+    @property
+    def size(self) -> int: ...
+
+
+ChunkT = TypeVar("ChunkT", bound=Chunk)
+
+
+def sum_chunks(jobs: Sequence[ChunkT], run: Callable[[ChunkT], tuple[list[int], list[int]]],
+               width: int, workers: int | None = None,
+               progress: Callable[[int], None] | None = None) -> tuple[list[int], list[int]]:
+    """Run chunks of rounds (on every core unless ``workers`` says otherwise) and add up
+    their per-bet sums of returns and of squared returns, in job order."""
+    sums, squares = [0] * width, [0] * width
+    workers = workers or min(len(jobs), os.cpu_count() or 1)
+
+    def add(job: ChunkT, result: tuple[list[int], list[int]]) -> None:
+        for i, (s, q) in enumerate(zip(*result, strict=True)):
+            sums[i] += s
+            squares[i] += q
+        if progress:
+            progress(job.size)
+
+    if workers <= 1 or len(jobs) == 1:
+        for job in jobs:
+            add(job, run(job))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for job, result in zip(jobs, pool.map(run, jobs), strict=True):
+                add(job, result)
+    return sums, squares
+
+
 def simulate(
     game: WagerGame,
     rounds: int,
@@ -207,23 +241,7 @@ def simulate(
         jobs.append(_Job(game.name, game.variant, settings, seed, chunk,
                          min(CHUNK, rounds - start)))
     types = game.bet_types()
-    sums, squares = [0] * len(types), [0] * len(types)
-    workers = workers or min(len(jobs), os.cpu_count() or 1)
-
-    def add(job: _Job, result: tuple[list[int], list[int]]) -> None:
-        for i, (s, q) in enumerate(zip(*result, strict=True)):
-            sums[i] += s
-            squares[i] += q
-        if progress:
-            progress(job.size)
-
-    if workers <= 1 or len(jobs) == 1:
-        for job in jobs:
-            add(job, _run_chunk(job))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for job, result in zip(jobs, pool.map(_run_chunk, jobs), strict=True):
-                add(job, result)
+    sums, squares = sum_chunks(jobs, _run_chunk, len(types), workers, progress)
     exact = {row.bet: row.rtp for row in exact_odds(game)}
     rows = [SimRow.from_sums(bet_type, representative(game, bet_type).key, exact[bet_type],
                              sums[i], squares[i], rounds, REFERENCE_STAKE)
