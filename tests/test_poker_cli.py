@@ -212,7 +212,7 @@ def test_batch_values_equal_the_single_hand_rankings() -> None:
     import numpy as np
 
     from pelisali.poker.batch import NO_HAND, batch_values
-    from pelisali.poker.evaluate import _value
+    from pelisali.poker.evaluate import ranked_value as _value
 
     gen = np.random.default_rng(11)
     for k in (5, 7):

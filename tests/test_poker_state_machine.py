@@ -8,7 +8,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from pelisali.poker.selfplay import VARIANTS
+from pelisali.poker.selfplay import VARIANTS, forced_bets
 from pelisali.poker.table import PokerError, PokerHand
 from pelisali.rng import SeededRng
 
@@ -23,12 +23,16 @@ class HandMachine(RuleBasedStateMachine):
                 fee=st.sampled_from([0, 5]), ante=st.sampled_from([0, 1]))
     def deal(self, game: str, players: int, stacks: list[int], button: int, seed: int,
              fee: int, ante: int) -> None:
-        self.hand = PokerHand(VARIANTS[game], stacks[:players], button % players, 1, 2,
-                              SeededRng(seed), ante=ante, fee_percent=Fraction(fee, 100),
-                              fee_cap=3 if fee else None, jackpot_drop=1, jackpot_min_players=3)
+        variant = VARIANTS[game]
+        game_ante, bring_in = forced_bets(variant, 2)
+        self.hand = PokerHand(variant, stacks[:players], button % players, 1, 2,
+                              SeededRng(seed), fee_percent=Fraction(fee, 100),
+                              fee_cap=3 if fee else None, jackpot_drop=1, jackpot_min_players=3,
+                              ante=max(ante, game_ante), bring_in=bring_in)
         self.brought = sum(stacks[:players])
 
-    @precondition(lambda self: not self.hand.finished and not self.hand.discarding)
+    @precondition(lambda self: not self.hand.finished and not self.hand.discarding
+                  and not self.hand.drawing)
     @rule(data=st.data())
     def act(self, data: st.DataObject) -> None:
         legal = self.hand.legal()
@@ -40,7 +44,8 @@ class HandMachine(RuleBasedStateMachine):
             options.append(("raise", data.draw(st.integers(legal.raise_min, legal.raise_max))))
         self.hand.act(*data.draw(st.sampled_from(options)))
 
-    @precondition(lambda self: not self.hand.finished and not self.hand.discarding)
+    @precondition(lambda self: not self.hand.finished and not self.hand.discarding
+                  and not self.hand.drawing)
     @rule(data=st.data())
     def illegal(self, data: st.DataObject) -> None:
         """A refused action changes nothing."""
@@ -49,7 +54,8 @@ class HandMachine(RuleBasedStateMachine):
         legal = self.hand.legal()
         action, to = data.draw(st.sampled_from([
             ("raise", (legal.raise_max or 0) + 1), ("raise", 0),
-            ("check", None) if not legal.check else ("fold", None), ("dance", None)]))
+            ("check", None) if not legal.check else ("fold", None), ("dance", None),
+            ("bring-in", None)]))
         try:
             self.hand.act(action, to)
         except PokerError:
@@ -66,8 +72,9 @@ class HandMachine(RuleBasedStateMachine):
         stacks = [s for s in hand.stacks if s > 0]
         if len(stacks) < 2:
             stacks = [100, 100]
+        ante, bring_in = forced_bets(hand.variant, 2)
         self.hand = PokerHand(hand.variant, stacks, 0, 1, 2, SeededRng(seed),
-                              jackpot_drop=1, jackpot_min_players=3)
+                              jackpot_drop=1, jackpot_min_players=3, ante=ante, bring_in=bring_in)
         self.brought = sum(stacks)
 
     @precondition(lambda self: not self.hand.finished and self.hand.discarding)
@@ -76,6 +83,33 @@ class HandMachine(RuleBasedStateMachine):
         seat = self.hand.actor
         assert seat is not None
         self.hand.discard(data.draw(st.sampled_from(self.hand.hole[seat])))
+
+    @precondition(lambda self: not self.hand.finished and self.hand.drawing)
+    @rule(data=st.data())
+    def draw(self, data: st.DataObject) -> None:
+        seat = self.hand.actor
+        assert seat is not None
+        held = list(self.hand.hole[seat])
+        self.hand.draw(data.draw(st.lists(st.sampled_from(held), unique=True, max_size=5)))
+        assert len(self.hand.hole[seat]) == 5
+
+    @precondition(lambda self: not self.hand.finished and self.hand.drawing)
+    @rule(data=st.data())
+    def bad_draw(self, data: st.DataObject) -> None:
+        """A draw of a card not held, or of one card twice, is refused and changes nothing."""
+        seat = self.hand.actor
+        assert seat is not None
+        held = list(self.hand.hole[seat])
+        stranger = next(c for c in ("2c", "3d", "4h", "5s", "6c", "7d") if c not in held)
+        before = (list(self.hand.hole[seat]), len(self.hand.log), self.hand.shoe.position)
+        throw = data.draw(st.sampled_from([[stranger], [held[0], held[0]]]))
+        try:
+            self.hand.draw(throw)
+        except PokerError:
+            pass
+        else:
+            raise AssertionError(f"a draw of {throw} was accepted")
+        assert (list(self.hand.hole[seat]), len(self.hand.log), self.hand.shoe.position) == before
 
     @invariant()
     def chips_are_conserved(self) -> None:
@@ -92,4 +126,4 @@ class HandMachine(RuleBasedStateMachine):
 
 
 TestHand = HandMachine.TestCase
-TestHand.settings = settings(max_examples=60, stateful_step_count=60, deadline=None)
+TestHand.settings = settings(max_examples=200, stateful_step_count=60, deadline=None)

@@ -25,7 +25,7 @@ GAMES: dict[str, tuple[str, bool]] = {
     "lowball": ("low-27", False), "triple-draw": ("low-27", False),
     "chinese-front": ("front", False),
 }
-RANKING_CHOICES = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "front")
+RANKING_CHOICES = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "low-soko", "front")
 
 GameOpt = Annotated[str, typer.Option("--game", help=f"one of {', '.join(GAMES)}")]
 BoardOpt = Annotated[str | None, typer.Option("--board", help="board cards, e.g. 'Ts 9s 2d'")]

@@ -80,6 +80,8 @@ def describe_ranked(value: int, lang: str, ranking: str) -> str:
             return f"{name}, {HIGH[lang].format(SINGULAR[lang][ranks[0]])}"
         back = {0: 0, 1: 1, 4: 2, 5: 3, 6: 4, 7: 5, 8: 6, 9: 7, 10: 8}[category]
         return describe(value - ((category - back) << 20), lang)
+    if ranking == "low-soko":
+        return f"{describe_ranked(-value, lang, 'soko')} ({LOW[lang].format('').strip()})"
     if ranking.startswith("low"):
         category, ranks = unpack(-value)
         symbols = A5_RANK if ranking.startswith("low-a5") else HIGH_RANK

@@ -161,7 +161,7 @@ def high_values(hands: npt.ArrayLike, threads: bool = True) -> npt.NDArray[np.in
     return np.concatenate(parts)
 
 
-RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "front")
+RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "low-soko", "front")
 
 
 @total_ordering
@@ -200,7 +200,13 @@ class HandValue:
         return hash((self.ranking, self.value))
 
 
-def _value(cards: Sequence[int], ranking: str) -> int | None:
+def ranked_value(cards: Sequence[int], ranking: str) -> int | None:
+    """The value of the best five of ``cards`` (indices) under ``ranking``; higher is
+    better; None when no low qualifies.
+
+    >>> ranked_value([0, 4, 8, 12, 20], "low-a5") > ranked_value([0, 4, 8, 12, 24], "low-a5")
+    True
+    """
     from pelisali.poker import rankings
 
     if ranking == "high":
@@ -209,6 +215,8 @@ def _value(cards: Sequence[int], ranking: str) -> int | None:
         return high_value(cards)
     if ranking == "soko":
         return rankings.soko_value(cards)
+    if ranking == "low-soko":
+        return rankings.low_soko_value(cards)
     if ranking == "low-a5":
         return rankings.low_a5_value(cards)
     if ranking == "low-a5-8":
@@ -227,6 +235,8 @@ def _category(value: int, ranking: str) -> str:
 
     if ranking == "soko":
         return SOKO_CATEGORIES[value >> 20]
+    if ranking == "low-soko":
+        return "low:" + SOKO_CATEGORIES[-value >> 20]
     if ranking.startswith("low"):
         return "low:" + value_category(-value)
     return value_category(value)
@@ -264,7 +274,7 @@ def evaluate(cards: Sequence[str], ranking: str = "high", board: Sequence[str] =
             raise CardError(f"a {ranking} hand needs at least {size} cards, not {len(pool)}")
         choices = [list(c) for c in itertools.combinations(pool, size)] if len(pool) > size \
             else [pool]
-    scored = [(v, five) for five in choices if (v := _value(five, ranking)) is not None]
+    scored = [(v, five) for five in choices if (v := ranked_value(five, ranking)) is not None]
     if not scored:
         return None
     value, five = max(scored, key=lambda item: item[0])

@@ -140,6 +140,12 @@ def low_27_eight_value(cards: Sequence[int]) -> int | None:
     return value if category == 0 and ranks[0] <= 6 else None
 
 
+def low_soko_value(cards: Sequence[int]) -> int:
+    """Sökö's low: the literal reversal of the Sökö ranking (RAY 2016 1.4.1.1.1: low reverses
+    the ranking); the best low of more than five cards is their worst Sökö five."""
+    return -min(soko_value(list(five)) for five in itertools.combinations(cards, 5))
+
+
 def front_value(cards: Sequence[int]) -> int:
     """Chinese poker's three-card front hand: no straights or flushes; comparable with
     five-card high values (RAY 2015 1.4.1.1.13)."""
@@ -169,6 +175,8 @@ def omaha_best(hole: Sequence[int], board: Sequence[int], evaluator: str = "high
                 value = low_a5_eight_value(five)
             elif evaluator == "low-a5":
                 value = low_a5_value(five)
+            elif evaluator == "low-27-8":
+                value = low_27_eight_value(five)
             else:
                 value = low_27_value(five)
             if value is not None and (best is None or value > best):

@@ -18,30 +18,68 @@ from dataclasses import dataclass, field
 
 from pelisali.cards import DECK
 from pelisali.poker.evaluate import high_value
+from pelisali.poker.games import make_variant
 from pelisali.poker.table import (
-    COURCHEVEL_PL,
-    CRAZY_PINEAPPLE_NL,
-    DOUBLE_FLOP_NL,
-    HELSINKI_NL,
     HOLDEM_LIMIT,
-    HOLDEM_NL,
     HOLDEM_PL,
-    OMAHA5_PL,
     OMAHA_NL,
-    OMAHA_PL,
-    PINEAPPLE_NL,
     PokerHand,
     PokerVariant,
 )
 from pelisali.rng import SeededRng
 
 VARIANTS: dict[str, PokerVariant] = {
-    "holdem": HOLDEM_NL, "holdem-limit": HOLDEM_LIMIT, "holdem-pot-limit": HOLDEM_PL,
-    "omaha": OMAHA_PL, "omaha-no-limit": OMAHA_NL, "omaha-5": OMAHA5_PL,
-    "courchevel": COURCHEVEL_PL, "pineapple": PINEAPPLE_NL,
-    "crazy-pineapple": CRAZY_PINEAPPLE_NL, "helsinki": HELSINKI_NL,
-    "double-flop": DOUBLE_FLOP_NL,
+    "holdem": make_variant("holdem"), "holdem-limit": HOLDEM_LIMIT,
+    "holdem-pot-limit": HOLDEM_PL, "omaha": make_variant("omaha"),
+    "omaha-no-limit": OMAHA_NL, "omaha-5": make_variant("omaha-5"),
+    "courchevel": make_variant("courchevel"), "pineapple": make_variant("pineapple"),
+    "crazy-pineapple": make_variant("crazy-pineapple"), "helsinki": make_variant("helsinki"),
+    "double-flop": make_variant("double-flop"), "stud": make_variant("stud"),
+    "razz": make_variant("razz"), "soko": make_variant("soko"), "draw": make_variant("draw"),
+    "draw-openers": make_variant("draw", openers=True, draws=2),
+    "lowball": make_variant("lowball"), "triple-draw": make_variant("triple-draw"),
+    "holdem-low": make_variant("holdem", low=True),
+    "omaha-hi-lo": make_variant("omaha", structure="limit", hi_lo=True,
+                                low_rule="ace-to-five", qualifier="eight"),
+    "stud-hi-lo": make_variant("stud", hi_lo=True, low_rule="ace-to-five", qualifier="eight"),
+    "soko-hi-lo": make_variant("soko", hi_lo=True),
+    "double-flop-hi-lo": make_variant("double-flop", hi_lo=True),
 }
+
+
+def forced_bets(variant: PokerVariant, big_blind: int) -> tuple[int, int]:
+    """The ante and bring-in a game needs beyond the blinds: stud antes and a bring-in
+    (half the small bet), jacks-or-better draw antes; none for the rest.
+
+    >>> forced_bets(VARIANTS["stud"], 4), forced_bets(VARIANTS["holdem"], 4)
+    ((1, 2), (0, 0))
+    """
+    if variant.kind == "stud":
+        return max(1, big_blind // 4), max(1, big_blind // 2)
+    if variant.openers:
+        return max(1, big_blind // 2), 0
+    return 0, 0
+
+
+def draw_choice(hand: PokerHand, chooser: random.Random, bot: str) -> list[str]:
+    """The cards a bot throws: ``random`` any subset; ``rules`` keeps pairs and better in a
+    high game, and in a low game throws pairs and cards above eight."""
+    seat = hand.actor
+    assert seat is not None
+    cards = hand.hole[seat]
+    if bot == "random":
+        return [c for c in cards if chooser.random() < 0.4]
+    ranks = [c[0] for c in cards]
+    if hand.variant.high is None:
+        seen: set[str] = set()
+        throw = []
+        for card in cards:
+            if card[0] in seen or card[0] in "9TJQK" or (card[0] == "A" and hand.variant.low
+                                                          and "27" in hand.variant.low):
+                throw.append(card)
+            seen.add(card[0])
+        return throw
+    return [c for c, r in zip(cards, ranks, strict=True) if ranks.count(r) == 1]
 
 
 def random_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | None]:
@@ -61,7 +99,14 @@ def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | No
     seat = hand.actor
     assert seat is not None
     cards = [DECK.index(c) for c in hand.hole[seat]]
-    if len(hand.board) >= 3:
+    if hand.variant.high is None:  # a low game: count the different cards eight or lower
+        lows = {0 if c >> 2 == 12 else (c >> 2) + 1 for c in cards}
+        lows = {r for r in lows if r <= 7}
+        strong, fair = len(lows) >= min(4, len(cards)), len(lows) >= min(3, len(cards))
+    elif hand.variant.kind != "board" and len(cards) + len(hand.board) >= 5:
+        strength = high_value(cards + [DECK.index(c) for c in hand.board]) >> 20
+        strong, fair = strength >= 2, strength >= 1
+    elif len(hand.board) >= 3:
         strength = high_value(cards[:2] + [DECK.index(c) for c in hand.board][:5]) >> 20
         strong, fair = strength >= 2, strength >= 1
     else:
@@ -111,12 +156,17 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
             if s < big_blind:  # buy in again between hands, never during one
                 bought += stack - s
                 stacks[i] = stack
-        hand = PokerHand(variant, stacks, button, small_blind, big_blind, rng)
+        ante, bring_in = forced_bets(variant, big_blind)
+        hand = PokerHand(variant, stacks, button, small_blind, big_blind, rng, ante=ante,
+                         bring_in=bring_in)
         while not hand.finished:
             seat = hand.actor
             assert seat is not None
             if hand.discarding:  # the bots throw away their lowest card
                 hand.discard(min(hand.hole[seat], key=DECK.index))
+                continue
+            if hand.drawing:
+                hand.draw(draw_choice(hand, chooser, bots[seat % len(bots)]))
                 continue
             action, to = BOTS[bots[seat % len(bots)]](hand, chooser)
             hand.act(action, to)

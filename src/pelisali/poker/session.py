@@ -161,7 +161,9 @@ class PokerTable:
         if self.jackpot is not None:
             self.jackpot.contribute(hand.jackpot_taken)
             names = {position: self._name(index) for position, index in enumerate(self._in_hand)}
-            showdown = {names[p]: hand.hand_value(p) for p in sorted(hand.shown)}
+            # Qualifying hands are high hands (four of a kind and up), whatever the game.
+            showdown = {names[p]: value for p in sorted(hand.shown)
+                        if (value := hand.hand_value(p, ranking="high")) is not None}
             payout = self.jackpot.settle(showdown, list(names.values()), self.revealed)
             if payout is not None:  # paid to the players at this table
                 for name, amount in payout.shares.items():

@@ -21,16 +21,19 @@ written as a PHH hand history.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
 from pelisali.cards import DECK, CardError, Shoe
-from pelisali.poker.evaluate import high_value
-from pelisali.rng import Rng
+from pelisali.poker.evaluate import high_value, ranked_value
+from pelisali.poker.hands import unpack
+from pelisali.poker.rankings import omaha_best
+from pelisali.poker.showing import bring_in_key, showing_value, suit_tiebreak
+from pelisali.rng import Rng, shuffle
 
 Structure = Literal["limit", "pot-limit", "no-limit"]
+Kind = Literal["board", "stud", "draw"]
 
 
 class PokerError(ValueError):
@@ -50,6 +53,35 @@ class PokerVariant:
     phh_code: str | None = None  # PokerKit's variant code, where it has one
     discard_after: tuple[int, ...] = ()  # betting rounds after which each player discards one
     boards: int = 1  # Double Flop Hold'em: two boards, half the pot on each
+    kind: Kind = "board"
+    stud_streets: tuple[tuple[int, int], ...] = ()  # stud: (down, up) cards a street
+    draws: int = 0  # draw games: draws, each after a betting round
+    openers: bool = False  # draw: jacks or better to open, antes only (RULINGS)
+    high: str | None = "high"  # the ranking of the high hand, None in a low game
+    low: str | None = None  # the ranking of the low hand (low and high/low games)
+    showing_ties: Literal["position", "suit"] = "position"  # stud: equal showing hands
+
+    def __post_init__(self) -> None:
+        if self.high is None and self.low is None:
+            raise PokerError("a game needs a high or a low hand")
+        if self.high is None and self.low is not None and self.low.endswith("-8"):
+            raise PokerError("a qualifier for the low needs a high half to go to")
+        if self.kind == "draw" and not 1 <= self.draws <= 3:
+            raise PokerError("Five Card Draw has one, two or three draws (RAY 2015 1.4.1.1.12)")
+
+    @property
+    def rounds(self) -> int:
+        """Betting rounds in a hand."""
+        if self.kind == "stud":
+            return len(self.stud_streets)
+        if self.kind == "draw":
+            return self.draws + 1
+        return len(self.board_streets)
+
+    @property
+    def split(self) -> bool:
+        """High/low: half the pot to the best hand, half to the best low."""
+        return self.high is not None and self.low is not None
 
 
 HOLDEM_NL = PokerVariant("holdem", 2, (0, 3, 1, 1), False, "no-limit", phh_code="NT")
@@ -70,6 +102,23 @@ CRAZY_PINEAPPLE_NL = PokerVariant("crazy-pineapple", 3, (0, 3, 1, 1), False, "no
 HELSINKI_NL = PokerVariant("helsinki", 4, (0, 3, 1, 1), False, "no-limit", discard_after=(0, 1))
 # 1.4.1.1.9 and RULINGS: two boards; half the pot for the best hand on each.
 DOUBLE_FLOP_NL = PokerVariant("double-flop", 2, (0, 3, 1, 1), False, "no-limit", boards=2)
+# 1.4.1.1.10: two down and one up, an up card a street to four up, the seventh down.
+STUD_STREETS = ((2, 1), (0, 1), (0, 1), (0, 1), (1, 0))
+STUD_LIMIT = PokerVariant("stud", 7, (), False, "limit", phh_code="F7S", kind="stud",
+                          stud_streets=STUD_STREETS)
+# RAY 2015 1.4.1.1.10: "the low version of Seven Card Stud is called Razz"; ace-to-five.
+RAZZ_LIMIT = PokerVariant("razz", 7, (), False, "limit", phh_code="FR", kind="stud",
+                          stud_streets=STUD_STREETS, high=None, low="low-a5")
+# RAY 2015 1.4.1.1.11 and RULINGS: one down and one up, then an up card a street to four up.
+SOKO_LIMIT = PokerVariant("soko", 5, (), False, "limit", kind="stud",
+                          stud_streets=((1, 1), (0, 1), (0, 1), (0, 1)), high="soko")
+# RAY 2015 1.4.1.1.12: five down, betting, a draw of 0-5 cards, betting.
+DRAW_LIMIT = PokerVariant("draw", 5, (), False, "limit", kind="draw", draws=1)
+# Lowball: the low version (deuce-to-seven, RULINGS); Triple Draw Lowball: three draws.
+LOWBALL_NL = PokerVariant("lowball", 5, (), False, "no-limit", phh_code="N2L1D", kind="draw",
+                          draws=1, high=None, low="low-27")
+TRIPLE_DRAW_LIMIT = PokerVariant("triple-draw", 5, (), False, "limit", phh_code="F2L3D",
+                                 kind="draw", draws=3, high=None, low="low-27")
 
 
 @dataclass(frozen=True)
@@ -97,6 +146,7 @@ class PokerHand:
     jackpot_drop: int = 0  # bad-beat jackpot: taken from the pot of a hand that qualifies
     jackpot_min_players: int = 0
     jackpot_taken: int = 0
+    bring_in: int = 0  # stud: the forced bet of the lowest up card (Razz: the highest)
     stacks: list[int] = field(init=False)
     hole: list[list[str]] = field(init=False)
     board: list[str] = field(default_factory=list)
@@ -120,35 +170,83 @@ class PokerHand:
     _discarding: list[int] = field(default_factory=list)  # players yet to discard this street
     _discarded: set[int] = field(default_factory=set)  # streets whose discards are done
     shown: set[int] = field(default_factory=set)  # seats whose cards were shown
+    up: list[list[str]] = field(init=False)  # stud: each seat's face-up cards
+    redeals: int = 0  # draw with openers: deals nobody opened
+    _drawing: list[int] = field(default_factory=list)  # draw games: players yet to draw
+    _drawn: set[int] = field(default_factory=set)  # rounds whose draws are done
+    _thrown: list[str] = field(default_factory=list)  # discards and folded hands
+    _bring_in_due: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.starting_stacks)
+        kind = self.variant.kind
         if not 2 <= n <= 12:
             raise PokerError("a table seats 2 to 12 players (RAY 1.4.1.1.1)")
         if any(s <= 0 for s in self.starting_stacks):
             raise PokerError("every player needs chips on the table")
         if not 0 <= self.button < n:
             raise PokerError(f"the button must be at a seat 0 to {n - 1}")
-        if not 0 < self.small_blind <= self.big_blind:
+        if self._blinds_posted and not 0 < self.small_blind <= self.big_blind:
             raise PokerError("blinds: 0 < small blind <= big blind")
+        if self.big_blind <= 0:
+            raise PokerError("the smallest bet (big_blind) must be positive")
+        if kind == "stud" and not 0 < self.bring_in <= self.big_blind:
+            raise PokerError("stud: 0 < bring-in <= the small bet (big_blind)")
+        if kind != "stud" and self.bring_in:
+            raise PokerError("a bring-in belongs to the stud games")
+        if self.variant.openers and self.ante <= 0:
+            raise PokerError("jacks or better to open is played with antes")
+        if kind == "draw" and n > 10:  # five cards each and a stub to draw from
+            raise PokerError("a draw game seats at most 10 players")
         self.stacks = list(self.starting_stacks)
         self.folded = [False] * n
         self.street_commit = [0] * n
         self.total_commit = [0] * n
         self.winnings = [0] * n
         self._level_acted = [-1] * n
+        self.up = [[] for _ in range(n)]
         self.shoe = Shoe(1, 0)
         self.shoe.shuffle(self.rng)
         self.hole = [[] for _ in range(n)]
         self._post_forced_bets()
+        self._deal_first()
+        self._start_round(preflop=True)
+
+    @property
+    def _blinds_posted(self) -> bool:
+        """Blinds in the board games and the draw games; stud brings in, and draw with
+        jacks or better to open is played on antes alone."""
+        return self.variant.kind != "stud" and not self.variant.openers
+
+    def _deal_first(self) -> None:
+        """The first deal: hole cards (stud: down and up), Courchevel's first board card."""
+        if self.variant.kind == "stud":
+            self._deal_stud_street(0)
+            return
         for seat in self._order_from(self._left_of(self.button)):
             self.hole[seat] = self.shoe.deal(self.variant.hole_cards)
             self.log.append(f"d dh p{self._phh(seat)} {''.join(self.hole[seat])}")
-        if self.variant.board_streets[0]:  # Courchevel: a board card with the hole cards
-            cards = self.shoe.deal(self.variant.board_streets[0])
+        if self.variant.board_streets and self.variant.board_streets[0]:
+            cards = self.shoe.deal(self.variant.board_streets[0])  # Courchevel
             self.board.extend(cards)
             self.log.append(f"d db {''.join(cards)}")
-        self._start_round(preflop=True)
+
+    def _deal_stud_street(self, street: int) -> None:
+        """Every player still in gets the street's cards, from the dealer's left; when the
+        deck cannot give each a card, one community card is dealt face up for all
+        (RAY 2016 1.4.1.1.10)."""
+        down, up = self.variant.stud_streets[street]
+        live = [s for s in self._order_from(self._left_of(self.button)) if not self.folded[s]]
+        if self.shoe.remaining < (down + up) * len(live):
+            card = self.shoe.deal(1)
+            self.board.extend(card)
+            self.log.append(f"d db {card[0]}")
+            return
+        for seat in live:
+            cards = self.shoe.deal(down + up)
+            self.hole[seat].extend(cards)
+            self.up[seat].extend(cards[down:])
+            self.log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
 
     # -- seats -----------------------------------------------------------------------------
     @property
@@ -189,12 +287,45 @@ class PokerHand:
             for seat in range(self.players):
                 self._commit(seat, self.ante)
             self._collect()
+        self.last_raise = self.big_blind
+        if not self._blinds_posted:  # stud's bring-in is posted as the first action
+            return
         sb, bb = self._blind_seats()
         self._commit(sb, self.small_blind)
         self._commit(bb, self.big_blind)
         self.current_bet = max(self.street_commit)
-        self.last_raise = self.big_blind
         self.bets_this_street = 1
+
+    def _first_to_act(self, preflop: bool) -> int:
+        """Blinds: left of the big blind first, later the first left of the button. Stud:
+        the bring-in, later the best showing hand (Razz: the lowest)."""
+        if self.variant.kind == "stud":
+            return self._bring_in_seat() if preflop else self._best_showing_seat()
+        if preflop and self._blinds_posted:
+            return self._left_of(self._blind_seats()[1])
+        return self._left_of(self.button)
+
+    def _showing_ranking(self) -> str:
+        return self.variant.high or self.variant.low or "high"
+
+    def _bring_in_seat(self) -> int:
+        """The lowest up card brings in (a low game: the highest), suits breaking ties."""
+        ranking = self._showing_ranking()
+        keys = {s: bring_in_key(self.up[s][0], ranking) for s in self._in_hand()}
+        pick = max if ranking.startswith("low") else min
+        return pick(keys, key=keys.__getitem__)
+
+    def _best_showing_seat(self) -> int:
+        ranking = self._showing_ranking()
+        order = [s for s in self._order_from(self._left_of(self.button)) if not self.folded[s]]
+        values = {s: showing_value(self.up[s], ranking) for s in order}
+        best = max(values.values())
+        tied = [s for s in order if values[s] == best]
+        if self.variant.showing_ties == "suit" and len(tied) > 1:
+            keys = {s: suit_tiebreak(self.up[s], ranking) for s in tied}
+            pick = min if ranking.startswith("low") else max
+            return pick(tied, key=keys.__getitem__)
+        return tied[0]  # the first clockwise from the dealer's left
 
     def _start_round(self, preflop: bool = False) -> None:
         if not preflop:
@@ -203,14 +334,14 @@ class PokerHand:
             self.last_raise = self.big_blind
             self.bets_this_street = 0
         self.full_raises += 1
-        # Pre-flop the player left of the big blind opens; later the first left of the button.
-        first = self._left_of(self._blind_seats()[1] if preflop else self.button)
+        first = self._first_to_act(preflop)
         self._opener = first
         self._pending = [s for s in self._order_from(first) if self._can_act(s)]
         # A round needs at least two players able to bet, or one facing a bet.
         able = [s for s in self._in_hand() if self.stacks[s] > 0]
         if len(able) < 2 and not (able and self.street_commit[able[0]] < self.current_bet):
             self._pending = []
+        self._bring_in_due = (preflop and self.variant.kind == "stud" and bool(self._pending))
         self._advance()
 
     def _collect(self) -> None:
@@ -233,20 +364,45 @@ class PokerHand:
                                         if not self.folded[s]]
                 self.actor = self._discarding[0]
                 return
+            if (self.variant.openers and self.street == 0 and self.current_bet == 0
+                    and sum(1 for s in self._in_hand() if self.stacks[s] > 0) >= 2):
+                self._redeal()
+                return
+            if (self.variant.kind == "draw" and self.street < self.variant.draws
+                    and self.street not in self._drawn):
+                if not self._drawing:
+                    self._drawing = [s for s in self._order_from(self._left_of(self.button))
+                                     if not self.folded[s]]
+                self.actor = self._drawing[0]
+                return
             self.actor = None
-            if self.street + 1 >= len(self.variant.board_streets):
+            if self.street + 1 >= self.variant.rounds:
                 self._showdown()
                 return
             self.street += 1
-            cards = self.shoe.deal(self.variant.board_streets[self.street])
-            self.board.extend(cards)
-            self.log.append(f"d db {''.join(cards)}")
-            if self.variant.boards == 2:
-                second = self.shoe.deal(self.variant.board_streets[self.street])
-                self.second_board.extend(second)
-                self.log.append(f"d db2 {''.join(second)}")
+            if self.variant.kind == "stud":
+                self._deal_stud_street(self.street)
+            elif self.variant.kind == "board":
+                cards = self.shoe.deal(self.variant.board_streets[self.street])
+                self.board.extend(cards)
+                self.log.append(f"d db {''.join(cards)}")
+                if self.variant.boards == 2:
+                    second = self.shoe.deal(self.variant.board_streets[self.street])
+                    self.second_board.extend(second)
+                    self.log.append(f"d db2 {''.join(second)}")
             self._start_round()
             return
+
+    def _redeal(self) -> None:
+        """Nobody opened: the antes stay in the pot and the hand is dealt again from a
+        freshly shuffled deck (RULINGS, Five Card Draw)."""
+        self.redeals += 1
+        self.log.append(f"# nobody opened: deal {self.redeals + 1}")
+        self.shoe.shuffle(self.rng)
+        self._thrown = []
+        self.hole = [[] for _ in range(self.players)]
+        self._deal_first()
+        self._start_round(preflop=True)
 
     def _return_uncalled(self) -> None:
         ranked = sorted(range(self.players), key=lambda s: -self.street_commit[s])
@@ -273,18 +429,77 @@ class PokerHand:
         if card not in self.hole[actor]:
             raise PokerError(f"{card} is not a card seat {actor} holds: {self.hole[actor]}")
         self.hole[actor].remove(card)
+        self._thrown.append(card)
         self.log.append(f"p{self._phh(actor)} discard {card}")
         self._discarding.pop(0)
         if not self._discarding:
             self._discarded.add(self.street)
         self._advance()
 
+    @property
+    def drawing(self) -> bool:
+        """The player to act draws (discards 0-5 cards and is dealt as many)."""
+        return bool(self._drawing)
+
+    def draw(self, discards: list[str] | tuple[str, ...] = (),
+             seat: int | None = None) -> list[str]:
+        """Discard ``discards`` (none: stand pat) and be dealt as many new cards
+        (RAY 2015 1.4.1.1.12). When the stub runs short, the discards and folded hands
+        thrown so far, but not this player's own discards, are shuffled and dealt
+        (RULINGS). Returns the new cards."""
+        if not self._drawing:
+            raise PokerError("nobody draws now")
+        actor = self._drawing[0]
+        if seat is not None and seat != actor:
+            raise PokerError(f"seat {seat} is out of turn; seat {actor} draws")
+        if isinstance(discards, str):
+            raise PokerError("give the discards as a list of cards")
+        if len(set(discards)) != len(discards):
+            raise PokerError("a card is discarded twice")
+        for card in discards:
+            if card not in self.hole[actor]:
+                raise PokerError(f"{card} is not a card seat {actor} holds: {self.hole[actor]}")
+        p = self._phh(actor)
+        self.log.append(f"p{p} sd {''.join(discards)}".rstrip())
+        new: list[str] = []
+        if discards:
+            from_stub = min(len(discards), self.shoe.remaining)
+            new = self.shoe.deal(from_stub)
+            if from_stub < len(discards):
+                self.log.append(f"# the stub ran out: {len(self._thrown)} discards shuffled")
+                self.shoe.cards.extend(shuffle(self._thrown, self.rng))
+                self._thrown = []
+                new += self.shoe.deal(len(discards) - from_stub)
+            for card in discards:
+                self.hole[actor].remove(card)
+            self.hole[actor].extend(new)
+            self._thrown.extend(discards)
+            self.log.append(f"d dh p{p} {''.join(new)}")
+        self._drawing.pop(0)
+        if not self._drawing:
+            self._drawn.add(self.street)
+        self._advance()
+        return new
+
     def legal(self) -> Legal:
         if self._discarding:
             raise PokerError("the player to act must discard a card first")
+        if self._drawing:
+            raise PokerError("the player to act must draw (or stand pat) first")
         if self.actor is None:
             raise PokerError("the hand is not waiting for a player")
         seat = self.actor
+        if self._bring_in_due:  # post the bring-in (the "call") or complete to a full bet
+            post = min(self.bring_in, self.stacks[seat])
+            top = self.stacks[seat]
+            if self.variant.structure == "limit":
+                top = min(top, self.big_blind)
+            elif self.variant.structure == "pot-limit":
+                top = min(top, self.big_blind + sum(self.total_commit))
+            can_complete = self.stacks[seat] > post and self.bring_in < self.big_blind
+            return Legal(fold=False, check=False, call=post,
+                         raise_min=min(self.big_blind, top) if can_complete else None,
+                         raise_max=top if can_complete else None)
         to_call = min(self.current_bet - self.street_commit[seat], self.stacks[seat])
         can_raise = (self.stacks[seat] > to_call and self._level_acted[seat] < self.full_raises
                      and any(self._can_act(s) for s in self._in_hand() if s != seat))
@@ -297,12 +512,20 @@ class PokerHand:
             if cover <= self.current_bet:
                 return Legal(fold=to_call > 0, check=to_call == 0, call=to_call,
                              raise_min=None, raise_max=None)
+            completing = (self.variant.kind == "stud" and self.street == 0
+                          and self.current_bet < self.big_blind)  # over the bring-in
+            opening = self.variant.openers and self.street == 0 and self.current_bet == 0
+            if opening and not self._has_openers(seat):
+                return Legal(fold=False, check=True, call=0, raise_min=None, raise_max=None)
             if self.variant.structure == "limit":
                 if self.bets_this_street < self.variant.raise_cap:
                     size = self.big_blind * (2 if self.street >= 2 else 1)
-                    raise_min = raise_max = min(self.current_bet + size, most)
+                    target = size if completing and self.street == 0 else self.current_bet + size
+                    raise_min = raise_max = min(target, most)
             else:
                 smallest = self.current_bet + max(self.last_raise, self.big_blind)
+                if completing:
+                    smallest = self.big_blind
                 top = most
                 if self.variant.structure == "pot-limit":  # call, then raise the pot
                     top = min(self.current_bet + sum(self.total_commit) + to_call, most)
@@ -319,6 +542,8 @@ class PokerHand:
             raise PokerError("the hand is over")
         if self._discarding:
             raise PokerError(f"seat {self._discarding[0]} must discard a card first")
+        if self._drawing:
+            raise PokerError(f"seat {self._drawing[0]} must draw first")
         if seat is not None and seat != self.actor:
             raise PokerError(f"seat {seat} is out of turn; seat {self.actor} is to act")
         legal = self.legal()
@@ -329,11 +554,20 @@ class PokerHand:
             if not legal.fold:
                 raise PokerError("nothing to call: check instead of folding")
             self.folded[actor] = True
+            self._thrown.extend(self.hole[actor])  # into the muck: a draw may reuse them
+            self.hole[actor] = []
             self.log.append(f"p{p} f")
         elif action == "check":
             if not legal.check:
                 raise PokerError(f"{legal.call} to call: call, raise or fold")
             self.log.append(f"p{p} cc")
+        elif action == "bring-in" or (action == "call" and self._bring_in_due):
+            if not self._bring_in_due:
+                raise PokerError("the bring-in is posted only by the first to act in stud")
+            self._commit(actor, legal.call)
+            self.current_bet = max(self.street_commit)
+            self._bring_in_due = False
+            self.log.append(f"p{p} pb")
         elif action == "call":
             if legal.check:
                 raise PokerError("nothing to call: check")
@@ -347,8 +581,10 @@ class PokerHand:
             if not legal.raise_min <= to <= legal.raise_max:
                 raise PokerError(f"raise to {to} is outside {legal.raise_min}..{legal.raise_max}")
             increment = to - self.current_bet
-            full = increment >= max(self.last_raise, self.big_blind) or \
-                self.variant.structure == "limit"
+            full = (increment >= max(self.last_raise, self.big_blind)
+                    or (self.variant.kind == "stud" and self.street == 0
+                        and self.current_bet < self.big_blind <= to))  # a completion
+            self._bring_in_due = False
             self._commit(actor, to - self.street_commit[actor])
             if full:  # a short all-in does not reopen the betting (RULINGS / world practice)
                 self.last_raise = increment
@@ -360,7 +596,7 @@ class PokerHand:
             self._pending = [s for s in self._order_from(self._left_of(actor))
                              if s != actor and self._can_act(s)]
         else:
-            raise PokerError(f"unknown action {action!r}: fold, check, call, raise")
+            raise PokerError(f"unknown action {action!r}: fold, check, call, raise, bring-in")
         self._level_acted[actor] = self.full_raises
         if self._pending and self._pending[0] == actor:
             self._pending.pop(0)
@@ -389,13 +625,25 @@ class PokerHand:
         self.actor = None
         self.finished = True
 
-    def hand_value(self, seat: int, board_cards: list[str] | None = None) -> int:
+    def _has_openers(self, seat: int) -> bool:
+        """Jacks or better: a pair of jacks or any better hand."""
+        category, ranks = unpack(high_value([DECK.index(c) for c in self.hole[seat]]))
+        return category > 1 or (category == 1 and ranks[0] >= 9)
+
+    def hand_value(self, seat: int, board_cards: list[str] | None = None,
+                   ranking: str | None = None) -> int | None:
+        """The seat's hand under ``ranking`` (default: the game's high, else its low);
+        None when no low qualifies."""
+        ranking = ranking or self.variant.high or self.variant.low
+        assert ranking is not None
         hole = [DECK.index(c) for c in self.hole[seat]]
         board = [DECK.index(c) for c in (self.board if board_cards is None else board_cards)]
         if self.variant.exactly_two:
-            return max(high_value([*two, *three]) for two in itertools.combinations(hole, 2)
-                       for three in itertools.combinations(board, 3))
-        return high_value(hole + board)
+            return omaha_best(hole, board, ranking)
+        cards = hole + board
+        if ranking == "high" and len(cards) <= 7:
+            return high_value(cards)
+        return ranked_value(cards, ranking)
 
     def _showdown(self) -> None:
         self._collect()
@@ -406,36 +654,51 @@ class PokerHand:
                 self.log.append(f"p{self._phh(seat)} sm {''.join(self.hole[seat])}")
         contributions = list(self.total_commit)
         boards = [self.board, self.second_board] if self.variant.boards == 2 else [self.board]
-        per_board = [{s: self.hand_value(s, b) for s in self._in_hand()} for b in boards]
-        values = per_board[0]
+        live = self._in_hand()
+        # For each board, the high and the low values ("None" where a low fails to qualify).
+        halves: list[list[dict[int, int | None]]] = []
+        for board in boards:
+            parts = []
+            for ranking in (self.variant.high, self.variant.low):
+                if ranking is not None:
+                    parts.append({s: self.hand_value(s, board, ranking) for s in live})
+            halves.append(parts)
         fee_left = self.fee
         # Pots by the stakes of the players still in the hand; folded chips are dead money
         # in the pots they reach.
-        levels = sorted({contributions[s] for s in values})
+        levels = sorted({contributions[s] for s in live})
         floor = 0
         for i, level in enumerate(levels):
             cap = max(contributions) if i == len(levels) - 1 else level
             pot = sum(min(c, cap) - min(c, floor) for c in contributions)
-            eligible = [s for s in values if contributions[s] >= level]
+            eligible = [s for s in live if contributions[s] >= level]
             floor = level
             taken = min(fee_left, pot)  # the fee comes out of the main pot first
             pot -= taken
             fee_left -= taken
             # Double Flop: half of each pot per board (the odd chip with the first board).
-            halves = [pot - pot // 2, pot // 2] if len(per_board) == 2 else [pot]
-            for part, board_values in zip(halves, per_board, strict=True):
-                best = max(board_values[s] for s in eligible)
-                winners = [s for s in self._order_from(self._left_of(self.button))
-                           if s in eligible and board_values[s] == best]
-                share, odd = divmod(part, len(winners))
-                for i, s in enumerate(winners):
-                    # Odd chips go to the first winner clockwise from the button (house
-                    # choice, as PokerKit and the card rooms do; RULINGS names only hi/lo).
-                    amount = share + (odd if i == 0 else 0)
-                    self.stacks[s] += amount
-                    self.winnings[s] += amount
+            per_board = [pot - pot // 2, pot // 2] if len(boards) == 2 else [pot]
+            for part, board_parts in zip(per_board, halves, strict=True):
+                self._split(part, eligible, board_parts)
         self.actor = None
         self.finished = True
+
+    def _split(self, pot: int, eligible: list[int], parts: list[dict[int, int | None]]) -> None:
+        """High/low: the pot halves between the best and the best low hand, the odd chip to
+        the high half (RULINGS); a half nobody qualifies for goes to the other half."""
+        contenders = [p for p in parts if any(p[s] is not None for s in eligible)]
+        shares = [pot - pot // 2, pot // 2] if len(contenders) == 2 else [pot]
+        for share, values in zip(shares, contenders, strict=True):
+            best = max(v for s in eligible if (v := values[s]) is not None)
+            winners = [s for s in self._order_from(self._left_of(self.button))
+                       if s in eligible and values[s] == best]
+            each, odd = divmod(share, len(winners))
+            for i, s in enumerate(winners):
+                # Odd chips go to the first winner clockwise from the button (house
+                # choice, as PokerKit and the card rooms do; RULINGS names only hi/lo).
+                amount = each + (odd if i == 0 else 0)
+                self.stacks[s] += amount
+                self.winnings[s] += amount
 
     # -- what a player sees ------------------------------------------------------------------
     def view(self, seat: int) -> dict[str, object]:
@@ -443,20 +706,25 @@ class PokerHand:
         public actions; no other player's hole cards unless shown at showdown, no deck."""
         if not 0 <= seat < self.players:
             raise PokerError(f"no seat {seat}")
-        hidden = {f"p{self._phh(s)}" for s in range(self.players)
-                  if s != seat and s not in self.shown}
+        label = {f"p{self._phh(s)}": s for s in range(self.players)}
+        hidden = {name for name, s in label.items() if s != seat and s not in self.shown}
         actions = []
         for entry in self.log:
             words = entry.split()
             if words[:2] == ["d", "dh"] and words[2] in hidden:
-                entry = f"d dh {words[2]} {'??' * (len(words[3]) // 2)}"
+                up = self.up[label[words[2]]]  # stud: up cards are for everyone to see
+                cards = [words[3][i:i + 2] for i in range(0, len(words[3]), 2)]
+                entry = f"d dh {words[2]} {''.join(c if c in up else '??' for c in cards)}"
             elif words[1:2] == ["discard"] and words[0] in hidden:
                 entry = f"{words[0]} discard ??"
+            elif words[1:2] == ["sd"] and len(words) > 2 and words[0] in hidden:
+                entry = f"{words[0]} sd {'??' * (len(words[2]) // 2)}"
             actions.append(entry)
         return {
             "seat": seat,
             "hole": list(self.hole[seat]),
             "shown": {s: list(self.hole[s]) for s in sorted(self.shown) if s != seat},
+            "up": {s: list(self.up[s]) for s in range(self.players) if self.up[s]},
             "board": list(self.board),
             "second_board": list(self.second_board),
             "stacks": list(self.stacks),
@@ -466,35 +734,63 @@ class PokerHand:
             "button": self.button,
             "to_act": self.actor,
             "discarding": self.discarding,
+            "drawing": self.drawing,
             "actions": actions,
             "finished": self.finished,
         }
 
     # -- records ---------------------------------------------------------------------------
     def phh(self) -> str:
-        """The hand as a PHH file (PokerKit's notation), players from the small blind on."""
+        """The hand as a PHH file (PokerKit's notation), players from the dealer's left on."""
         if self.variant.phh_code is None:
             raise CardError(f"PHH has no variant code for {self.variant.name} "
                             f"{self.variant.structure}")
         order = self._order_from(self._left_of(self.button))
-        sb, bb = self._blind_seats()
-        blinds = [self.small_blind if s == sb else self.big_blind if s == bb else 0
-                  for s in order]
-        if self.players == 2:  # PHH lists heads-up blinds small first and swaps them itself
-            blinds = [self.small_blind, self.big_blind]
         lines = [
             f'variant = "{self.variant.phh_code}"',
             "ante_trimming_status = true",
             f"antes = {[self.ante] * self.players}",
-            f"blinds_or_straddles = {blinds}",
         ]
+        if self.variant.kind == "stud":
+            lines.append(f"bring_in = {self.bring_in}")
+        else:
+            sb, bb = self._blind_seats()
+            blinds = [self.small_blind if s == sb else self.big_blind if s == bb else 0
+                      for s in order]
+            if self.players == 2:  # PHH lists heads-up blinds small first, swaps them itself
+                blinds = [self.small_blind, self.big_blind]
+            lines.append(f"blinds_or_straddles = {blinds}")
         if self.variant.structure == "limit":
             lines += [f"small_bet = {self.big_blind}", f"big_bet = {2 * self.big_blind}"]
         else:
             lines.append(f"min_bet = {self.big_blind}")
         lines += [
             f"starting_stacks = {[self.starting_stacks[s] for s in order]}",
-            "actions = [" + ", ".join(f'"{a}"' for a in self.log) + "]",
+            "actions = [" + ", ".join(f'"{a}"' for a in self._phh_actions()) + "]",
             f"finishing_stacks = {[self.stacks[s] for s in order]}",
         ]
         return "\n".join(lines) + "\n"
+
+    def _phh_actions(self) -> list[str]:
+        """The log in PHH order: in a draw, everyone discards before the new cards are
+        dealt; notes are left out."""
+        actions: list[str] = []
+        deals: list[str] = []
+        drawn: set[str] = set()  # players who drew in this draw
+        for entry in self.log:
+            words = entry.split()
+            if entry.startswith("#"):
+                continue
+            if words[1] == "sd":
+                if words[0] in drawn:  # the next draw began without betting (all-ins)
+                    actions += deals
+                    deals, drawn = [], set()
+                drawn.add(words[0])
+                actions.append(entry)
+            elif drawn and words[:2] == ["d", "dh"]:
+                deals.append(entry)
+            else:
+                actions += deals
+                deals, drawn = [], set()
+                actions.append(entry)
+        return actions + deals
