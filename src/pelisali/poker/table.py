@@ -147,6 +147,7 @@ class PokerHand:
     jackpot_min_players: int = 0
     jackpot_taken: int = 0
     bring_in: int = 0  # stud: the forced bet of the lowest up card (Razz: the highest)
+    deck: list[str] | None = None  # a dealt order (a replay, a hall's physical shuffle)
     stacks: list[int] = field(init=False)
     hole: list[list[str]] = field(init=False)
     board: list[str] = field(default_factory=list)
@@ -206,7 +207,16 @@ class PokerHand:
         self._level_acted = [-1] * n
         self.up = [[] for _ in range(n)]
         self.shoe = Shoe(1, 0)
-        self.shoe.shuffle(self.rng)
+        if self.deck is None:
+            self.shoe.shuffle(self.rng)
+        else:  # the given cards first, the rest after them in deck order
+            strangers = [c for c in self.deck if c not in DECK]
+            if strangers:
+                raise PokerError(f"deck: {strangers[0]!r} is not a card of the 52-card deck")
+            try:
+                self.shoe.load(self.deck + [c for c in DECK if c not in self.deck])
+            except CardError as error:
+                raise PokerError(f"deck: {error}") from None
         self.hole = [[] for _ in range(n)]
         self._post_forced_bets()
         self._deal_first()
