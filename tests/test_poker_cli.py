@@ -279,3 +279,83 @@ def test_poker_play_at_the_terminal_shows_only_my_cards() -> None:
     assert "(nothing changed)" in out  # a refused command
     code, bad = run("poker", "play", "--game", "bridge")
     assert code == 2 and "games:" in bad
+
+
+GAMES = ["holdem", "pineapple", "crazy-pineapple", "helsinki", "omaha", "omaha-5",
+         "courchevel", "double-flop", "stud", "razz", "soko", "draw", "lowball",
+         "triple-draw", "chinese"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_selfplay_every_game_by_its_command_name(game: str) -> None:
+    args = ("poker", "selfplay", "--game", game, "--hands", "30", "--seed", "4",
+            "--players", "3" if game == "chinese" else "5")
+    code, out = run(*args)
+    assert code == 0, out
+    again = run(*args)[1]
+    assert out == again  # the same seed gives the same hands
+    import re
+
+    found = re.search(r"chips bought ([\d,]+), at the table ([\d,]+)(?:, fees ([\d,]+))?",
+                      " ".join(out.split()))
+    assert found, out
+    bought, table, fees = (int((g or "0").replace(",", "")) for g in found.groups())
+    assert bought == table + fees > 0  # nothing made or lost
+
+
+def test_selfplay_versions_and_their_refusals(tmp_path: pytest.TempPathFactory) -> None:
+    code, out = run("poker", "selfplay", "--game", "omaha", "--structure", "limit", "--hi-lo",
+                    "--low-rule", "ace-to-five", "--qualifier", "eight", "--hands", "20")
+    assert code == 0 and "omaha-hi-lo limit" in out, out
+    code, out = run("poker", "selfplay", "--game", "holdem", "--low", "--hands", "20")
+    assert code == 0 and "holdem-low no-limit" in out, out
+    for args, message in ((("--game", "razz", "--hi-lo"), "stud --hi-lo"),
+                          (("--game", "holdem", "--qualifier", "eight"), "--low or --hi-lo"),
+                          (("--game", "holdem", "--low", "--qualifier", "eight"),
+                           "needs a high half"),
+                          (("--game", "stud", "--structure", "spread"), "structure"),
+                          (("--game", "holdem", "--draws", "2"), "draw games"),
+                          (("--game", "stud", "--openers"), "Five Card Draw"),
+                          (("--game", "soko", "--phh", "x.phh"), "PHH"),
+                          (("--game", "chinese", "--players", "6"), "2 to 4"),
+                          (("--game", "bridge"), "games:")):
+        code, out = run("poker", "selfplay", "--hands", "5", *args)
+        assert code == 2 and message in out, (args, out)
+
+
+def test_selfplay_phh_for_stud_replays_in_pokerkit(tmp_path: object) -> None:
+    import pathlib
+    import re
+
+    notation = pytest.importorskip("pokerkit.notation")
+    path = pathlib.Path(str(tmp_path)) / "stud.phh"
+    code, out = run("poker", "selfplay", "--game", "stud", "--hands", "25", "--seed", "8",
+                    "--players", "7", "--phh", str(path))
+    assert code == 0, out
+    texts = [t for t in re.split(r"\[\d+\]\n", path.read_text()) if t.strip()]
+    assert len(texts) == 25
+    for text in texts:
+        assert 'variant = "F7S"' in text and "bring_in = 1" in text
+        found = re.search(r"finishing_stacks = \[(.*)\]", text)
+        assert found
+        want = [int(n) for n in found.group(1).split(",")]
+        assert list(list(notation.HandHistory.loads(text))[-1].stacks) == want
+
+
+def test_play_stud_draw_and_chinese_at_the_terminal() -> None:
+    result = runner.invoke(app, ["poker", "play", "--game", "stud", "--seed", "2",
+                                 "--players", "3"],
+                           input="bring-in\ncall\nraise 99\ncall\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "showing seat 1 8s; seat 2 Qc" in result.output  # others' up cards, not down
+    assert "only by the first to act" in result.output
+    result = runner.invoke(app, ["poker", "play", "--game", "draw", "--openers", "--seed",
+                                 "2", "--players", "3"], input="check\ndraw Xx\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "jacks or better to open" in result.output
+    assert "nobody opened: the antes stay" in result.output
+    result = runner.invoke(app, ["poker", "play", "--game", "chinese", "--seed", "2",
+                                 "--players", "3"], input="auto\nAs Kd\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "nets: seat 0 +0, seat 1 -400, seat 2 +400" in result.output
+    assert "three parts: front | middle | back (nothing changed)" in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -13,6 +14,8 @@ from pelisali.cards import CardError, parse_cards
 from pelisali.cli.common import console, fail
 from pelisali.poker.census import CENSUS_RANKINGS, census
 from pelisali.poker.evaluate import HandValue, evaluate
+from pelisali.poker.table import PokerVariant
+from pelisali.rng import Rng
 
 poker_app = typer.Typer(help="Poker hands: rank, compare, census.", no_args_is_help=True)
 
@@ -251,30 +254,64 @@ def equity_command(
     console.print(table)
 
 
+GAME_NAMES = ("holdem pineapple crazy-pineapple helsinki omaha omaha-5 courchevel double-flop "
+              "stud razz soko draw lowball triple-draw chinese")
+GameOption = Annotated[str, typer.Option("--game", help=GAME_NAMES)]
+StructureOption = Annotated[str | None, typer.Option(
+    "--structure", help="limit, pot-limit or no-limit (default: the game's usual)")]
+LowOption = Annotated[bool, typer.Option("--low", help="the low version")]
+HiLoOption = Annotated[bool, typer.Option("--hi-lo", help="the high/low version")]
+LowRuleOption = Annotated[str | None, typer.Option(
+    "--low-rule", help="deuce-to-seven or ace-to-five (RULINGS defaults otherwise)")]
+QualifierOption = Annotated[str | None, typer.Option("--qualifier", help="none or eight")]
+DrawsOption = Annotated[int | None, typer.Option("--draws", help="draw games: 1, 2 or 3")]
+OpenersOption = Annotated[bool, typer.Option(
+    "--openers", help="Five Card Draw: jacks or better to open, antes only")]
+
+
+def _game_variant(game: str, structure: str | None, low: bool, hi_lo: bool,
+                  low_rule: str | None, qualifier: str | None, draws: int | None,
+                  openers: bool) -> PokerVariant:
+    from pelisali.poker.games import make_variant
+    from pelisali.poker.table import PokerError
+
+    try:
+        return make_variant(game, structure, low=low, hi_lo=hi_lo, low_rule=low_rule,
+                            qualifier=qualifier, draws=draws, openers=openers)
+    except PokerError as exc:
+        fail(str(exc))
+
+
 @poker_app.command()
 def selfplay(
-    game: Annotated[str, typer.Option("--game", help="holdem, holdem-limit, holdem-pot-limit, "
-                                      "omaha, omaha-no-limit, omaha-5, courchevel, pineapple, "
-                                      "crazy-pineapple, helsinki")] = "holdem",
+    game: GameOption = "holdem",
     hands: Annotated[int, typer.Option(help="hands to play")] = 1000,
     seed: Annotated[int, typer.Option(help="the same seed gives the same hands")] = 1,
-    players: Annotated[int, typer.Option(help="2 to 12 seats")] = 6,
+    players: Annotated[int, typer.Option(help="2 to 12 seats (Chinese Poker 2 to 4)")] = 6,
     phh: Annotated[str | None, typer.Option(help="write the hand histories to FILE")] = None,
+    structure: StructureOption = None, low: LowOption = False, hi_lo: HiLoOption = False,
+    low_rule: LowRuleOption = None, qualifier: QualifierOption = None,
+    draws: DrawsOption = None, openers: OpenersOption = False,
+    point_value: Annotated[int, typer.Option(help="Chinese Poker: cents a point")] = 100,
 ) -> None:
     """Bots (random legal actions and a simple rule-based player) play N hands."""
-    from pelisali.poker.selfplay import VARIANTS
     from pelisali.poker.selfplay import selfplay as run_selfplay
 
-    if game not in VARIANTS:
-        fail(f"self-play games so far: {', '.join(VARIANTS)}")
     if hands <= 0 or not 2 <= players <= 12 or seed < 0:
         fail("--hands must be positive, --players 2 to 12, --seed 0 or more")
-    variant = VARIANTS[game]
+    if game == "chinese":
+        _chinese_selfplay(hands, seed, players, point_value, phh)
+        return
+    variant = _game_variant(game, structure, low, hi_lo, low_rule, qualifier, draws, openers)
     if phh and variant.phh_code is None:
-        fail(f"PHH has no variant code for {game}")
+        fail(f"PHH (PokerKit) has no variant code for {variant.name} {variant.structure}; "
+             "it has holdem (limit, no-limit), omaha (pot-limit; limit --hi-lo eight), "
+             "stud (limit; --hi-lo eight), razz, lowball (no-limit), triple-draw (limit)")
+    if variant.kind == "draw" and players > 10:
+        fail("a draw game seats at most 10 players")
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=True) as progress:
-        task = progress.add_task(f"self-play {game}", total=hands)
+        task = progress.add_task(f"self-play {variant.name}", total=hands)
         result = run_selfplay(variant, hands, seed, players=players, keep_histories=bool(phh),
                               progress=lambda n: progress.update(task, completed=n))
     if phh:
@@ -286,6 +323,25 @@ def selfplay(
     console.print("final stacks: " + ", ".join(str(s) for s in result.final_stacks))
     if phh:
         console.print(f"hand histories written to {phh}")
+
+
+def _chinese_selfplay(rounds: int, seed: int, players: int, point_value: int,
+                      phh: str | None) -> None:
+    from pelisali.poker.chinese import selfplay as chinese_selfplay
+
+    if phh:
+        fail("PHH has no Chinese Poker; the rounds are scored, not bet")
+    if not 2 <= players <= 4 or point_value <= 0:
+        fail("Chinese Poker: --players 2 to 4 and a positive --point-value")
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True) as progress:
+        task = progress.add_task("self-play chinese", total=rounds)
+        result = chinese_selfplay(rounds, seed, players, point_value,
+                                  progress=lambda n: progress.update(task, completed=n))
+    console.print(f"{rounds:,} rounds of Chinese Poker (1-3 scoring, {point_value} cents a "
+                  f"point), seed {seed}: {result.missets:,} misset hands; chips bought "
+                  f"{result.bought:,}, at the table {sum(result.final_chips):,}")
+    console.print("final chips: " + ", ".join(str(c) for c in result.final_chips))
 
 
 @poker_app.command(name="census")
@@ -322,76 +378,111 @@ def census_command(
 
 @poker_app.command()
 def play(
-    game: Annotated[str, typer.Option("--game", help="a self-play game: holdem, omaha, ...")]
-    = "holdem",
+    game: GameOption = "holdem",
     players: Annotated[int, typer.Option(help="2 to 12 seats, you and the bots")] = 4,
     stack: Annotated[int, typer.Option(help="chips each player brings")] = 200,
     seed: Annotated[int | None, typer.Option(help="seeded cards and bots")] = None,
+    structure: StructureOption = None, low: LowOption = False, hi_lo: HiLoOption = False,
+    low_rule: LowRuleOption = None, qualifier: QualifierOption = None,
+    draws: DrawsOption = None, openers: OpenersOption = False,
 ) -> None:
     """Play at the terminal against bots; you see your own view of the table only."""
     import random
     import sys
 
     from pelisali.cards import DECK
-    from pelisali.poker.selfplay import VARIANTS, rules_action
+    from pelisali.poker.selfplay import draw_choice, forced_bets, rules_action
     from pelisali.poker.table import PokerError, PokerHand
     from pelisali.rng import SecureRng, SeededRng
 
-    if game not in VARIANTS:
-        fail(f"games: {', '.join(VARIANTS)}")
     if not 2 <= players <= 12 or stack < 2:
         fail("--players 2 to 12, --stack at least the big blind")
     rng = SeededRng(seed) if seed is not None else SecureRng()
+    interactive = sys.stdin.isatty()
+
+    def ask(prompt: str) -> str | None:
+        try:
+            line = input(f"{prompt}> " if interactive else "")
+        except EOFError:
+            return None
+        if not interactive:
+            console.print(f"[dim]> {line}[/]")
+        return line
+
+    if game == "chinese":
+        _play_chinese(players, rng, ask)
+        return
+    variant = _game_variant(game, structure, low, hi_lo, low_rule, qualifier, draws, openers)
+    ante, bring_in = forced_bets(variant, 2)
     bots = random.Random(seed)
     stacks, button, me = [stack] * players, 0, 0
-    interactive = sys.stdin.isatty()
-    console.print(f"[bold]{game}[/], blinds 1/2, {players} seats; you are seat 0. "
-                  "Commands: fold, check, call, raise N, discard CARD, quit.")
+    forced = (f"bring-in {bring_in}, antes {ante}, bets 2/4" if variant.kind == "stud"
+              else f"antes {ante}, jacks or better to open" if variant.openers
+              else "blinds 1/2")
+    console.print(f"[bold]{variant.name} {variant.structure}[/], {forced}, {players} seats; "
+                  "you are seat 0. Commands: fold, check, call, bring-in, raise N, "
+                  "discard CARD, draw [CARDS], quit.")
     while stacks[me] > 0 and sum(1 for s in stacks if s > 0) >= 2:
         seats = [i for i, s in enumerate(stacks) if s > 0]
-        hand = PokerHand(VARIANTS[game], [stacks[i] for i in seats],
-                         seats.index(button) if button in seats else 0, 1, 2, rng)
+        hand = PokerHand(variant, [stacks[i] for i in seats],
+                         seats.index(button) if button in seats else 0, 1, 2, rng,
+                         ante=ante, bring_in=bring_in)
         mine = seats.index(me)
+        redeals = 0
         while not hand.finished:
             actor = hand.actor
             assert actor is not None
+            if hand.redeals != redeals:
+                redeals = hand.redeals
+                console.print("nobody opened: the antes stay and the cards are dealt again")
             if actor != mine:
                 if hand.discarding:
                     hand.discard(min(hand.hole[actor], key=DECK.index))
+                elif hand.drawing:
+                    hand.draw(draw_choice(hand, bots, "rules"))
                 else:
                     action, to = rules_action(hand, bots)
                     hand.act(action, to)
                 continue
             view = hand.view(mine)
+            up = view["up"]
+            assert isinstance(up, dict)
+            shown = "; ".join(f"seat {seats[s]} {' '.join(c)}" for s, c in up.items()
+                              if s != mine and not hand.folded[s])
             console.print(f"you {' '.join(hand.hole[mine])} | board {' '.join(hand.board)}"
-                          f" | pot {view['pot']} | stacks {view['stacks']}")
+                          + (f" | showing {shown}" if shown else "")
+                          + f" | pot {view['pot']} | stacks {view['stacks']}")
             if hand.discarding:
                 prompt = "discard a card"
+            elif hand.drawing:
+                prompt = "draw the cards to throw (none: stand pat)"
             else:
                 legal = hand.legal()
                 raise_text = (f", raise {legal.raise_min}..{legal.raise_max}"
                               if legal.raise_min is not None else "")
-                prompt = ("check" if legal.check else f"call {legal.call}, fold") + raise_text
-            try:
-                line = input(f"{prompt}> " if interactive else "")
-            except EOFError:
+                prompt = ("check" if legal.check else
+                          f"bring-in {legal.call}" if not legal.fold and legal.call
+                          else f"call {legal.call}, fold") + raise_text
+            line = ask(prompt)
+            if line is None:
                 return
-            if not interactive:
-                console.print(f"[dim]> {line}[/]")
             words = line.split()
-            if not words:
+            if not words and not hand.drawing:
                 continue
-            if words[0] == "quit":
+            if words and words[0] == "quit":
                 return
             try:
-                if words[0] == "discard" and len(words) == 2:
+                if hand.drawing and (not words or words[0] == "draw"):
+                    hand.draw(words[1:], seat=mine)
+                elif words[0] == "discard" and len(words) == 2:
                     hand.discard(words[1], seat=mine)
                 elif words[0] == "raise" and len(words) == 2 and words[1].isdigit():
                     hand.act("raise", int(words[1]), seat=mine)
                 elif len(words) == 1:
                     hand.act(words[0], seat=mine)
                 else:
-                    raise PokerError("commands: fold, check, call, raise N, discard CARD")
+                    raise PokerError("commands: fold, check, call, bring-in, raise N, "
+                                     "discard CARD, draw [CARDS]")
             except PokerError as exc:
                 console.print(f"[red]{exc}[/] (nothing changed)")
         for seat in sorted(hand.shown - {mine}):  # what the showdown showed everyone
@@ -402,3 +493,43 @@ def play(
         alive = [i for i in range(players) if stacks[i] > 0]
         button = next((i for i in alive if i > button), alive[0])
     console.print(f"Game over: your stack {stacks[me]}.")
+
+
+def _play_chinese(players: int, rng: Rng, ask: Callable[[str], str | None]) -> None:
+    """Chinese Poker at the terminal: set your thirteen cards as front | middle | back."""
+    from pelisali.poker.chinese import ChineseTable, best_set, set_hand
+
+    if not 2 <= players <= 4:
+        fail("Chinese Poker seats 2 to 4 players")
+    point_value = 100
+    table = ChineseTable(point_value, [3 * point_value * (players - 1) * 5] * players)
+    console.print(f"[bold]Chinese Poker[/], 1-3 scoring at {point_value} cents a point, "
+                  f"{players} seats; you are seat 0. Set: 'F F F | M M M M M | B B B B B', "
+                  "or 'auto', or 'quit'.")
+    while all(c >= table.minimum for c in table.chips):
+        cards = table.deal(rng)
+        while True:
+            console.print(f"your cards: {' '.join(cards[0])}")
+            line = ask("set front | middle | back")
+            if line is None or line.strip() == "quit":
+                return
+            try:
+                if line.strip() == "auto":
+                    mine = best_set(cards[0])
+                else:
+                    parts = [parse_cards(part) for part in line.split("|")]
+                    if len(parts) != 3:
+                        raise CardError("three parts: front | middle | back")
+                    mine = set_hand(*parts)
+                table.place(0, mine)
+                break
+            except CardError as exc:
+                console.print(f"[red]{exc}[/] (nothing changed)")
+        for seat in range(1, players):
+            table.place(seat, best_set(cards[seat]))
+        if mine.misset:
+            console.print("[red]your hand is misset: it loses all three hands[/]")
+        assert table.last is not None
+        console.print("nets: " + ", ".join(f"seat {s} {n:+}" for s, n in table.last.items())
+                      + f"; chips {table.chips}")
+    console.print(f"Game over: your chips {table.chips[0]}.")
