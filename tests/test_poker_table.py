@@ -178,8 +178,6 @@ def test_pokerkit_replays_our_hand_histories(variant: PokerVariant) -> None:
         hand = random_hand(variant, seed)
         players = hand.players
         text = hand.phh()
-        if seed in POKERKIT_ODD_CHIP_SEEDS.get(variant.name, ()):
-            continue  # see test_known_odd_chip_difference_with_pokerkit
         history = notation.HandHistory.loads(text)
         final = list(history)[-1]
         order = [(hand.button + 1 + i) % players for i in range(players)]
@@ -187,15 +185,9 @@ def test_pokerkit_replays_our_hand_histories(variant: PokerVariant) -> None:
         assert f"finishing_stacks = {[hand.stacks[s] for s in order]}" in text
 
 
-# Hands where PokerKit 0.7.7 hands the odd chips of split side pots to other winners than
-# this engine does (the first winner clockwise from the button, in every pot).
-POKERKIT_ODD_CHIP_SEEDS = {"omaha": (6,)}
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "PokerKit 0.7.7 splits two odd chips of an Omaha side-pot tie one to each winner; "
-    "this engine gives each pot's odd chip to the first winner left of the button"))
-def test_known_odd_chip_difference_with_pokerkit() -> None:
+def test_pots_with_the_same_contenders_split_as_one() -> None:
+    """Omaha seed 6 (once a known difference with PokerKit): two side pots won by the same
+    tied players are pushed as one pot, so its odd chips are not split off pot by pot."""
     notation = pytest.importorskip("pokerkit.notation")
     hand = random_hand(OMAHA_PL, 6)
     players = hand.players
@@ -342,3 +334,30 @@ def test_table_buy_in_sitting_out_leaving_and_charges() -> None:
     assert table.chips() + table.house == brought
     assert table.leave("cid") == 197
     assert table.start_hand().players == 2
+
+
+PHH_GAMES = ["stud", "razz", "stud-hi-lo", "omaha-hi-lo", "lowball", "triple-draw"]
+
+
+@pytest.mark.parametrize("game", PHH_GAMES)
+def test_pokerkit_replays_selfplay_of_every_game_it_has(game: str) -> None:
+    """Random and rule-based self-play of each game PokerKit plays (7-card stud at 7 seats,
+    the most one deck serves without a community card; draw games at 6, so the stub runs
+    out): PokerKit's HandHistory replays every PHH to our final stacks."""
+    import re
+    import warnings
+
+    notation = pytest.importorskip("pokerkit.notation")
+    from pelisali.poker.selfplay import VARIANTS
+
+    variant = VARIANTS[game]
+    players = 7 if variant.kind == "stud" else 6
+    result = selfplay(variant, hands=150, seed=21, players=players, keep_histories=True)
+    assert len(result.histories) == 150
+    for text in result.histories:
+        found = re.search(r"finishing_stacks = \[(.*)\]", text)
+        assert found
+        with warnings.catch_warnings():  # PokerKit warns when a reshuffled card is dealt
+            warnings.simplefilter("ignore")
+            final = list(notation.HandHistory.loads(text))[-1]
+        assert list(final.stacks) == [int(n) for n in found.group(1).split(",")], text

@@ -673,16 +673,29 @@ class PokerHand:
                 if ranking is not None:
                     parts.append({s: self.hand_value(s, board, ranking) for s in live})
             halves.append(parts)
-        fee_left = self.fee
         # Pots by the stakes of the players still in the hand; folded chips are dead money
         # in the pots they reach.
         levels = sorted({contributions[s] for s in live})
+        pots: list[tuple[int, list[int]]] = []
         floor = 0
         for i, level in enumerate(levels):
             cap = max(contributions) if i == len(levels) - 1 else level
-            pot = sum(min(c, cap) - min(c, floor) for c in contributions)
-            eligible = [s for s in live if contributions[s] >= level]
+            pots.append((sum(min(c, cap) - min(c, floor) for c in contributions),
+                         [s for s in live if contributions[s] >= level]))
             floor = level
+        # A hand that wins no part of any pot is out of the contest; pots left with the same
+        # contenders are one pot, split once (as a dealer pushes them, and as PokerKit does),
+        # so odd chips are not split off pot by pot.
+        winners = {s for amount, eligible in pots for parts in halves
+                   for s in self._best(eligible, parts)}
+        merged: list[tuple[int, list[int]]] = []
+        for amount, eligible in pots:
+            contenders = [s for s in eligible if s in winners]
+            if merged and merged[-1][1] == contenders:
+                amount += merged.pop()[0]
+            merged.append((amount, contenders))
+        fee_left = self.fee
+        for pot, eligible in merged:
             taken = min(fee_left, pot)  # the fee comes out of the main pot first
             pot -= taken
             fee_left -= taken
@@ -693,15 +706,25 @@ class PokerHand:
         self.actor = None
         self.finished = True
 
+    def _best(self, eligible: list[int], parts: list[dict[int, int | None]]) -> list[int]:
+        """The best hands among ``eligible`` in each of ``parts`` (high, low), clockwise
+        from the button's left."""
+        found: list[int] = []
+        for values in parts:
+            scored = [v for s in eligible if (v := values[s]) is not None]
+            if scored:
+                best = max(scored)
+                found += [s for s in self._order_from(self._left_of(self.button))
+                          if s in eligible and values[s] == best and s not in found]
+        return found
+
     def _split(self, pot: int, eligible: list[int], parts: list[dict[int, int | None]]) -> None:
         """High/low: the pot halves between the best and the best low hand, the odd chip to
         the high half (RULINGS); a half nobody qualifies for goes to the other half."""
         contenders = [p for p in parts if any(p[s] is not None for s in eligible)]
         shares = [pot - pot // 2, pot // 2] if len(contenders) == 2 else [pot]
         for share, values in zip(shares, contenders, strict=True):
-            best = max(v for s in eligible if (v := values[s]) is not None)
-            winners = [s for s in self._order_from(self._left_of(self.button))
-                       if s in eligible and values[s] == best]
+            winners = self._best(eligible, [values])
             each, odd = divmod(share, len(winners))
             for i, s in enumerate(winners):
                 # Odd chips go to the first winner clockwise from the button (house
