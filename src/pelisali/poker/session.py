@@ -46,6 +46,7 @@ class PokerTable:
     min_buy_in: int
     rng: Rng
     ante: int = 0
+    bring_in: int = 0  # stud games
     fee_percent: Fraction = Fraction(0)
     fee_cap: int | None = None
     seats: list[Seat | None] = field(default_factory=lambda: [None] * MAX_SEATS)
@@ -143,7 +144,8 @@ class PokerTable:
         self.revealed = False
         self.hand = PokerHand(self.variant, stacks, active.index(self.button), self.small_blind,
                               self.big_blind, self.rng, ante=self.ante,
-                              fee_percent=self.fee_percent, fee_cap=self.fee_cap,
+                              bring_in=self.bring_in, fee_percent=self.fee_percent,
+                              fee_cap=self.fee_cap,
                               jackpot_drop=jp.rules.contribution if jp else 0,
                               jackpot_min_players=jp.rules.min_players if jp else 0)
         return self.hand

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Literal
 
 from pelisali.cards import DECK, CardError, Shoe
@@ -177,6 +178,7 @@ class PokerHand:
     _drawn: set[int] = field(default_factory=set)  # rounds whose draws are done
     _thrown: list[str] = field(default_factory=list)  # discards and folded hands
     _bring_in_due: bool = False
+    _legal: Legal | None = None
 
     def __post_init__(self) -> None:
         n = len(self.starting_stacks)
@@ -259,9 +261,9 @@ class PokerHand:
             self.log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
 
     # -- seats -----------------------------------------------------------------------------
-    @property
+    @cached_property
     def players(self) -> int:
-        return len(self.stacks)
+        return len(self.starting_stacks)
 
     def _left_of(self, seat: int) -> int:
         return (seat + 1) % self.players
@@ -274,7 +276,7 @@ class PokerHand:
         return (seat - self.button - 1) % self.players + 1
 
     def _in_hand(self) -> list[int]:
-        return [s for s in range(self.players) if not self.folded[s]]
+        return [s for s, out in enumerate(self.folded) if not out]
 
     def _can_act(self, seat: int) -> bool:
         return not self.folded[seat] and self.stacks[seat] > 0
@@ -359,6 +361,7 @@ class PokerHand:
 
     def _advance(self) -> None:
         """Move to the next player to act, or close the round and deal the next street."""
+        self._legal = None  # every change of state passes here
         while True:
             if len(self._in_hand()) == 1:
                 self._return_uncalled()
@@ -492,6 +495,12 @@ class PokerHand:
         return new
 
     def legal(self) -> Legal:
+        """What the player to act may do now (worked out once per state)."""
+        if self._legal is None:
+            self._legal = self._work_out_legal()
+        return self._legal
+
+    def _work_out_legal(self) -> Legal:
         if self._discarding:
             raise PokerError("the player to act must discard a card first")
         if self._drawing:
