@@ -53,3 +53,39 @@ def test_bad_settings_and_deals() -> None:
     assert all(len(h) == 13 for h in hands) and len({c for h in hands for c in h}) == 52
     with pytest.raises(CardError, match="two to four"):
         deal(SeededRng(1), 5)
+
+
+def test_chinese_table_buy_in_covers_a_round_and_refuses_bad_sets() -> None:
+    from pelisali.poker.chinese import ChineseTable, best_set
+
+    with pytest.raises(CardError, match="less than the 600"):
+        ChineseTable(point_value=100, chips=[600, 599, 900])  # 3 points x 2 opponents
+    table = ChineseTable(point_value=100, chips=[600, 600, 600])
+    with pytest.raises(CardError, match="no round is in play"):
+        table.place(0, best_set(p("As Ad Ah Ks Kd 2c 3c 4c 5c 7c 9h Jh Qd")))
+    cards = table.deal(SeededRng(5))
+    with pytest.raises(CardError, match="must be settled first"):
+        table.deal(SeededRng(6))
+    with pytest.raises(CardError, match="exactly the thirteen cards dealt"):
+        table.place(0, best_set(cards[1]))
+    table.place(0, best_set(cards[0]))
+    with pytest.raises(CardError, match="already set"):
+        table.place(0, best_set(cards[0]))
+    good = best_set(cards[1])
+    misset = set_hand(good.front, good.back, good.middle)  # the stronger five in the middle
+    assert misset.misset
+    table.place(1, misset)
+    table.place(2, best_set(cards[2]))
+    assert table.last is not None and sum(table.last.values()) == 0
+    assert table.last[1] <= -600  # a misset hand loses all three hands to both others
+    assert sum(table.chips) == 1800  # nothing made or lost
+
+
+def test_best_set_is_never_misset() -> None:
+    from pelisali.poker.chinese import best_set
+
+    for seed in range(40):
+        for cards in deal(SeededRng(seed), 4):
+            hand = best_set(cards)
+            assert not hand.misset
+            assert sorted((*hand.front, *hand.middle, *hand.back)) == sorted(cards)
