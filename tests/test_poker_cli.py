@@ -316,11 +316,23 @@ def test_selfplay_versions_and_their_refusals(tmp_path: pytest.TempPathFactory) 
                           (("--game", "stud", "--structure", "spread"), "structure"),
                           (("--game", "holdem", "--draws", "2"), "draw games"),
                           (("--game", "stud", "--openers"), "Five Card Draw"),
-                          (("--game", "soko", "--phh", "x.phh"), "PHH"),
                           (("--game", "chinese", "--players", "6"), "2 to 4"),
                           (("--game", "bridge"), "games:")):
         code, out = run("poker", "selfplay", "--hands", "5", *args)
         assert code == 2 and message in out, (args, out)
+
+
+def test_selfplay_phh_for_a_game_pokerkit_lacks(tmp_path: object) -> None:
+    import pathlib
+    import tomllib
+
+    path = pathlib.Path(str(tmp_path)) / "soko.phh"
+    code, out = run("poker", "selfplay", "--game", "soko", "--hands", "3", "--phh", str(path))
+    assert code == 0 and "PokerKit cannot replay it" in " ".join(out.split()), out
+    first = path.read_text().split("[2]")[0].removeprefix("[1]\n")
+    data = tomllib.loads(first)
+    assert data["variant"] == "pelisali/soko/limit" and data["_high"] == "soko"
+    assert sum(data["finishing_stacks"]) == sum(data["starting_stacks"])
 
 
 def test_selfplay_phh_for_stud_replays_in_pokerkit(tmp_path: object) -> None:

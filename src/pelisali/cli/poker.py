@@ -303,10 +303,6 @@ def selfplay(
         _chinese_selfplay(hands, seed, players, point_value, phh)
         return
     variant = _game_variant(game, structure, low, hi_lo, low_rule, qualifier, draws, openers)
-    if phh and variant.phh_code is None:
-        fail(f"PHH (PokerKit) has no variant code for {variant.name} {variant.structure}; "
-             "it has holdem (limit, no-limit), omaha (pot-limit; limit --hi-lo eight), "
-             "stud (limit; --hi-lo eight), razz, lowball (no-limit), triple-draw (limit)")
     if variant.kind == "draw" and players > 10:
         fail("a draw game seats at most 10 players")
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -322,7 +318,10 @@ def selfplay(
                   f"at the table {sum(result.final_stacks):,}, fees {result.fees:,}")
     console.print("final stacks: " + ", ".join(str(s) for s in result.final_stacks))
     if phh:
-        console.print(f"hand histories written to {phh}")
+        note = "" if variant.phh_code else (
+            f" (code pelisali/{variant.name}/{variant.structure}: PHH has none for this "
+            "game, so PokerKit cannot replay it)")
+        console.print(f"hand histories written to {phh}{note}")
 
 
 def _chinese_selfplay(rounds: int, seed: int, players: int, point_value: int,

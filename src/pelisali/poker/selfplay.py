@@ -173,7 +173,7 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
         if any(a.split()[1] == "sm" for a in hand.log):
             showdowns += 1
         fees += hand.fee
-        if keep_histories and variant.phh_code:
+        if keep_histories:
             histories.append(hand.phh())
         stacks = hand.stacks
         button = (button + 1) % players

@@ -783,13 +783,21 @@ class PokerHand:
 
     # -- records ---------------------------------------------------------------------------
     def phh(self) -> str:
-        """The hand as a PHH file (PokerKit's notation), players from the dealer's left on."""
-        if self.variant.phh_code is None:
-            raise CardError(f"PHH has no variant code for {self.variant.name} "
-                            f"{self.variant.structure}")
+        """The hand as a PHH file (PokerKit's notation), players from the dealer's left on.
+
+        Games PHH has no code for are written in the same notation under a code of their
+        own (``pelisali/<game>/<structure>``), with the game's parameters in ``_``-fields,
+        the PHH way of adding fields; PokerKit cannot replay those.
+        """
         order = self._order_from(self._left_of(self.button))
-        lines = [
-            f'variant = "{self.variant.phh_code}"',
+        variant = self.variant
+        code = variant.phh_code or f"pelisali/{variant.name}/{variant.structure}"
+        lines = [f'variant = "{code}"']
+        if variant.phh_code is None:
+            lines += [f'_kind = "{variant.kind}"', f'_high = "{variant.high or ""}"',
+                      f'_low = "{variant.low or ""}"', f"_draws = {variant.draws}",
+                      f"_openers = {str(variant.openers).lower()}"]
+        lines += [
             "ante_trimming_status = true",
             f"antes = {[self.ante] * self.players}",
         ]
