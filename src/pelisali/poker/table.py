@@ -80,6 +80,12 @@ class PokerVariant:
         return len(self.board_streets)
 
     @property
+    def big_bet_from(self) -> int:
+        """Limit: the first betting round at the big bet (the turn, stud's fifth street,
+        the round after a single draw, after the second of two or three draws)."""
+        return min(2, self.rounds - 1)
+
+    @property
     def split(self) -> bool:
         """High/low: half the pot to the best hand, half to the best low."""
         return self.high is not None and self.low is not None
@@ -199,8 +205,9 @@ class PokerHand:
             raise PokerError("a bring-in belongs to the stud games")
         if self.variant.openers and self.ante <= 0:
             raise PokerError("jacks or better to open is played with antes")
-        if kind == "draw" and n > 10:  # five cards each and a stub to draw from
-            raise PokerError("a draw game seats at most 10 players")
+        if kind == "draw" and n > 9:  # 52 - 5 x 9 = 7: every draw of up to five is served
+            raise PokerError("a draw game seats at most 9 players (one deck serves a full "
+                             "draw to nine)")
         self.stacks = list(self.starting_stacks)
         self.folded = [False] * n
         self.street_commit = [0] * n
@@ -472,6 +479,9 @@ class PokerHand:
         for card in discards:
             if card not in self.hole[actor]:
                 raise PokerError(f"{card} is not a card seat {actor} holds: {self.hole[actor]}")
+        if len(discards) > self.shoe.remaining + len(self._thrown):
+            raise PokerError(f"the stub and the discards hold {self.shoe.remaining} and "
+                             f"{len(self._thrown)} cards, not {len(discards)}")
         p = self._phh(actor)
         self.log.append(f"p{p} sd {''.join(discards)}".rstrip())
         new: list[str] = []
@@ -538,7 +548,8 @@ class PokerHand:
                 return Legal(fold=False, check=True, call=0, raise_min=None, raise_max=None)
             if self.variant.structure == "limit":
                 if self.bets_this_street < self.variant.raise_cap:
-                    size = self.big_blind * (2 if self.street >= 2 else 1)
+                    size = self.big_blind * (2 if self.street >= self.variant.big_bet_from
+                                             else 1)
                     target = size if completing and self.street == 0 else self.current_bet + size
                     raise_min = raise_max = min(target, most)
             else:
@@ -620,6 +631,11 @@ class PokerHand:
         if self._pending and self._pending[0] == actor:
             self._pending.pop(0)
         self._pending = [s for s in self._pending if self._can_act(s)]
+        # Nobody left to bet against: the one player with chips who owes nothing is not
+        # asked to check (PokerKit and the card rooms agree).
+        able = [s for s in self._in_hand() if self.stacks[s] > 0]
+        if len(able) <= 1 and all(self.street_commit[s] >= self.current_bet for s in able):
+            self._pending = []
         self._advance()
 
     # -- the end ---------------------------------------------------------------------------
