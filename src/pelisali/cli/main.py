@@ -20,6 +20,7 @@ from pelisali.cli.card_commands import (
 )
 from pelisali.cli.cards import CARD_GAMES, play_baccarat, play_blackjack
 from pelisali.cli.common import console, fail, load_game, parse_sets
+from pelisali.cli.platform import account_app, audit_app, db_app, ledger_app, wallet_app
 from pelisali.cli.poker import poker_app
 from pelisali.rules import available, load_rules
 
@@ -177,6 +178,11 @@ def play(
 
 app.add_typer(blackjack_app, name="blackjack")
 app.add_typer(poker_app, name="poker")
+app.add_typer(account_app, name="account")
+app.add_typer(wallet_app, name="wallet")
+app.add_typer(ledger_app, name="ledger")
+app.add_typer(audit_app, name="audit")
+app.add_typer(db_app, name="db")
 
 if __name__ == "__main__":
     app()

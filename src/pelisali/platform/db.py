@@ -1,0 +1,80 @@
+"""Engines and transactions: an SQLite file by default, PostgreSQL by URL.
+
+``PELISALI_DATABASE_URL`` chooses the database (``postgresql+psycopg://user@host/db``);
+without it Pelisali keeps ``pelisali.db`` in the working directory. SQLite write
+transactions begin as writers (``BEGIN IMMEDIATE``) so two of them never deadlock
+upgrading a read lock; PostgreSQL locks the rows a transfer debits (``FOR UPDATE``).
+
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with transaction(engine) as session:
+...     session.execute(text("select count(*) from accounts")).scalar_one()
+0
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["database_url", "make_engine", "text", "transaction", "upgrade"]
+
+DEFAULT_URL = "sqlite:///pelisali.db"
+
+
+def database_url() -> str:
+    return os.environ.get("PELISALI_DATABASE_URL", DEFAULT_URL)
+
+
+def make_engine(url: str | None = None) -> Engine:
+    url = url or database_url()
+    if url.startswith("sqlite"):
+        kwargs: dict[str, Any] = {"connect_args": {"timeout": 60}}
+        if url in ("sqlite://", "sqlite:///:memory:"):  # one shared in-memory database
+            kwargs.update(poolclass=StaticPool,
+                          connect_args={"timeout": 60, "check_same_thread": False})
+        engine = create_engine(url, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # BEGIN is ours to say
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=60000")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=True)
+
+
+@contextmanager
+def transaction(engine: Engine) -> Iterator[Session]:
+    """A session in one transaction: committed when the block ends, rolled back on error."""
+    factory = sessionmaker(engine, expire_on_commit=False)
+    with factory() as session, session.begin():
+        yield session
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` with the Alembic migrations."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)

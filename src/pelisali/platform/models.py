@@ -1,0 +1,119 @@
+"""The tables: ledger accounts and transfers, players, the audit chain.
+
+Money columns are integer cents (BigInteger); nothing here is ever a float.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+ACCOUNT_KINDS = ("player", "house", "fee", "jackpot", "rounding", "external")
+
+
+class Account(Base):
+    """A ledger account. Every kind but ``external`` (money outside the casino: payments
+    in and out, the owner's capital) may never go below zero."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(120), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (
+        CheckConstraint("kind = 'external' OR balance >= 0", name="no_credit"),
+    )
+
+
+class Transfer(Base):
+    """One movement of money from one account to another; never edited or deleted."""
+
+    __tablename__ = "transfers"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)  # idempotency key
+    digest: Mapped[str] = mapped_column(String(64))  # of the content, to spot a reused key
+    source_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    target_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    round_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    corrects_id: Mapped[int | None] = mapped_column(ForeignKey("transfers.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="positive_amount"),
+        CheckConstraint("source_id <> target_id", name="two_accounts"),
+        Index("ix_transfers_source", "source_id", "created_at"),
+        Index("ix_transfers_target", "target_id", "created_at"),
+    )
+
+
+class Player(Base):
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    born: Mapped[date] = mapped_column(Date)
+    country: Mapped[str] = mapped_column(String(2))
+    status: Mapped[str] = mapped_column(String(16), default="active")  # restricted, barred
+    status_reason: Mapped[str] = mapped_column(Text, default="")
+    excluded_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                            nullable=True)
+    excluded_forever: Mapped[bool] = mapped_column(default=False)
+    session_reminder_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Limit(Base):
+    """A deposit or loss limit per day, week or month; a raise waits its cooling-off time,
+    so each change is a new row effective from its time."""
+
+    __tablename__ = "limits"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(16))  # deposit or loss
+    period: Mapped[str] = mapped_column(String(8))  # day, week, month
+    amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # None: no limit
+    effective_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (Index("ix_limits_player", "player_id", "kind", "period"),)
+
+
+class AuditEntry(Base):
+    """The tamper-evident log: each entry's hash covers its content and the previous hash."""
+
+    __tablename__ = "audit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    actor: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[str] = mapped_column(Text)  # canonical JSON
+    previous: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class AuditHead(Base):
+    """The chain's last hash, one row, locked by whoever appends (the chain is a line)."""
+
+    __tablename__ = "audit_head"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hash: Mapped[str] = mapped_column(String(64))
+    entries: Mapped[int] = mapped_column(BigInteger, default=0)
