@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from pelisali.money import format_cents
@@ -68,10 +70,13 @@ def open_account(session: Session, code: str, kind: str | None = None) -> Accoun
     if kind != _kind_of(code):
         raise LedgerError(f"account {code!r} is not of kind {kind!r}")
     found = session.scalars(select(Account).where(Account.code == code)).one_or_none()
-    if found is None:
-        found = Account(code=code, kind=kind, balance=0, created_at=now_utc())
-        session.add(found)
-        session.flush()
+    if found is None:  # two transactions may open it at once: the second one waits
+        dialect = session.get_bind().dialect.name
+        insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        session.execute(insert(Account).values(code=code, kind=kind, balance=0,
+                                               created_at=now_utc())
+                        .on_conflict_do_nothing(index_elements=["code"]))
+        found = session.scalars(select(Account).where(Account.code == code)).one()
     return found
 
 
