@@ -20,7 +20,17 @@ from pelisali.cli.card_commands import (
 )
 from pelisali.cli.cards import CARD_GAMES, play_baccarat, play_blackjack
 from pelisali.cli.common import console, fail, load_game, parse_sets
-from pelisali.cli.platform import account_app, audit_app, db_app, ledger_app, wallet_app
+from pelisali.cli.platform import (
+    account_app,
+    audit_app,
+    db_app,
+    history_command,
+    house_app,
+    ledger_app,
+    recall_command,
+    table_app,
+    wallet_app,
+)
 from pelisali.cli.poker import poker_app
 from pelisali.rules import available, load_rules
 
@@ -159,12 +169,21 @@ def play(
     sets: SetOpt = None,
     balance: Annotated[str, typer.Option(help="starting balance in euros")] = "1000",
     seed: Annotated[int | None, typer.Option(help="seeded draws (default: OS entropy)")] = None,
+    account: Annotated[str | None, typer.Option(
+        help="play on this player's persistent wallet (the database)")] = None,
+    table: Annotated[str | None, typer.Option(help="with --account: the table to sit at")]
+    = None,
 ) -> None:
-    """Play at the terminal from a starting balance."""
+    """Play at the terminal from a starting balance, or on a player's wallet."""
     from pelisali.cli.play import play_terminal
 
     if seed is not None and seed < 0:
         fail("--seed must be 0 or more")
+    if account is not None:
+        from pelisali.cli.platform import play_on_wallet
+
+        play_on_wallet(game, variant, account, table, seed)
+        return
     kind = CARD_GAMES.get(game.lower())
     if kind == "punto-banco":
         play_baccarat(parse_sets(sets), balance, seed)
@@ -183,6 +202,10 @@ app.add_typer(wallet_app, name="wallet")
 app.add_typer(ledger_app, name="ledger")
 app.add_typer(audit_app, name="audit")
 app.add_typer(db_app, name="db")
+app.add_typer(table_app, name="table")
+app.add_typer(house_app, name="house")
+app.command(name="history")(history_command)
+app.command(name="recall")(recall_command)
 
 if __name__ == "__main__":
     app()

@@ -15,6 +15,7 @@ from rich.table import Table as RichTable
 from sqlalchemy import Engine, select
 
 from pelisali.cli.common import console, fail
+from pelisali.games import GameError
 from pelisali.money import MoneyError, format_cents, parse_amount
 from pelisali.platform import accounts
 from pelisali.platform.db import database_url, make_engine, transaction, upgrade
@@ -238,3 +239,195 @@ def audit_verify() -> None:
             console.print(f"[red]{problem}[/]")
         raise typer.Exit(1)
     console.print("audit chain OK")
+
+
+table_app = typer.Typer(help="Tables and their rounds: create, void, recover.",
+                        no_args_is_help=True)
+house_app = typer.Typer(help="The house bank.", no_args_is_help=True)
+
+
+@house_app.command("fund")
+def house_fund(
+    amount: Annotated[str, typer.Argument(help="euros")],
+    staff: Annotated[str, typer.Option(help="who brings the money")],
+    key: Annotated[str | None, typer.Option(help="idempotency key")] = None,
+) -> None:
+    """Put the owner's money in the house bank, from which wins are paid."""
+    from pelisali.platform.ledger import move
+
+    cents = _cents(amount)
+    try:
+        with transaction(_engine()) as session:
+            move(session, _key(key), "external:owner", "house:bank", cents, "funding",
+                 actor=staff)
+            console.print(f"house bank {format_cents(balance(session, 'house:bank'))}")
+    except LedgerError as exc:
+        fail(str(exc))
+
+
+@table_app.command("create")
+def table_create(
+    name: Annotated[str, typer.Argument()],
+    game: Annotated[str, typer.Option(help="roulette, boule, money-wheel, tuplanoppa, sic-bo")],
+    variant: Annotated[str | None, typer.Option(help="roulette version A-I")] = None,
+    minimum: Annotated[str | None, typer.Option("--min", help="euros")] = None,
+    maximum: Annotated[str | None, typer.Option("--max", help="euros")] = None,
+    mode: Annotated[str, typer.Option(help="rng or live")] = "rng",
+) -> None:
+    """Open a table of a wager game with its limits."""
+    from pelisali.platform.rounds import create_table
+
+    try:
+        with transaction(_engine()) as session:
+            table = create_table(session, name, game, variant,
+                                 limit_min=None if minimum is None else _cents(minimum),
+                                 limit_max=None if maximum is None else _cents(maximum),
+                                 mode=mode)
+            console.print(f"table {table.name}: {table.game} {table.variant}, limits "
+                          f"{format_cents(table.limit_min)}-{format_cents(table.limit_max)}")
+    except LedgerError as exc:
+        fail(str(exc))
+
+
+@table_app.command("void")
+def table_void(
+    name: Annotated[str, typer.Argument()],
+    reason: Annotated[str, typer.Option(help="mis-spin, device fault, ...")],
+    staff: Annotated[str, typer.Option(help="who declares it")],
+) -> None:
+    """Void the open round: every stake goes back."""
+    from pelisali.platform.rounds import void
+
+    try:
+        with transaction(_engine()) as session:
+            round_id = void(session, name, reason, staff)
+    except LedgerError as exc:
+        fail(str(exc))
+    console.print(f"round {round_id} void: {reason}; every stake refunded")
+
+
+@table_app.command("recover")
+def table_recover(
+    everything: Annotated[bool, typer.Option(
+        "--all", help="finish every open round with bets (after a crash), not only those "
+                      "past their 24-hour deadline")] = False,
+) -> None:
+    """Finish rounds left open with bets, as their rules say."""
+    from pelisali.platform.rounds import recover
+
+    with transaction(_engine()) as session:
+        done = recover(session, everything=everything)
+    for round_id, action in done:
+        console.print(f"round {round_id}: {action}")
+    console.print(f"{len(done)} round(s) finished")
+
+
+def history_command(
+    name: Annotated[str, typer.Argument(help="the player")],
+    limit: Annotated[int, typer.Option(help="how many bets")] = 20,
+) -> None:
+    """A player's game history: every bet, its round, its result."""
+    from pelisali.platform.rounds import history
+
+    try:
+        with transaction(_engine()) as session:
+            rows = history(session, name, limit)
+            table = RichTable(title=f"{name}: the last {len(rows)} bets")
+            for column in ("round", "opened", "spot", "stake", "paid", "result", "status"):
+                table.add_column(column)
+            for round_row, bet in rows:
+                table.add_row(str(round_row.id), f"{round_row.opened_at:%Y-%m-%d %H:%M}",
+                              bet.spot, format_cents(bet.stake),
+                              "" if bet.paid is None else format_cents(bet.paid),
+                              bet.result or "", round_row.status)
+            console.print(table)
+    except LedgerError as exc:
+        fail(str(exc))
+
+
+def recall_command(round_id: Annotated[int, typer.Argument(help="the round number")]) -> None:
+    """Replay a recorded round through the engine and show it gives the same settlement."""
+    from pelisali.platform.rounds import recall
+
+    try:
+        with transaction(_engine()) as session:
+            result = recall(session, round_id)
+    except LedgerError as exc:
+        fail(str(exc))
+    table = RichTable(title=f"round {round_id}: recorded and replayed")
+    for column in ("bet", "player", "spot", "stake", "recorded", "replayed"):
+        table.add_column(column)
+    for old, new in zip(result.recorded, result.replayed, strict=False):
+        table.add_row(str(old["bet_id"]), old["player"], old["spot"], format_cents(old["stake"]),
+                      f"{format_cents(old['paid'])} {old['result']}",
+                      f"{format_cents(new['paid'])} {new['result']}")
+    console.print(table)
+    if not result.same:
+        console.print("[red]the replay differs from the record[/]")
+        raise typer.Exit(1)
+    console.print("replay gives the same settlement")
+
+
+def play_on_wallet(game: str, variant: str | None, account: str, table_name: str | None,
+                   seed: int | None) -> None:
+    """The terminal game on the persistent wallet: ``bet SPOT AMOUNT``, ``spin``,
+    ``balance``, ``quit``; each bet is debited when accepted, each spin settled in full."""
+    import shlex
+    import sys
+
+    from pelisali.platform.rounds import create_table, find_table, place_bet, settle
+    from pelisali.rng import SecureRng, SeededRng
+
+    engine = _engine()
+    name = table_name or f"{game}{'-' + variant if variant else ''}-terminal"
+    rng = SeededRng(seed) if seed is not None else SecureRng()
+    try:
+        with transaction(engine) as session:
+            accounts.may_play(accounts.find(session, account))
+            try:
+                find_table(session, name)
+            except LedgerError:
+                create_table(session, name, game, variant)
+            console.print(f"{account} at table {name}: balance "
+                          f"{format_cents(balance(session, accounts.wallet_code(account)))}. "
+                          "Commands: bet SPOT AMOUNT, spin, balance, quit.")
+    except LedgerError as exc:
+        fail(str(exc))
+    started = now_utc()
+    interactive = sys.stdin.isatty()
+    while True:
+        try:
+            line = input("> " if interactive else "")
+        except EOFError:
+            return
+        if not interactive:
+            console.print(f"[dim]> {line}[/]")
+        words = shlex.split(line)
+        if not words:
+            continue
+        try:
+            with transaction(engine) as session:
+                player = accounts.find(session, account)
+                if accounts.reminder_due(player, started):
+                    console.print(f"[yellow]you have played {(now_utc() - started).seconds // 60}"
+                                  " minutes[/]")
+                    started = now_utc()
+                if words[0] == "quit":
+                    return
+                if words[0] == "balance":
+                    console.print(format_cents(balance(session, accounts.wallet_code(account))))
+                elif words[0] == "bet" and len(words) >= 3:
+                    receipt = place_bet(session, name, account, " ".join(words[1:-1]),
+                                        parse_amount(words[-1]), _key(None))
+                    console.print(f"bet {receipt.bet_id}: {format_cents(receipt.accepted)}"
+                                  + (f" ({receipt.message})" if receipt.returned else ""))
+                elif words[0] in ("spin", "roll", "draw"):
+                    round_id, settled = settle(session, name, rng)
+                    paid = sum(s.paid for s in settled if s.player == account)
+                    left = balance(session, accounts.wallet_code(account))
+                    console.print(f"round {round_id}: paid {format_cents(paid)}; "
+                                  f"balance {format_cents(left)}")
+                else:
+                    console.print("commands: bet SPOT AMOUNT, spin, balance, quit")
+        except (LedgerError, MoneyError, GameError) as exc:
+            console.print(f"[red]{exc}[/] (nothing changed)")

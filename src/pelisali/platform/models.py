@@ -117,3 +117,50 @@ class AuditHead(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     hash: Mapped[str] = mapped_column(String(64))
     entries: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class GameTable(Base):
+    """A table: a game and version, its settings and limits, and its gaming day."""
+
+    __tablename__ = "tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    game: Mapped[str] = mapped_column(String(40))
+    variant: Mapped[str] = mapped_column(String(8), default="")
+    settings: Mapped[str] = mapped_column(Text, default="{}")  # JSON
+    limit_min: Mapped[int] = mapped_column(BigInteger)
+    limit_max: Mapped[int] = mapped_column(BigInteger)
+    mode: Mapped[str] = mapped_column(String(8), default="rng")  # rng or live
+    gaming_day: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoundRow(Base):
+    """A round: open for bets, then settled or refunded; its engine record as JSON."""
+
+    __tablename__ = "rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    status: Mapped[str] = mapped_column(String(12), default="betting")
+    gaming_day: Mapped[date] = mapped_column(Date)
+    record: Mapped[str] = mapped_column(Text, default="{}")
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                         nullable=True)
+    __table_args__ = (Index("ix_rounds_table_status", "table_id", "status"),)
+
+
+class BetRow(Base):
+    __tablename__ = "bets"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    number: Mapped[int] = mapped_column(Integer)  # the engine's bet id in the round
+    player: Mapped[str] = mapped_column(String(80))
+    spot: Mapped[str] = mapped_column(String(60))
+    stake: Mapped[int] = mapped_column(BigInteger)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    paid: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    result: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (Index("ix_bets_round", "round_id"), Index("ix_bets_player", "player"))
