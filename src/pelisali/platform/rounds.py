@@ -144,6 +144,7 @@ def place_bet(session: Session, table_name: str, player: str, spot: str, amount:
         if (done.player, done.spot) != (player, _game(table).spot(spot).key):
             raise TableError(f"bet key {key!r} was used for a different bet")
         return Receipt(done.number, done.stake, 0, "already placed")
+    accounts.may_play(accounts.find(session, player))  # the player first, then the table
     row = open_round(session, table)
     bets = _bets(session, row.id)
     rnd = _engine_round(table, row, bets)

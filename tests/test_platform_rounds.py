@@ -1,0 +1,164 @@
+"""Persistent tables: bets, settlements, voids, recovery, history and recall, on
+SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import Engine, select
+
+from pelisali.platform import accounts
+from pelisali.platform.db import transaction
+from pelisali.platform.ledger import LedgerError, balance, check, move, verify_audit
+from pelisali.platform.models import RoundRow
+from pelisali.platform.rounds import (
+    TableError,
+    create_table,
+    history,
+    place_bet,
+    recall,
+    recover,
+    settle,
+    void,
+)
+from pelisali.rng import SeededRng
+
+
+class Fixed(SeededRng):
+    """A wheel that lands on one number (the draw is still the engine's)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(0)
+        self.number = number
+
+    def randbelow(self, n: int) -> int:
+        return self.number
+
+
+def setup(engine: Engine, players: tuple[str, ...] = ("ann",)) -> None:
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", 10_000_000, "funding")
+        for name in players:
+            accounts.register(s, name, date(1990, 1, 1), "FI")
+            accounts.deposit(s, name, 100_000, key=f"d-{name}")
+        create_table(s, "r1", "roulette", "C", limit_min=100, limit_max=50_000)
+
+
+def test_bets_are_debited_when_accepted_and_paid_at_settlement(engine: Engine) -> None:
+    setup(engine)
+    with transaction(engine) as s:
+        assert place_bet(s, "r1", "ann", "red", 1_000, key="b1").accepted == 1_000
+        assert place_bet(s, "r1", "ann", "straight 17", 500, key="b2").accepted == 500
+        # The same request again is the same bet, debited once.
+        assert place_bet(s, "r1", "ann", "red", 1_000, key="b1").message == "already placed"
+        assert balance(s, "player:ann") == 98_500
+    with transaction(engine) as s:
+        round_id, settled = settle(s, "r1", Fixed(17))  # 17 is black: red loses
+        assert [(x.spot, x.paid, x.result) for x in settled] == [
+            ("red", 0, "lose"), ("straight 17", 18_000, "win")]  # 35:1 plus the stake
+        assert balance(s, "player:ann") == 116_500
+        assert recall(s, round_id).same
+    with transaction(engine) as s:
+        assert check(s).ok and verify_audit(s).ok
+        [(row, bet), *_] = history(s, "ann")
+        assert (row.id, bet.spot, bet.paid) == (round_id, "straight 17", 18_000)
+
+
+def test_limits_and_refusals_change_nothing(engine: Engine) -> None:
+    setup(engine)
+    with transaction(engine) as s:
+        receipt = place_bet(s, "r1", "ann", "red", 60_000, key="big")
+        assert (receipt.accepted, receipt.returned) == (50_000, 10_000)  # the excess is void
+        assert balance(s, "player:ann") == 50_000
+    for spot, amount, message in (("black", 50, "minimum"), ("nowhere", 500, "no betting spot"),
+                                  ("red", 60_000, "holds")):
+        with pytest.raises(LedgerError, match=message), transaction(engine) as s:
+            place_bet(s, "r1", "ann", spot, amount, key=f"x-{spot}-{amount}")
+    with pytest.raises(TableError, match="different bet"), transaction(engine) as s:
+        place_bet(s, "r1", "ann", "black", 1_000, key="big")
+    with transaction(engine) as s:
+        accounts.exclude(s, "ann", 7)
+    with pytest.raises(accounts.Refused, match="self-excluded"), transaction(engine) as s:
+        place_bet(s, "r1", "ann", "red", 500, key="late")
+    with transaction(engine) as s:
+        assert balance(s, "player:ann") == 50_000 and check(s).ok
+    with pytest.raises(TableError, match="en prison"), transaction(engine) as s:
+        create_table(s, "r2", "roulette", "D", settings={"zero_rule": "both"})
+    with pytest.raises(TableError, match="exists"), transaction(engine) as s:
+        create_table(s, "r1", "roulette", "C")
+
+
+def test_a_void_round_refunds_every_stake_once(engine: Engine) -> None:
+    setup(engine, ("ann", "bob"))
+    with transaction(engine) as s:
+        place_bet(s, "r1", "ann", "red", 1_000, key="a")
+        place_bet(s, "r1", "bob", "dozen 2", 2_000, key="b")
+    with transaction(engine) as s:
+        round_id = void(s, "r1", "mis-spin: the ball left the wheel", "dealer")
+    with transaction(engine) as s:
+        assert balance(s, "player:ann") == balance(s, "player:bob") == 100_000
+        assert s.get(RoundRow, round_id).status == "void"  # type: ignore[union-attr]
+        with pytest.raises(TableError, match="is void"):
+            settle(s, "r1", round_id=round_id)
+        assert check(s).ok
+
+
+def test_recovery_completes_rounds_past_their_deadline(engine: Engine) -> None:
+    setup(engine)
+    with transaction(engine) as s:
+        place_bet(s, "r1", "ann", "red", 1_000, key="a")
+    with transaction(engine) as s:
+        assert recover(s) == []  # not yet 24 hours
+        for row in s.scalars(select(RoundRow)):
+            row.deadline = row.opened_at - timedelta(hours=1)
+    with transaction(engine) as s:
+        [(round_id, action)] = recover(s, SeededRng(3))
+        assert action == "settled"
+        assert s.get(RoundRow, round_id).status == "settled"  # type: ignore[union-attr]
+        assert check(s).ok
+
+
+def test_recall_catches_an_edited_record(engine: Engine) -> None:
+    setup(engine)
+    with transaction(engine) as s:
+        place_bet(s, "r1", "ann", "red", 1_000, key="a")
+    with transaction(engine) as s:
+        round_id, _ = settle(s, "r1", Fixed(1))  # red wins
+    with transaction(engine) as s:
+        row = s.get(RoundRow, round_id)
+        assert row is not None
+        record = json.loads(row.record)
+        record["settlements"][0]["paid"] = 5_000
+        row.record = json.dumps(record)
+    with transaction(engine) as s:
+        assert not recall(s, round_id).same
+
+
+def test_many_players_at_one_table_at_once(engine: Engine) -> None:
+    players = tuple(f"p{i}" for i in range(8))
+    setup(engine, players)
+    errors: list[BaseException] = []
+
+    def bettor(name: str) -> None:
+        try:
+            for i in range(5):
+                with transaction(engine) as s:
+                    place_bet(s, "r1", name, "red", 100, key=f"{name}-{i}")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=bettor, args=(p,)) for p in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    with transaction(engine) as s:
+        open_rounds = s.scalars(select(RoundRow).where(RoundRow.status == "betting")).all()
+        assert len(open_rounds) == 1  # one round, not one per first bettor
+        _, settled = settle(s, "r1", Fixed(2))  # black
+        assert len(settled) == 40 and all(x.paid == 0 for x in settled)
+        assert check(s).ok and verify_audit(s).ok
