@@ -15,6 +15,8 @@ upgrading a read lock; PostgreSQL locks the rows a transfer debits (``FOR UPDATE
 from __future__ import annotations
 
 import os
+import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,10 +62,26 @@ def make_engine(url: str | None = None) -> Engine:
     return create_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=True)
 
 
+_WRITERS: weakref.WeakKeyDictionary[Engine, threading.Lock] = weakref.WeakKeyDictionary()
+_FACTORIES: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = (
+    weakref.WeakKeyDictionary())
+
+
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
-    """A session in one transaction: committed when the block ends, rolled back on error."""
-    factory = sessionmaker(engine, expire_on_commit=False)
+    """A session in one transaction: committed when the block ends, rolled back on error.
+
+    On SQLite the threads of one process take turns at writing here, rather than in
+    SQLite's busy handler, whose growing sleeps would make the slowest waits long.
+    """
+    factory = _FACTORIES.get(engine)
+    if factory is None:
+        factory = _FACTORIES[engine] = sessionmaker(engine, expire_on_commit=False)
+    if engine.dialect.name == "sqlite":
+        lock = _WRITERS.setdefault(engine, threading.Lock())
+        with lock, factory() as session, session.begin():
+            yield session
+        return
     with factory() as session, session.begin():
         yield session
 

@@ -96,12 +96,14 @@ def _digest(source: str, target: str, amount: int, kind: str, reason: str,
 def _locked(session: Session, codes: Iterable[str]) -> dict[str, Account]:
     """The accounts, locked for this transaction in id order (PostgreSQL ``FOR UPDATE``;
     an SQLite writer transaction holds the whole database already)."""
-    for code in codes:
-        open_account(session, code)
-    rows = session.scalars(select(Account).where(Account.code.in_(list(codes)))
-                           .order_by(Account.id).with_for_update()).all()
-    for row in rows:
-        session.refresh(row)  # the balance as the lock holder sees it
+    wanted = list(codes)
+    query = (select(Account).where(Account.code.in_(wanted)).order_by(Account.id)
+             .with_for_update().execution_options(populate_existing=True))
+    rows = session.scalars(query).all()  # the balances as the lock holder sees them
+    if len(rows) < len(wanted):
+        for code in set(wanted) - {row.code for row in rows}:
+            open_account(session, code)
+        rows = session.scalars(query).all()
     return {row.code: row for row in rows}
 
 
@@ -166,9 +168,8 @@ def _chain(previous: str, actor: str, action: str, payload: str) -> str:
 def append_audit(session: Session, actor: str, action: str, data: dict[str, object]) -> str:
     """Append an entry chained to the previous one by hash; the head row is locked so the
     chain stays one line under concurrent writers."""
-    head = session.scalars(select(AuditHead).where(AuditHead.id == 1)
-                           .with_for_update()).one()
-    session.refresh(head)
+    head = session.scalars(select(AuditHead).where(AuditHead.id == 1).with_for_update()
+                           .execution_options(populate_existing=True)).one()
     at = now_utc()
     payload = json.dumps({"at": at.isoformat(), **data}, sort_keys=True, separators=(",", ":"))
     digest = _chain(head.hash, actor, action, payload)
