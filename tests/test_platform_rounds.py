@@ -162,3 +162,23 @@ def test_many_players_at_one_table_at_once(engine: Engine) -> None:
         _, settled = settle(s, "r1", Fixed(2))  # black
         assert len(settled) == 40 and all(x.paid == 0 for x in settled)
         assert check(s).ok and verify_audit(s).ok
+
+
+def test_the_day_report_compares_observed_and_theoretical_rtp(engine: Engine) -> None:
+    from fractions import Fraction
+
+    from pelisali.platform.report import day_report
+
+    setup(engine)
+    with transaction(engine) as s:
+        place_bet(s, "r1", "ann", "red", 1_000, key="a")
+        place_bet(s, "r1", "ann", "straight 17", 1_000, key="b")
+    with transaction(engine) as s:
+        round_id, _ = settle(s, "r1", Fixed(17))  # red loses 10.00, 17 pays 360.00
+        day = s.get(RoundRow, round_id).gaming_day  # type: ignore[union-attr]
+    with transaction(engine) as s:
+        [row] = day_report(s, day)
+    assert (row.rounds, row.bets, row.staked, row.paid, row.ggr) == (1, 2, 2_000, 36_000,
+                                                                     -34_000)
+    assert row.observed_rtp == 18
+    assert row.theoretical_rtp == Fraction(36, 37)  # every bet of roulette C

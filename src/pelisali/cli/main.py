@@ -28,6 +28,7 @@ from pelisali.cli.platform import (
     house_app,
     ledger_app,
     recall_command,
+    report_app,
     table_app,
     wallet_app,
 )
@@ -204,6 +205,7 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(db_app, name="db")
 app.add_typer(table_app, name="table")
 app.add_typer(house_app, name="house")
+app.add_typer(report_app, name="report")
 app.command(name="history")(history_command)
 app.command(name="recall")(recall_command)
 

@@ -431,3 +431,44 @@ def play_on_wallet(game: str, variant: str | None, account: str, table_name: str
                     console.print("commands: bet SPOT AMOUNT, spin, balance, quit")
         except (LedgerError, MoneyError, GameError) as exc:
             console.print(f"[red]{exc}[/] (nothing changed)")
+
+
+report_app = typer.Typer(help="Reports for the floor and the regulator.", no_args_is_help=True)
+
+
+@report_app.command("day")
+def report_day(
+    day: Annotated[str | None, typer.Option("--date", help="the gaming day, YYYY-MM-DD "
+                                            "(default: today, UTC)")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Per table: rounds, bets, stakes, payouts, GGR, and the observed RTP against the
+    exact theoretical RTP of the bets made."""
+    import json
+
+    from pelisali.platform.report import day_report
+
+    try:
+        chosen = date.fromisoformat(day) if day else now_utc().date()
+    except ValueError:
+        fail(f"--date takes YYYY-MM-DD, not {day!r}")
+    with transaction(_engine()) as session:
+        rows = day_report(session, chosen)
+    if as_json:
+        print(json.dumps([{
+            "table": r.table, "game": r.game, "rounds": r.rounds, "bets": r.bets,
+            "staked": r.staked, "paid": r.paid, "ggr": r.ggr,
+            "observed_rtp": None if r.observed_rtp is None else str(r.observed_rtp),
+            "theoretical_rtp": None if r.theoretical_rtp is None else str(r.theoretical_rtp),
+        } for r in rows], indent=2))
+        return
+    table = RichTable(title=f"gaming day {chosen}")
+    for column in ("table", "game", "rounds", "bets", "staked", "paid", "GGR",
+                   "RTP observed", "RTP theoretical"):
+        table.add_column(column, justify="left" if column in ("table", "game") else "right")
+    for r in rows:
+        table.add_row(r.table, r.game, str(r.rounds), str(r.bets), format_cents(r.staked),
+                      format_cents(r.paid), format_cents(r.ggr),
+                      "" if r.observed_rtp is None else f"{float(r.observed_rtp):.2%}",
+                      "" if r.theoretical_rtp is None else f"{float(r.theoretical_rtp):.2%}")
+    console.print(table)
