@@ -26,6 +26,7 @@ from pelisali.cli.platform import (
     db_app,
     history_command,
     house_app,
+    jackpot_app,
     ledger_app,
     recall_command,
     report_app,
@@ -206,6 +207,7 @@ app.add_typer(db_app, name="db")
 app.add_typer(table_app, name="table")
 app.add_typer(house_app, name="house")
 app.add_typer(report_app, name="report")
+app.add_typer(jackpot_app, name="jackpot")
 app.command(name="history")(history_command)
 app.command(name="recall")(recall_command)
 

@@ -390,7 +390,7 @@ def play_on_wallet(game: str, variant: str | None, account: str, table_name: str
                 create_table(session, name, game, variant)
             console.print(f"{account} at table {name}: balance "
                           f"{format_cents(balance(session, accounts.wallet_code(account)))}. "
-                          "Commands: bet SPOT AMOUNT, spin, balance, quit.")
+                          "Commands: bet SPOT AMOUNT, jackpot NAME, spin, balance, quit.")
     except LedgerError as exc:
         fail(str(exc))
     started = now_utc()
@@ -421,6 +421,11 @@ def play_on_wallet(game: str, variant: str | None, account: str, table_name: str
                                         parse_amount(words[-1]), _key(None))
                     console.print(f"bet {receipt.bet_id}: {format_cents(receipt.accepted)}"
                                   + (f" ({receipt.message})" if receipt.returned else ""))
+                elif words[0] == "jackpot" and len(words) == 2:
+                    from pelisali.platform.jackpots import join
+
+                    join(session, words[1], account, _key(None))
+                    console.print(f"in the {words[1]} jackpot this round")
                 elif words[0] in ("spin", "roll", "draw"):
                     round_id, settled = settle(session, name, rng)
                     paid = sum(s.paid for s in settled if s.player == account)
@@ -472,3 +477,70 @@ def report_day(
                       "" if r.observed_rtp is None else f"{float(r.observed_rtp):.2%}",
                       "" if r.theoretical_rtp is None else f"{float(r.theoretical_rtp):.2%}")
     console.print(table)
+
+
+jackpot_app = typer.Typer(help="Table-game jackpots (RAY 1.2.1).", no_args_is_help=True)
+
+
+@jackpot_app.command("create")
+def jackpot_create(
+    name: Annotated[str, typer.Argument()],
+    table: Annotated[str, typer.Option(help="the table it belongs to")],
+    kind: Annotated[str, typer.Option(help="fixed, odds or progressive")],
+    faces: Annotated[str, typer.Option(help="the winning results, comma-separated: 0,00")],
+    fee: Annotated[str, typer.Option(help="participation fee a round, euros")] = "0",
+    amount: Annotated[str, typer.Option(help="fixed: the announced sum, euros")] = "0",
+    odds: Annotated[int, typer.Option(help="odds: the win is this many times the fee")] = 0,
+    share: Annotated[int, typer.Option(help="progressive: percent of the fee to the pool")]
+    = 0,
+    minimum: Annotated[str, typer.Option(help="progressive: guaranteed minimum, euros")]
+    = "0",
+) -> None:
+    """A jackpot at a table; a progressive one is seeded from the house bank."""
+    from pelisali.platform.jackpots import create_jackpot
+
+    try:
+        with transaction(_engine()) as session:
+            create_jackpot(session, name, table, kind, _cents(fee),
+                           [f.strip() for f in faces.split(",") if f.strip()],
+                           amount=_cents(amount), odds=odds, share_percent=share,
+                           minimum=_cents(minimum))
+    except LedgerError as exc:
+        fail(str(exc))
+    console.print(f"jackpot {name} at {table}: {kind}, won by {faces}")
+
+
+@jackpot_app.command("close-day")
+def jackpot_close_day(
+    name: Annotated[str, typer.Argument()],
+    day: Annotated[str | None, typer.Option("--date", help="YYYY-MM-DD")] = None,
+) -> None:
+    """The end of the gaming day: the day's accrual joins the pool."""
+    from pelisali.platform.jackpots import close_day
+
+    chosen = date.fromisoformat(day) if day else now_utc().date()
+    try:
+        with transaction(_engine()) as session:
+            amount = close_day(session, name, chosen)
+    except LedgerError as exc:
+        fail(str(exc))
+    console.print(f"{name}: {format_cents(amount)} added to the pool for {chosen}")
+
+
+@jackpot_app.command("report")
+def jackpot_report(name: Annotated[str, typer.Argument()]) -> None:
+    """Reconcile the jackpot: its pool and accrual against every transfer."""
+    from pelisali.platform.jackpots import reconcile
+
+    try:
+        with transaction(_engine()) as session:
+            r = reconcile(session, name)
+    except LedgerError as exc:
+        fail(str(exc))
+    console.print(f"{name}: pool {format_cents(r.pool)}, accrual {format_cents(r.accrual)}; "
+                  f"contributed {format_cents(r.contributed)}, seeded "
+                  f"{format_cents(r.seeded)}, paid {format_cents(r.paid)}")
+    if not r.balanced:
+        console.print("[red]the jackpot does not reconcile[/]")
+        raise typer.Exit(1)
+    console.print("reconciled")

@@ -164,3 +164,34 @@ class BetRow(Base):
     result: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     __table_args__ = (Index("ix_bets_round", "round_id"), Index("ix_bets_player", "player"))
+
+
+class Jackpot(Base):
+    """A table-game jackpot (RAY 1.2.1): a side game with an optional participation fee,
+    won by a stated result; a fixed sum, a sum by odds, or a progressive pool with a
+    guaranteed minimum. Contributions accrue and join the pool at the end of the day."""
+
+    __tablename__ = "jackpots"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    kind: Mapped[str] = mapped_column(String(12))  # fixed, odds, progressive
+    fee: Mapped[int] = mapped_column(BigInteger)  # participation fee a round, cents
+    amount: Mapped[int] = mapped_column(BigInteger, default=0)  # fixed: the sum
+    odds: Mapped[int] = mapped_column(Integer, default=0)  # odds: k times the fee
+    share_percent: Mapped[int] = mapped_column(Integer, default=0)  # of the fee to the pool
+    minimum: Mapped[int] = mapped_column(BigInteger, default=0)  # progressive: guaranteed
+    faces: Mapped[str] = mapped_column(Text)  # JSON list of winning results
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class JackpotEntry(Base):
+    __tablename__ = "jackpot_entries"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    jackpot_id: Mapped[int] = mapped_column(ForeignKey("jackpots.id"))
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    player: Mapped[str] = mapped_column(String(80))
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    paid: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (Index("ix_jackpot_entries_round", "round_id"),)

@@ -9,7 +9,7 @@ player's absence). A void round refunds every stake. Payouts carry idempotency k
 (``settle:ROUND:BET``), so no bet is ever paid twice.
 
 >>> from datetime import date
->>> from pelisali.platform import accounts
+>>> from pelisali.platform import accounts, jackpots
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
 >>> from pelisali.platform.ledger import move
 >>> from pelisali.rng import SeededRng
@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 from pelisali.games import GameError, make_game
 from pelisali.games.base import WagerGame
 from pelisali.games.round import Bet, Limits, Receipt, Round, Settlement, replay
-from pelisali.platform import accounts
+from pelisali.platform import accounts, jackpots
 from pelisali.platform.ledger import LedgerError, append_audit, now_utc
 from pelisali.platform.models import BetRow, GameTable, RoundRow
 from pelisali.rng import Rng, SecureRng
@@ -191,6 +191,8 @@ def settle(session: Session, table_name: str, rng: Rng | None = None,
             accounts.pay(session, s.player, s.paid, key=f"settle:{row.id}:{s.bet_id}",
                          reason=f"{table.name} round {row.id} {s.spot} {s.result}",
                          round_id=row.id)
+    result = "-".join(d.face for d in rnd.draws)
+    jackpots.settle_round(session, table, row.id, result)
     row.status, row.finished_at = "settled", now_utc()
     row.record = json.dumps(rnd.record(), sort_keys=True)
     append_audit(session, "table:" + table.name, "settle", {
@@ -213,6 +215,7 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
                      kind="refund", reason=f"{table.name} round {row.id} void: {reason}",
                      round_id=row.id)
         bet.paid, bet.result = bet.stake, "refund"
+    jackpots.refund_entries(session, row.id, f"void: {reason}", actor)
     row.status, row.finished_at = "void", now_utc()
     row.record = json.dumps(rnd.record(), sort_keys=True)
     append_audit(session, actor, "void", {"round": row.id, "reason": reason})
