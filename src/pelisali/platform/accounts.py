@@ -229,9 +229,8 @@ def may_play(player: Player, at: datetime | None = None) -> None:
 
 
 # -- money that moves ---------------------------------------------------------------------
-def deposit(session: Session, name: str, amount: int, key: str, actor: str = "payments",
-            source: str = "external:payments") -> Account:
-    """Money in from a payment adapter or staff, within the player's deposit limits."""
+def check_deposit(session: Session, name: str, amount: int) -> None:
+    """Refuse a deposit the player's status or deposit limits do not allow."""
     player = find(session, name)
     now = now_utc()
     if player.status == "barred" or excluded(player, now):
@@ -244,7 +243,14 @@ def deposit(session: Session, name: str, amount: int, key: str, actor: str = "pa
                 raise Refused(f"{name}: deposit limit {format_cents(limit)} a {period} "
                               f"(deposited {format_cents(done)}, deposit "
                               f"{format_cents(amount)})")
-    move(session, key, source, wallet_code(name), amount, "deposit", actor=actor)
+
+
+def deposit(session: Session, name: str, amount: int, key: str, actor: str = "payments",
+            source: str = "external:payments", reason: str = "") -> Account:
+    """Money in from a payment adapter or staff, within the player's deposit limits."""
+    check_deposit(session, name, amount)
+    move(session, key, source, wallet_code(name), amount, "deposit", reason=reason,
+         actor=actor)
     return open_account(session, wallet_code(name))
 
 
