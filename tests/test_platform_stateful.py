@@ -1,11 +1,13 @@
-"""Hypothesis state machine over the ledger on both databases: random deposits, stakes,
-wins, corrections and retries with the same key; after every step the ledger sums to
-zero, every balance equals its transfers, none is negative, and each matches a model."""
+"""Hypothesis state machine over the ledger on both databases: random deposits, bets at
+a roulette table, settlements, void rounds, ledger stakes and wins, corrections and
+retries with the same key; after every step the ledger sums to zero, every balance
+equals its transfers, none is negative, and each matches a model."""
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -13,12 +15,28 @@ from dbfixtures import fresh_engine
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
+from pelisali.platform import accounts
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, balance, check, correct, move, verify_audit
+from pelisali.platform.models import BetRow
+from pelisali.platform.rounds import create_table, place_bet, settle, void
+from pelisali.rng import SeededRng
 
 PLAYERS = ["player:ann", "player:bob", "player:cid"]
+SPOTS = ["red", "straight 0", "dozen 3", "split 0-1", "odd"]
+
+
+class Fixed(SeededRng):
+    """The wheel lands where Hypothesis says."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(0)
+        self.number = number
+
+    def randbelow(self, n: int) -> int:
+        return self.number
 
 
 def make_machine(kind: str) -> type[RuleBasedStateMachine]:
@@ -35,9 +53,13 @@ def make_machine(kind: str) -> type[RuleBasedStateMachine]:
             # key, (source, target, amount, kind, reason, corrects)
             self.done: list[tuple[str, tuple[str, str, int, str, str, int | None]]] = []
             self.transfers: list[int] = []
+            self.bets = 0
             with transaction(self.engine) as s:
-                move(s, "fund", "external:owner", "house:bank", 10_000, "funding")
-            self.model["house:bank"] = 10_000
+                move(s, "fund", "external:owner", "house:bank", 1_000_000, "funding")
+                create_table(s, "r1", "roulette", "C")
+                for player in PLAYERS:
+                    accounts.register(s, player.split(":")[1], date(1990, 1, 1), "FI")
+            self.model["house:bank"] = 1_000_000
 
         def teardown(self) -> None:
             if hasattr(self, "_engines"):
@@ -116,6 +138,40 @@ def make_machine(kind: str) -> type[RuleBasedStateMachine]:
             self.done.append((fix_key, (target, source, amount, "correction", "void",
                                         self.transfers[index])))
             self.transfers.append(made_id)
+
+        @rule(player=st.sampled_from(PLAYERS), spot=st.sampled_from(SPOTS),
+              amount=st.integers(100, 2_000))
+        def bet(self, player: str, spot: str, amount: int) -> None:
+            """A bet at the roulette table: debited when accepted, or refused whole."""
+            name = player.split(":")[1]
+            self.bets += 1
+            key = f"bet{self.bets}-{name}"
+            try:
+                with transaction(self.engine) as s:
+                    receipt = place_bet(s, "r1", name, spot, amount, key=key)
+            except LedgerError:
+                assert self.model[player] < amount
+                return
+            self.model[player] -= receipt.accepted
+            self.model["house:bank"] += receipt.accepted
+
+        @rule(number=st.integers(0, 36))
+        def spin(self, number: int) -> None:
+            """Settle the open round: every payout from the house, once."""
+            with transaction(self.engine) as s:
+                _, settled = settle(s, "r1", Fixed(number))
+            for x in settled:
+                self.model[f"player:{x.player}"] += x.paid
+                self.model["house:bank"] -= x.paid
+
+        @rule()
+        def void_round(self) -> None:
+            with transaction(self.engine) as s:
+                round_id = void(s, "r1", "device fault", "dealer")
+                stakes = s.scalars(select(BetRow).where(BetRow.round_id == round_id)).all()
+            for bet in stakes:
+                self.model[f"player:{bet.player}"] += bet.stake
+                self.model["house:bank"] -= bet.stake
 
         @invariant()
         def ledger_holds(self) -> None:
