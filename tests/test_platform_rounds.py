@@ -85,8 +85,6 @@ def test_limits_and_refusals_change_nothing(engine: Engine) -> None:
         place_bet(s, "r1", "ann", "red", 500, key="late")
     with transaction(engine) as s:
         assert balance(s, "player:ann") == 50_000 and check(s).ok
-    with pytest.raises(TableError, match="en prison"), transaction(engine) as s:
-        create_table(s, "r2", "roulette", "D", settings={"zero_rule": "both"})
     with pytest.raises(TableError, match="exists"), transaction(engine) as s:
         create_table(s, "r1", "roulette", "C")
 
@@ -182,3 +180,54 @@ def test_the_day_report_compares_observed_and_theoretical_rtp(engine: Engine) ->
                                                                      -34_000)
     assert row.observed_rtp == 18
     assert row.theoretical_rtp == Fraction(36, 37)  # every bet of roulette C
+
+
+def test_roulette_d_zero_choices_and_bets_held_in_prison(engine: Engine) -> None:
+    """RAY 1.2.1 D with both zero rules: on zero each even-chance bettor chooses half back
+    (la partage) or prison; a bet in prison is carried, survives a void round, and is
+    released (stake back) or lost by the next spin."""
+    from pelisali.platform.rounds import decide
+
+    setup(engine, ("ann", "bob"))
+    with transaction(engine) as s:
+        create_table(s, "d1", "roulette", "D", settings={"zero_rule": "both"})
+        place_bet(s, "d1", "ann", "red", 1_000, key="a")
+        place_bet(s, "d1", "bob", "black", 1_000, key="b")
+        place_bet(s, "d1", "bob", "straight 0", 100, key="c")
+    with transaction(engine) as s:
+        round_id, settled = settle(s, "d1", Fixed(0))
+        assert settled == []  # waiting for the choices
+        assert s.get(RoundRow, round_id).status == "deciding"  # type: ignore[union-attr]
+        with pytest.raises(TableError, match="not bob's"):
+            decide(s, "d1", round_id, 1, "half", "bob")
+        with pytest.raises(TableError, match="not an option"):
+            decide(s, "d1", round_id, 1, "keep", "ann")
+        assert decide(s, "d1", round_id, 1, "prison", "ann") == []
+    with transaction(engine) as s:
+        settled = decide(s, "d1", round_id, 2, "half", "bob")
+        assert [(x.spot, x.paid, x.result) for x in settled] == [
+            ("red", 0, "prison"), ("black", 500, "half"), ("straight 0", 3_600, "win")]
+        assert recall(s, round_id).same
+        assert balance(s, "player:ann") == 99_000
+    with transaction(engine) as s:  # a mis-spin: the bet stays in prison
+        void(s, "d1", "mis-spin", "dealer")
+        assert balance(s, "player:ann") == 99_000
+    with transaction(engine) as s:
+        round_id, settled = settle(s, "d1", Fixed(3))  # red: released, the stake back
+        assert [(x.player, x.paid, x.result) for x in settled] == [("ann", 1_000, "release")]
+        assert balance(s, "player:ann") == 100_000
+        assert recall(s, round_id).same and check(s).ok and verify_audit(s).ok
+
+
+def test_an_unmade_choice_takes_half_at_the_deadline(engine: Engine) -> None:
+    setup(engine)
+    with transaction(engine) as s:
+        create_table(s, "d1", "roulette", "D", settings={"zero_rule": "both"})
+        place_bet(s, "d1", "ann", "red", 1_000, key="a")
+    with transaction(engine) as s:
+        round_id, _ = settle(s, "d1", Fixed(0))
+    with transaction(engine) as s:
+        assert recover(s) == []  # still time to choose
+        [(done_id, action)] = recover(s, everything=True)
+        assert (done_id, action) == (round_id, "settled, unchosen bets half")
+        assert balance(s, "player:ann") == 99_500 and check(s).ok

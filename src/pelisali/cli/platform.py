@@ -390,10 +390,12 @@ def play_on_wallet(game: str, variant: str | None, account: str, table_name: str
                 create_table(session, name, game, variant)
             console.print(f"{account} at table {name}: balance "
                           f"{format_cents(balance(session, accounts.wallet_code(account)))}. "
-                          "Commands: bet SPOT AMOUNT, jackpot NAME, spin, balance, quit.")
+                          "Commands: bet SPOT AMOUNT, jackpot NAME, spin, choose BET OPTION, "
+                          "balance, quit.")
     except LedgerError as exc:
         fail(str(exc))
     started = now_utc()
+    deciding = 0  # the round waiting for this player's choices
     interactive = sys.stdin.isatty()
     while True:
         try:
@@ -426,8 +428,23 @@ def play_on_wallet(game: str, variant: str | None, account: str, table_name: str
 
                     join(session, words[1], account, _key(None))
                     console.print(f"in the {words[1]} jackpot this round")
+                elif words[0] == "choose" and len(words) == 3 and words[1].isdigit():
+                    from pelisali.platform.rounds import TableError, decide
+
+                    if not deciding:
+                        raise TableError("no round is waiting for a choice")
+                    settled = decide(session, name, deciding, int(words[1]), words[2],
+                                     account)
+                    paid = sum(s.paid for s in settled if s.player == account)
+                    console.print("choice made" if not settled else
+                                  f"round {deciding}: paid {format_cents(paid)}")
                 elif words[0] in ("spin", "roll", "draw"):
                     round_id, settled = settle(session, name, rng)
+                    if not settled:
+                        deciding = round_id
+                        console.print(f"round {round_id}: zero. Choose for each even-chance "
+                                      "bet: choose BET prison|half")
+                        continue
                     paid = sum(s.paid for s in settled if s.player == account)
                     left = balance(session, accounts.wallet_code(account))
                     console.print(f"round {round_id}: paid {format_cents(paid)}; "

@@ -162,6 +162,8 @@ class BetRow(Base):
     key: Mapped[str] = mapped_column(String(200), unique=True)
     paid: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     result: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    level: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # en prison
+    carried: Mapped[bool] = mapped_column(default=False, server_default="0")  # from a round
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     __table_args__ = (Index("ix_bets_round", "round_id"), Index("ix_bets_player", "player"))
 

@@ -49,6 +49,9 @@ from pelisali.rng import Rng, SecureRng
 # GGPoker house rules 2.3: pending bets are kept 24 hours, then completed automatically.
 PENDING_HOURS = 24
 OPEN = ("betting",)
+# A choice not made by the deadline: la partage (half back at once), the choice that
+# leaves nothing pending (RULINGS lets the player choose; the text names no default).
+DEFAULT_CHOICE = "half"
 
 
 class TableError(LedgerError):
@@ -68,9 +71,6 @@ def create_table(session: Session, name: str, game: str, variant: str | None = N
         engine = make_game(game, variant, settings or {})
     except GameError as exc:
         raise TableError(str(exc)) from None
-    if engine.settings.get("zero_rule") in ("en_prison", "both"):
-        raise TableError("en prison carries bets between rounds, which the persistent "
-                         "tables do not yet do; use zero_rule=la_partage")
     if mode not in ("rng", "live"):
         raise TableError(f"mode {mode!r}: rng or live")
     lo = engine.rules.limits.min if limit_min is None else limit_min
@@ -123,7 +123,8 @@ def _engine_round(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
     rnd = Round(game, str(row.id), Limits(table.limit_min, table.limit_max),
                 venue="pelisali", table_id=table.name, opened_at=row.opened_at.isoformat())
     for bet in sorted(bets, key=lambda b: b.number):
-        rnd.bets.append(Bet(bet.number, bet.player, game.spot(bet.spot), bet.stake))
+        rnd.bets.append(Bet(bet.number, bet.player, game.spot(bet.spot), bet.stake,
+                            level=bet.level, carried=bet.carried))
     rnd._next_id = max((b.number for b in bets), default=0) + 1
     return rnd
 
@@ -180,10 +181,23 @@ def settle(session: Session, table_name: str, rng: Rng | None = None,
     rnd = _engine_round(table, row, bets)
     rnd.close()
     rnd.draw(rng or SecureRng())
-    if rnd.pending_choices():
-        raise TableError("a choice is pending; the persistent tables take no choices yet")
+    if rnd.pending_choices():  # roulette D, both zero rules: the players choose first
+        row.status = "deciding"
+        row.record = json.dumps(rnd.record(), sort_keys=True)
+        append_audit(session, "table:" + table.name, "draw", {
+            "round": row.id, "draws": rnd.record()["draws"],
+            "choices": {str(k): v for k, v in rnd.pending_choices().items()}})
+        return row.id, []
+    return row.id, _finish(session, table, row, rnd, bets)
+
+
+def _finish(session: Session, table: GameTable, row: RoundRow, rnd: Round,
+            bets: list[BetRow]) -> list[Settlement]:
+    """Pay the settled round; bets held in prison move to the table's open round, their
+    stakes staying with the house until they are released or lost."""
     settlements = rnd.settle()
     by_number = {b.number: b for b in bets}
+    carried = []
     for s in settlements:
         bet = by_number[s.bet_id]
         bet.paid, bet.result = s.paid, s.result
@@ -191,14 +205,64 @@ def settle(session: Session, table_name: str, rng: Rng | None = None,
             accounts.pay(session, s.player, s.paid, key=f"settle:{row.id}:{s.bet_id}",
                          reason=f"{table.name} round {row.id} {s.spot} {s.result}",
                          round_id=row.id)
+        if s.held_level:
+            carried.append((bet, s.held_level))
     result = "-".join(d.face for d in rnd.draws)
     jackpots.settle_round(session, table, row.id, result)
     row.status, row.finished_at = "settled", now_utc()
     row.record = json.dumps(rnd.record(), sort_keys=True)
+    if carried:
+        following = open_round(session, table)
+        numbers = [b.number for b in _bets(session, following.id)]
+        for bet, level in carried:
+            numbers.append(max(numbers, default=0) + 1)
+            session.add(BetRow(round_id=following.id, number=numbers[-1], player=bet.player,
+                               spot=bet.spot, stake=bet.stake, key=f"carry:{bet.id}",
+                               level=level, carried=True, created_at=now_utc()))
+        session.flush()
     append_audit(session, "table:" + table.name, "settle", {
         "round": row.id, "draws": rnd.record()["draws"], "bets": len(bets),
-        "paid": sum(s.paid for s in settlements)})
-    return row.id, settlements
+        "paid": sum(s.paid for s in settlements), "held": len(carried)})
+    return settlements
+
+
+def decide(session: Session, table_name: str, round_id: int, bet_number: int, option: str,
+           player: str) -> list[Settlement]:
+    """A player's choice for a bet hit by zero (roulette D, both rules: ``prison`` or
+    ``half``). When the last choice is made the round is settled; until then, nothing."""
+    table = find_table(session, table_name)
+    row = session.scalars(select(RoundRow).where(RoundRow.id == round_id)
+                          .with_for_update()).one_or_none()
+    if row is None or row.table_id != table.id:
+        raise TableError(f"no round {round_id} at {table_name}")
+    if row.status != "deciding":
+        raise TableError(f"round {round_id} is {row.status}, not waiting for a choice")
+    bets = _bets(session, row.id)
+    owner = {b.number: b.player for b in bets}
+    if owner.get(bet_number) != player:
+        raise TableError(f"bet {bet_number} of round {round_id} is not {player}'s")
+    rnd = _restore(table, row, bets)
+    try:
+        rnd.decide(bet_number, option)
+    except GameError as exc:
+        raise TableError(str(exc)) from None
+    if rnd.pending_choices():
+        row.record = json.dumps(rnd.record(), sort_keys=True)
+        return []
+    return _finish(session, table, row, rnd, bets)
+
+
+def _restore(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
+    """A round waiting for choices, rebuilt from its record: bets, draws, choices made."""
+    from pelisali.games.base import Draw
+
+    record = json.loads(row.record)
+    rnd = _engine_round(table, row, bets)
+    rnd.close()
+    rnd.apply_draws([Draw(d["device"], d["slot"], d["face"]) for d in record["draws"]])
+    for number, option in record["decisions"].items():
+        rnd.decide(int(number), option)
+    return rnd
 
 
 def void(session: Session, table_name: str, reason: str, actor: str) -> int:
@@ -210,7 +274,10 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     bets = _bets(session, row.id)
     rnd = _engine_round(table, row, bets)
     rnd.void(reason)
+    held = [bet for bet in bets if bet.carried]
     for bet in bets:
+        if bet.carried:  # a bet in prison stays in prison (RAY 1.2.1)
+            continue
         accounts.pay(session, bet.player, bet.stake, key=f"refund:{row.id}:{bet.number}",
                      kind="refund", reason=f"{table.name} round {row.id} void: {reason}",
                      round_id=row.id)
@@ -218,6 +285,14 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     jackpots.refund_entries(session, row.id, f"void: {reason}", actor)
     row.status, row.finished_at = "void", now_utc()
     row.record = json.dumps(rnd.record(), sort_keys=True)
+    if held:
+        following = open_round(session, table)
+        for number, bet in enumerate(held, start=1):
+            bet.result = "prison"
+            session.add(BetRow(round_id=following.id, number=number, player=bet.player,
+                               spot=bet.spot, stake=bet.stake, key=f"carry:{bet.id}",
+                               level=bet.level, carried=True, created_at=now_utc()))
+        session.flush()
     append_audit(session, actor, "void", {"round": row.id, "reason": reason})
     return row.id
 
@@ -228,9 +303,21 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False,
     them (``everything``, at a restart after a crash). Each is settled in full."""
     now = now_utc()
     done: list[tuple[int, str]] = []
-    rows = session.scalars(select(RoundRow).where(RoundRow.status.in_(OPEN))
+    rows = session.scalars(select(RoundRow).where(RoundRow.status.in_((*OPEN, "deciding")))
                            .order_by(RoundRow.id)).all()
     for row in rows:
+        if row.status == "deciding":  # nobody chose in time: la partage, half back
+            deadline = row.deadline if row.deadline.tzinfo else row.deadline.replace(tzinfo=UTC)
+            if everything or deadline <= now:
+                table = session.get(GameTable, row.table_id)
+                assert table is not None
+                bets = _bets(session, row.id)
+                rnd = _restore(table, row, bets)
+                for number in list(rnd.pending_choices()):
+                    rnd.decide(number, DEFAULT_CHOICE)
+                _finish(session, table, row, rnd, bets)
+                done.append((row.id, f"settled, unchosen bets {DEFAULT_CHOICE}"))
+            continue
         deadline = row.deadline if row.deadline.tzinfo else row.deadline.replace(tzinfo=UTC)
         if not _bets(session, row.id) or not (everything or deadline <= now):
             continue
