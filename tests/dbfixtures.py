@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import Engine, create_engine, text
 
 from pelisali.platform.db import make_engine, upgrade
+from pelisali.rng import SeededRng
 
 POSTGRES = os.environ.get("PELISALI_TEST_POSTGRES",
                           "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -49,3 +50,14 @@ def fresh_engine(kind: str, tmp_path: Path) -> Iterator[Engine]:
         with admin.connect() as connection:
             connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+class Fixed(SeededRng):
+    """A wheel that lands on one number (the draw is still the engine's)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(0)
+        self.number = number
+
+    def randbelow(self, n: int) -> int:
+        return self.number

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from dbfixtures import Fixed
 from sqlalchemy import Engine
 
 from pelisali.platform import accounts
@@ -18,17 +19,6 @@ from pelisali.platform.jackpots import (
 )
 from pelisali.platform.ledger import balance, check, move, verify_audit
 from pelisali.platform.rounds import create_table, place_bet, settle, void
-from pelisali.rng import SeededRng
-
-
-class Fixed(SeededRng):
-    def __init__(self, number: int) -> None:
-        super().__init__(0)
-        self.number = number
-
-    def randbelow(self, n: int) -> int:
-        return self.number
-
 
 PLAYERS = ("ann", "bob", "cid")
 

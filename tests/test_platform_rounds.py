@@ -8,6 +8,7 @@ import threading
 from datetime import date, timedelta
 
 import pytest
+from dbfixtures import Fixed
 from sqlalchemy import Engine, select
 
 from pelisali.platform import accounts
@@ -25,17 +26,6 @@ from pelisali.platform.rounds import (
     void,
 )
 from pelisali.rng import SeededRng
-
-
-class Fixed(SeededRng):
-    """A wheel that lands on one number (the draw is still the engine's)."""
-
-    def __init__(self, number: int) -> None:
-        super().__init__(0)
-        self.number = number
-
-    def randbelow(self, n: int) -> int:
-        return self.number
 
 
 def setup(engine: Engine, players: tuple[str, ...] = ("ann",)) -> None:

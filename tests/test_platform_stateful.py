@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from dbfixtures import fresh_engine
+from dbfixtures import Fixed, fresh_engine
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -22,21 +22,11 @@ from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, balance, check, correct, move, verify_audit
 from pelisali.platform.models import BetRow
 from pelisali.platform.rounds import create_table, place_bet, settle, void
-from pelisali.rng import SeededRng
 
 PLAYERS = ["player:ann", "player:bob", "player:cid"]
 SPOTS = ["red", "straight 0", "dozen 3", "split 0-1", "odd"]
 
 
-class Fixed(SeededRng):
-    """The wheel lands where Hypothesis says."""
-
-    def __init__(self, number: int) -> None:
-        super().__init__(0)
-        self.number = number
-
-    def randbelow(self, n: int) -> int:
-        return self.number
 
 
 def make_machine(kind: str) -> type[RuleBasedStateMachine]:

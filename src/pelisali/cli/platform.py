@@ -7,12 +7,15 @@ directory; every command brings the schema up to date first.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from typing import Annotated
 
 import typer
 from rich.table import Table as RichTable
 from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
 
 from pelisali.cli.common import console, fail
 from pelisali.games import GameError
@@ -38,6 +41,17 @@ def _engine() -> Engine:
     except Exception as exc:  # the database is unreachable or not ours
         fail(f"database {database_url()}: {exc}")
     return engine
+
+
+@contextmanager
+def _session() -> Iterator[Session]:
+    """One transaction on the database; a refusal is the command's error (exit 2) and
+    changes nothing."""
+    try:
+        with transaction(_engine()) as session:
+            yield session
+    except LedgerError as exc:
+        fail(str(exc))
 
 
 def _cents(text: str) -> int:
@@ -69,40 +83,34 @@ def account_create(
         birth = date.fromisoformat(born)
     except ValueError:
         fail(f"--born takes YYYY-MM-DD, not {born!r}")
-    try:
-        with transaction(_engine()) as session:
-            player = accounts.register(session, name, birth, country)
-            console.print(f"player {player.name} registered, wallet player:{player.name}")
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        player = accounts.register(session, name, birth, country)
+        console.print(f"player {player.name} registered, wallet player:{player.name}")
 
 
 @account_app.command("show")
 def account_show(name: Annotated[str, typer.Argument()]) -> None:
     """A player's status, exclusion, limits and balance."""
-    try:
-        with transaction(_engine()) as session:
-            player = accounts.find(session, name)
-            table = RichTable(title=f"player {name}")
-            table.add_column("")
-            table.add_column("")
-            table.add_row("born", player.born.isoformat())
-            table.add_row("country", player.country)
-            table.add_row("status", player.status + (f" ({player.status_reason})"
-                                                     if player.status_reason else ""))
-            exclusion = ("for good" if player.excluded_forever else
-                         f"until {player.excluded_until:%Y-%m-%d %H:%M} UTC"
-                         if accounts.excluded(player, now_utc()) else "none")
-            table.add_row("self-exclusion", exclusion)
-            for kind in accounts.LIMIT_KINDS:
-                for period in accounts.PERIODS:
-                    limit = accounts.current_limit(session, player, kind, period)
-                    table.add_row(f"{kind} limit a {period}",
-                                  "none" if limit is None else format_cents(limit))
-            table.add_row("balance", format_cents(balance(session, accounts.wallet_code(name))))
-            console.print(table)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        player = accounts.find(session, name)
+        table = RichTable(title=f"player {name}")
+        table.add_column("")
+        table.add_column("")
+        table.add_row("born", player.born.isoformat())
+        table.add_row("country", player.country)
+        table.add_row("status", player.status + (f" ({player.status_reason})"
+                                                 if player.status_reason else ""))
+        exclusion = ("for good" if player.excluded_forever else
+                     f"until {player.excluded_until:%Y-%m-%d %H:%M} UTC"
+                     if accounts.excluded(player, now_utc()) else "none")
+        table.add_row("self-exclusion", exclusion)
+        for kind in accounts.LIMIT_KINDS:
+            for period in accounts.PERIODS:
+                limit = accounts.current_limit(session, player, kind, period)
+                table.add_row(f"{kind} limit a {period}",
+                              "none" if limit is None else format_cents(limit))
+        table.add_row("balance", format_cents(balance(session, accounts.wallet_code(name))))
+        console.print(table)
 
 
 @account_app.command("limit")
@@ -114,11 +122,8 @@ def account_limit(
 ) -> None:
     """Set a limit: lower takes effect at once, higher after the cooling-off time."""
     cents = None if amount == "none" else _cents(amount)
-    try:
-        with transaction(_engine()) as session:
-            when = accounts.set_limit(session, name, kind, period, cents)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        when = accounts.set_limit(session, name, kind, period, cents)
     console.print(f"{name}: {kind} limit a {period} "
                   f"{'removed' if cents is None else format_cents(cents)}, "
                   f"in effect from {when:%Y-%m-%d %H:%M} UTC")
@@ -133,11 +138,8 @@ def account_exclude(
     """Self-exclusion for a period or for good; it cannot be shortened."""
     if (days is None) == (not forever):
         fail("give --days N or --forever")
-    try:
-        with transaction(_engine()) as session:
-            accounts.exclude(session, name, None if forever else days)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        accounts.exclude(session, name, None if forever else days)
     console.print(f"{name} is self-excluded {'for good' if forever else f'for {days} days'}")
 
 
@@ -149,11 +151,8 @@ def account_status(
     staff: Annotated[str, typer.Option(help="the staff member acting")],
 ) -> None:
     """Staff restrict or bar a player (RAY 1.1), or make them active again."""
-    try:
-        with transaction(_engine()) as session:
-            accounts.set_status(session, name, status, reason, staff)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        accounts.set_status(session, name, status, reason, staff)
     console.print(f"{name} is {status}: {reason} ({staff})")
 
 
@@ -167,13 +166,10 @@ def wallet_deposit(
 ) -> None:
     """Money in, within the player's deposit limits."""
     cents = _cents(amount)
-    try:
-        with transaction(_engine()) as session:
-            wallet = accounts.deposit(session, name, cents, _key(key), actor=staff)
-            console.print(f"{name}: deposited {format_cents(cents)}, "
-                          f"balance {format_cents(wallet.balance)}")
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        wallet = accounts.deposit(session, name, cents, _key(key), actor=staff)
+        console.print(f"{name}: deposited {format_cents(cents)}, "
+                      f"balance {format_cents(wallet.balance)}")
 
 
 @wallet_app.command("withdraw")
@@ -185,32 +181,26 @@ def wallet_withdraw(
 ) -> None:
     """Money out; never more than the balance."""
     cents = _cents(amount)
-    try:
-        with transaction(_engine()) as session:
-            wallet = accounts.withdraw(session, name, cents, _key(key), actor=staff)
-            console.print(f"{name}: withdrew {format_cents(cents)}, "
-                          f"balance {format_cents(wallet.balance)}")
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        wallet = accounts.withdraw(session, name, cents, _key(key), actor=staff)
+        console.print(f"{name}: withdrew {format_cents(cents)}, "
+                      f"balance {format_cents(wallet.balance)}")
 
 
 @wallet_app.command("balance")
 def wallet_balance(name: Annotated[str, typer.Argument()]) -> None:
     """The balance and the last transfers of a wallet."""
-    try:
-        with transaction(_engine()) as session:
-            player = accounts.find(session, name)
-            console.print(f"{name}: {format_cents(balance(session, accounts.wallet_code(name)))}")
-            rows = session.scalars(
-                select(Transfer).where((Transfer.source_id == player.account_id)
-                                       | (Transfer.target_id == player.account_id))
-                .order_by(Transfer.id.desc()).limit(10)).all()
-            for row in rows:
-                sign = "+" if row.target_id == player.account_id else "-"
-                console.print(f"  {row.created_at:%Y-%m-%d %H:%M} {row.kind:12s} "
-                              f"{sign}{format_cents(row.amount)} {row.reason}")
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        player = accounts.find(session, name)
+        console.print(f"{name}: {format_cents(balance(session, accounts.wallet_code(name)))}")
+        rows = session.scalars(
+            select(Transfer).where((Transfer.source_id == player.account_id)
+                                   | (Transfer.target_id == player.account_id))
+            .order_by(Transfer.id.desc()).limit(10)).all()
+        for row in rows:
+            sign = "+" if row.target_id == player.account_id else "-"
+            console.print(f"  {row.created_at:%Y-%m-%d %H:%M} {row.kind:12s} "
+                          f"{sign}{format_cents(row.amount)} {row.reason}")
 
 
 @ledger_app.command("check")
@@ -256,13 +246,10 @@ def house_fund(
     from pelisali.platform.ledger import move
 
     cents = _cents(amount)
-    try:
-        with transaction(_engine()) as session:
-            move(session, _key(key), "external:owner", "house:bank", cents, "funding",
-                 actor=staff)
-            console.print(f"house bank {format_cents(balance(session, 'house:bank'))}")
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        move(session, _key(key), "external:owner", "house:bank", cents, "funding",
+             actor=staff)
+        console.print(f"house bank {format_cents(balance(session, 'house:bank'))}")
 
 
 @table_app.command("create")
@@ -277,16 +264,13 @@ def table_create(
     """Open a table of a wager game with its limits."""
     from pelisali.platform.rounds import create_table
 
-    try:
-        with transaction(_engine()) as session:
-            table = create_table(session, name, game, variant,
-                                 limit_min=None if minimum is None else _cents(minimum),
-                                 limit_max=None if maximum is None else _cents(maximum),
-                                 mode=mode)
-            console.print(f"table {table.name}: {table.game} {table.variant}, limits "
-                          f"{format_cents(table.limit_min)}-{format_cents(table.limit_max)}")
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        table = create_table(session, name, game, variant,
+                             limit_min=None if minimum is None else _cents(minimum),
+                             limit_max=None if maximum is None else _cents(maximum),
+                             mode=mode)
+        console.print(f"table {table.name}: {table.game} {table.variant}, limits "
+                      f"{format_cents(table.limit_min)}-{format_cents(table.limit_max)}")
 
 
 @table_app.command("void")
@@ -298,11 +282,8 @@ def table_void(
     """Void the open round: every stake goes back."""
     from pelisali.platform.rounds import void
 
-    try:
-        with transaction(_engine()) as session:
-            round_id = void(session, name, reason, staff)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        round_id = void(session, name, reason, staff)
     console.print(f"round {round_id} void: {reason}; every stake refunded")
 
 
@@ -329,31 +310,25 @@ def history_command(
     """A player's game history: every bet, its round, its result."""
     from pelisali.platform.rounds import history
 
-    try:
-        with transaction(_engine()) as session:
-            rows = history(session, name, limit)
-            table = RichTable(title=f"{name}: the last {len(rows)} bets")
-            for column in ("round", "opened", "spot", "stake", "paid", "result", "status"):
-                table.add_column(column)
-            for round_row, bet in rows:
-                table.add_row(str(round_row.id), f"{round_row.opened_at:%Y-%m-%d %H:%M}",
-                              bet.spot, format_cents(bet.stake),
-                              "" if bet.paid is None else format_cents(bet.paid),
-                              bet.result or "", round_row.status)
-            console.print(table)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        rows = history(session, name, limit)
+        table = RichTable(title=f"{name}: the last {len(rows)} bets")
+        for column in ("round", "opened", "spot", "stake", "paid", "result", "status"):
+            table.add_column(column)
+        for round_row, bet in rows:
+            table.add_row(str(round_row.id), f"{round_row.opened_at:%Y-%m-%d %H:%M}",
+                          bet.spot, format_cents(bet.stake),
+                          "" if bet.paid is None else format_cents(bet.paid),
+                          bet.result or "", round_row.status)
+        console.print(table)
 
 
 def recall_command(round_id: Annotated[int, typer.Argument(help="the round number")]) -> None:
     """Replay a recorded round through the engine and show it gives the same settlement."""
     from pelisali.platform.rounds import recall
 
-    try:
-        with transaction(_engine()) as session:
-            result = recall(session, round_id)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        result = recall(session, round_id)
     table = RichTable(title=f"round {round_id}: recorded and replayed")
     for column in ("bet", "player", "spot", "stake", "recorded", "replayed"):
         table.add_column(column)
@@ -516,14 +491,11 @@ def jackpot_create(
     """A jackpot at a table; a progressive one is seeded from the house bank."""
     from pelisali.platform.jackpots import create_jackpot
 
-    try:
-        with transaction(_engine()) as session:
-            create_jackpot(session, name, table, kind, _cents(fee),
-                           [f.strip() for f in faces.split(",") if f.strip()],
-                           amount=_cents(amount), odds=odds, share_percent=share,
-                           minimum=_cents(minimum))
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        create_jackpot(session, name, table, kind, _cents(fee),
+                       [f.strip() for f in faces.split(",") if f.strip()],
+                       amount=_cents(amount), odds=odds, share_percent=share,
+                       minimum=_cents(minimum))
     console.print(f"jackpot {name} at {table}: {kind}, won by {faces}")
 
 
@@ -536,11 +508,8 @@ def jackpot_close_day(
     from pelisali.platform.jackpots import close_day
 
     chosen = date.fromisoformat(day) if day else now_utc().date()
-    try:
-        with transaction(_engine()) as session:
-            amount = close_day(session, name, chosen)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        amount = close_day(session, name, chosen)
     console.print(f"{name}: {format_cents(amount)} added to the pool for {chosen}")
 
 
@@ -549,11 +518,8 @@ def jackpot_report(name: Annotated[str, typer.Argument()]) -> None:
     """Reconcile the jackpot: its pool and accrual against every transfer."""
     from pelisali.platform.jackpots import reconcile
 
-    try:
-        with transaction(_engine()) as session:
-            r = reconcile(session, name)
-    except LedgerError as exc:
-        fail(str(exc))
+    with _session() as session:
+        r = reconcile(session, name)
     console.print(f"{name}: pool {format_cents(r.pool)}, accrual {format_cents(r.accrual)}; "
                   f"contributed {format_cents(r.contributed)}, seeded "
                   f"{format_cents(r.seeded)}, paid {format_cents(r.paid)}")

@@ -64,10 +64,11 @@ QualifierOpt = Annotated[str, typer.Option(help="the low's qualifier: none or ei
 
 def _low_ranking(low_rule: str, qualifier: str) -> str:
     """RULINGS ``low_rule`` with its optional eight-or-better qualifier, as a ranking."""
-    if low_rule not in ("ace-to-five", "deuce-to-seven") or qualifier not in ("none", "eight"):
+    from pelisali.poker.games import LOW_RULES
+
+    if low_rule not in LOW_RULES or qualifier not in ("none", "eight"):
         fail("--low-rule takes ace-to-five or deuce-to-seven; --qualifier none or eight")
-    base = {"ace-to-five": "low-a5", "deuce-to-seven": "low-27"}[low_rule]
-    return base + ("-8" if qualifier == "eight" else "")
+    return LOW_RULES[low_rule] + ("-8" if qualifier == "eight" else "")
 
 
 @poker_app.command()

@@ -187,8 +187,6 @@ def exclude(session: Session, name: str, days: int | None, actor: str | None = N
             raise Refused("an exclusion is a positive number of days, or for good")
         until = now_utc() + timedelta(days=days)
         current = player.excluded_until
-        if current is not None and current.tzinfo is None:
-            current = current.replace(tzinfo=UTC)
         if current is None or until > current:
             player.excluded_until = until
     append_audit(session, actor or name, "exclude", {"player": name, "days": days})
@@ -210,11 +208,7 @@ def excluded(player: Player, at: datetime) -> bool:
     if player.excluded_forever:
         return True
     until = player.excluded_until
-    if until is None:
-        return False
-    if until.tzinfo is None:  # SQLite keeps no zone; times are stored as UTC
-        until = until.replace(tzinfo=UTC)
-    return at < until
+    return until is not None and at < until
 
 
 def may_play(player: Player, at: datetime | None = None) -> None:

@@ -5,7 +5,7 @@ Money columns are integer cents (BigInteger); nothing here is ever a float.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import (
     BigInteger,
@@ -17,12 +17,27 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    TypeDecorator,
 )
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment, always read back zone-aware in UTC (SQLite stores no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect
+                             ) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
 class Base(DeclarativeBase):
-    pass
+    """The declarative base of every platform table."""
 
 
 ACCOUNT_KINDS = ("player", "house", "fee", "jackpot", "rounding", "external")
@@ -37,7 +52,7 @@ class Account(Base):
     code: Mapped[str] = mapped_column(String(120), unique=True)
     kind: Mapped[str] = mapped_column(String(16))
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (
         CheckConstraint("kind = 'external' OR balance >= 0", name="no_credit"),
     )
@@ -57,7 +72,7 @@ class Transfer(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     round_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     corrects_id: Mapped[int | None] = mapped_column(ForeignKey("transfers.id"), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (
         CheckConstraint("amount > 0", name="positive_amount"),
         CheckConstraint("source_id <> target_id", name="two_accounts"),
@@ -74,12 +89,12 @@ class Player(Base):
     country: Mapped[str] = mapped_column(String(2))
     status: Mapped[str] = mapped_column(String(16), default="active")  # restricted, barred
     status_reason: Mapped[str] = mapped_column(Text, default="")
-    excluded_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+    excluded_until: Mapped[datetime | None] = mapped_column(UTCDateTime(),
                                                             nullable=True)
     excluded_forever: Mapped[bool] = mapped_column(default=False)
     session_reminder_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class Limit(Base):
@@ -92,8 +107,8 @@ class Limit(Base):
     kind: Mapped[str] = mapped_column(String(16))  # deposit or loss
     period: Mapped[str] = mapped_column(String(8))  # day, week, month
     amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # None: no limit
-    effective_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    effective_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (Index("ix_limits_player", "player_id", "kind", "period"),)
 
 
@@ -102,7 +117,7 @@ class AuditEntry(Base):
 
     __tablename__ = "audit"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
     actor: Mapped[str] = mapped_column(String(80))
     action: Mapped[str] = mapped_column(String(40))
     payload: Mapped[str] = mapped_column(Text)  # canonical JSON
@@ -132,7 +147,7 @@ class GameTable(Base):
     limit_max: Mapped[int] = mapped_column(BigInteger)
     mode: Mapped[str] = mapped_column(String(8), default="rng")  # rng or live
     gaming_day: Mapped[date] = mapped_column(Date)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class RoundRow(Base):
@@ -144,9 +159,9 @@ class RoundRow(Base):
     status: Mapped[str] = mapped_column(String(12), default="betting")
     gaming_day: Mapped[date] = mapped_column(Date)
     record: Mapped[str] = mapped_column(Text, default="{}")
-    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    deadline: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(),
                                                          nullable=True)
     __table_args__ = (Index("ix_rounds_table_status", "table_id", "status"),)
 
@@ -164,7 +179,7 @@ class BetRow(Base):
     result: Mapped[str | None] = mapped_column(String(16), nullable=True)
     level: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # en prison
     carried: Mapped[bool] = mapped_column(default=False, server_default="0")  # from a round
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (Index("ix_bets_round", "round_id"), Index("ix_bets_player", "player"))
 
 
@@ -184,7 +199,7 @@ class Jackpot(Base):
     share_percent: Mapped[int] = mapped_column(Integer, default=0)  # of the fee to the pool
     minimum: Mapped[int] = mapped_column(BigInteger, default=0)  # progressive: guaranteed
     faces: Mapped[str] = mapped_column(Text)  # JSON list of winning results
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class JackpotEntry(Base):
@@ -195,5 +210,5 @@ class JackpotEntry(Base):
     player: Mapped[str] = mapped_column(String(80))
     key: Mapped[str] = mapped_column(String(200), unique=True)
     paid: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (Index("ix_jackpot_entries_round", "round_id"),)

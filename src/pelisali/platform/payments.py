@@ -49,11 +49,9 @@ class PaymentAdapter(Protocol):
 
     def charge(self, player: str, amount: int, reference: str) -> PaymentResult:
         """Take ``amount`` cents from the player's payment method."""
-        ...
 
     def payout(self, player: str, amount: int, reference: str) -> PaymentResult:
         """Send ``amount`` cents to the player's payment method."""
-        ...
 
 
 @dataclass

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -211,19 +211,26 @@ def _finish(session: Session, table: GameTable, row: RoundRow, rnd: Round,
     jackpots.settle_round(session, table, row.id, result)
     row.status, row.finished_at = "settled", now_utc()
     row.record = json.dumps(rnd.record(), sort_keys=True)
-    if carried:
-        following = open_round(session, table)
-        numbers = [b.number for b in _bets(session, following.id)]
-        for bet, level in carried:
-            numbers.append(max(numbers, default=0) + 1)
-            session.add(BetRow(round_id=following.id, number=numbers[-1], player=bet.player,
-                               spot=bet.spot, stake=bet.stake, key=f"carry:{bet.id}",
-                               level=level, carried=True, created_at=now_utc()))
-        session.flush()
+    _carry(session, table, carried)
     append_audit(session, "table:" + table.name, "settle", {
         "round": row.id, "draws": rnd.record()["draws"], "bets": len(bets),
         "paid": sum(s.paid for s in settlements), "held": len(carried)})
     return settlements
+
+
+def _carry(session: Session, table: GameTable, held: list[tuple[BetRow, int]]) -> None:
+    """Bets held in prison join the table's open round at their level; their stakes were
+    taken when they were first placed."""
+    if not held:
+        return
+    following = open_round(session, table)
+    numbers = [b.number for b in _bets(session, following.id)]
+    for bet, level in held:
+        numbers.append(max(numbers, default=0) + 1)
+        session.add(BetRow(round_id=following.id, number=numbers[-1], player=bet.player,
+                           spot=bet.spot, stake=bet.stake, key=f"carry:{bet.id}",
+                           level=level, carried=True, created_at=now_utc()))
+    session.flush()
 
 
 def decide(session: Session, table_name: str, round_id: int, bet_number: int, option: str,
@@ -285,14 +292,9 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     jackpots.refund_entries(session, row.id, f"void: {reason}", actor)
     row.status, row.finished_at = "void", now_utc()
     row.record = json.dumps(rnd.record(), sort_keys=True)
-    if held:
-        following = open_round(session, table)
-        for number, bet in enumerate(held, start=1):
-            bet.result = "prison"
-            session.add(BetRow(round_id=following.id, number=number, player=bet.player,
-                               spot=bet.spot, stake=bet.stake, key=f"carry:{bet.id}",
-                               level=bet.level, carried=True, created_at=now_utc()))
-        session.flush()
+    for bet in held:
+        bet.result = "prison"
+    _carry(session, table, [(bet, bet.level) for bet in held])
     append_audit(session, actor, "void", {"round": row.id, "reason": reason})
     return row.id
 
@@ -307,8 +309,7 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False,
                            .order_by(RoundRow.id)).all()
     for row in rows:
         if row.status == "deciding":  # nobody chose in time: la partage, half back
-            deadline = row.deadline if row.deadline.tzinfo else row.deadline.replace(tzinfo=UTC)
-            if everything or deadline <= now:
+            if everything or row.deadline <= now:
                 table = session.get(GameTable, row.table_id)
                 assert table is not None
                 bets = _bets(session, row.id)
@@ -318,8 +319,7 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False,
                 _finish(session, table, row, rnd, bets)
                 done.append((row.id, f"settled, unchosen bets {DEFAULT_CHOICE}"))
             continue
-        deadline = row.deadline if row.deadline.tzinfo else row.deadline.replace(tzinfo=UTC)
-        if not _bets(session, row.id) or not (everything or deadline <= now):
+        if not _bets(session, row.id) or not (everything or row.deadline <= now):
             continue
         table = session.get(GameTable, row.table_id)
         assert table is not None

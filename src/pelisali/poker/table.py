@@ -633,9 +633,11 @@ class PokerHand:
         self._pending = [s for s in self._pending if self._can_act(s)]
         # Nobody left to bet against: the one player with chips who owes nothing is not
         # asked to check (PokerKit and the card rooms agree).
-        able = [s for s in self._in_hand() if self.stacks[s] > 0]
-        if len(able) <= 1 and all(self.street_commit[s] >= self.current_bet for s in able):
-            self._pending = []
+        if self._pending:
+            able = [s for s in self._in_hand() if self.stacks[s] > 0]
+            if len(able) <= 1 and all(self.street_commit[s] >= self.current_bet
+                                      for s in able):
+                self._pending = []
         self._advance()
 
     # -- the end ---------------------------------------------------------------------------
