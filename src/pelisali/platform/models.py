@@ -40,7 +40,9 @@ class Base(DeclarativeBase):
     """The declarative base of every platform table."""
 
 
-ACCOUNT_KINDS = ("player", "house", "fee", "jackpot", "rounding", "external")
+# ``table``: chips a player has taken to a poker table (bought in from the wallet, cashed
+# out when leaving); the money is the players', held in the table's custody.
+ACCOUNT_KINDS = ("player", "house", "fee", "jackpot", "rounding", "external", "table")
 
 
 class Account(Base):
