@@ -24,13 +24,15 @@ pelisali.platform.accounts.Refused: ann: loss limit 20.00 a day (lost 15.00, sta
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from pathlib import Path
+from typing import cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from pelisali.money import format_cents
@@ -133,7 +135,7 @@ def deposited(session: Session, player: Player, since: datetime) -> int:
     return _moved(session, player.account_id, ("deposit",), since, incoming=True)
 
 
-def lost(session: Session, player: Player, since: datetime) -> int:
+def lost(session: Session, player: Player | Standing, since: datetime) -> int:
     """Net loss since ``since``: stakes less what came back (wins, refunds, corrections)."""
     staked = _moved(session, player.account_id, ("stake",), since, incoming=False)
     back = _moved(session, player.account_id, ("win", "refund", "correction"), since,
@@ -204,14 +206,14 @@ def set_status(session: Session, name: str, status: str, reason: str, staff: str
                                             "reason": reason})
 
 
-def excluded(player: Player, at: datetime) -> bool:
+def excluded(player: Player | Standing, at: datetime) -> bool:
     if player.excluded_forever:
         return True
     until = player.excluded_until
     return until is not None and at < until
 
 
-def may_play(player: Player, at: datetime | None = None) -> None:
+def may_play(player: Player | Standing, at: datetime | None = None) -> None:
     """Refuse a player who is excluded, barred or restricted."""
     at = at or now_utc()
     if player.status != "active":
@@ -256,19 +258,87 @@ def withdraw(session: Session, name: str, amount: int, key: str, actor: str = "p
     return open_account(session, wallet_code(name))
 
 
+@dataclass(frozen=True)
+class Standing:
+    """What deciding whether a player may stake needs of them, read without the ORM."""
+
+    id: int
+    name: str
+    status: str
+    status_reason: str
+    excluded_until: datetime | None
+    excluded_forever: bool
+    account_id: int
+
+
+_PLAYERS = cast(Table, Player.__table__)
+_STANDINGS = select(*(_PLAYERS.c[f.name] for f in fields(Standing))).where(
+    _PLAYERS.c.name.in_(bindparam("names", expanding=True)))
+_LIMITS = cast(Table, Limit.__table__)
+_LOSS_LIMITS = (select(_LIMITS.c.player_id, _LIMITS.c.period, _LIMITS.c.amount)
+                .where(_LIMITS.c.player_id.in_(bindparam("players", expanding=True)),
+                       _LIMITS.c.kind == "loss", _LIMITS.c.effective_at <= bindparam("at"))
+                .order_by(_LIMITS.c.effective_at, _LIMITS.c.id))
+
+
+class StakeCheck:
+    """Who of some players may stake now, and how much: their status, exclusion and loss
+    limits, loaded in two queries however many players there are.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = register(s, "ann", date(1990, 1, 1), "FI")
+    ...     _ = set_limit(s, "ann", "loss", "day", 1_000)
+    ...     check = StakeCheck(s, ["ann", "bob"])
+    ...     check.barred("bob"), check.barred("ann"), check.over_limit("ann", 1_500)
+    ("no player 'bob'", None, 'ann: loss limit 10.00 a day (lost 0.00, stake 15.00)')
+    """
+
+    def __init__(self, session: Session, names: Iterable[str],
+                 at: datetime | None = None) -> None:
+        self.session, self.at = session, at or now_utc()
+        session.flush()
+        connection = session.connection()
+        self.players = {row.name: Standing(*row) for row in connection.execute(
+            _STANDINGS, {"names": sorted(set(names))})}
+        self.limits: dict[tuple[int, str], int | None] = {}
+        for player_id, period, amount in connection.execute(_LOSS_LIMITS, {
+                "players": [p.id for p in self.players.values()], "at": self.at}):
+            self.limits[(player_id, period)] = amount  # the latest in force wins
+
+    def barred(self, name: str) -> str | None:
+        """Why ``name`` may not play at all now (unknown, restricted, excluded), or None."""
+        player = self.players.get(name)
+        if player is None:
+            return f"no player {name!r}"
+        try:
+            may_play(player, self.at)
+        except Refused as exc:
+            return str(exc)
+        return None
+
+    def over_limit(self, name: str, amount: int) -> str | None:
+        """Why staking ``amount`` more would break one of the player's loss limits."""
+        player = self.players[name]
+        for period in PERIODS:
+            limit = self.limits.get((player.id, period))
+            if limit is not None:
+                so_far = lost(self.session, player, period_start(period, self.at))
+                if so_far + amount > limit:
+                    return (f"{name}: loss limit {format_cents(limit)} a {period} (lost "
+                            f"{format_cents(so_far)}, stake {format_cents(amount)})")
+        return None
+
+
 def stake(session: Session, name: str, amount: int, key: str, reason: str = "",
           round_id: int | None = None, house: str = "house:bank") -> None:
     """Take a stake from the wallet to the house, within the player's loss limits."""
-    player = find(session, name)
-    now = now_utc()
-    may_play(player, now)
-    for period in PERIODS:
-        limit = current_limit(session, player, "loss", period, now)
-        if limit is not None:
-            so_far = lost(session, player, period_start(period, now))
-            if so_far + amount > limit:
-                raise Refused(f"{name}: loss limit {format_cents(limit)} a {period} "
-                              f"(lost {format_cents(so_far)}, stake {format_cents(amount)})")
+    check = StakeCheck(session, [name])
+    refused = check.barred(name) or check.over_limit(name, amount)
+    if refused:
+        raise Refused(refused)
     move(session, key, wallet_code(name), house, amount, "stake", reason=reason,
          round_id=round_id, actor=name)
 

@@ -37,8 +37,9 @@ import itertools
 import json
 from dataclasses import dataclass
 from datetime import date
+from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from pelisali.games.base import WagerGame
@@ -55,6 +56,10 @@ from pelisali.platform.ledger import (
 from pelisali.platform.models import GameTable, Jackpot, JackpotEntry, Transfer
 
 KINDS = ("fixed", "odds", "progressive")
+
+
+_ANY_JACKPOT = (select(cast(Table, Jackpot.__table__).c.id)
+                .where(cast(Table, Jackpot.__table__).c.table_id == bindparam("table")).limit(1))
 
 
 class JackpotError(LedgerError):
@@ -166,6 +171,8 @@ def join(session: Session, name: str, player: str, key: str) -> JackpotEntry:
 def settle_round(session: Session, table: GameTable, round_id: int, result: str) -> int:
     """Pay every jackpot of the table that ``result`` wins; the total paid."""
     total = 0
+    if session.connection().execute(_ANY_JACKPOT, {"table": table.id}).first() is None:
+        return 0  # the common case, in one light statement
     for jackpot in session.scalars(select(Jackpot).where(Jackpot.table_id == table.id)):
         entries = session.scalars(select(JackpotEntry).where(
             JackpotEntry.jackpot_id == jackpot.id, JackpotEntry.round_id == round_id)

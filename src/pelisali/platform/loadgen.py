@@ -1,6 +1,8 @@
-"""Load for the platform: players each at their own RNG roulette table, betting and
-settling round after round. The crash test kills it mid-settlement; the benchmark
-times it.
+"""Load for the platform, two ways. RNG tables: each player at their own roulette
+table, one bet a round, the bet and the settlement each their own transaction (the
+crash test kills this mid-settlement). Live tables: players seated at shared tables
+put down a slip of one to four bets a round through the table's desk, and the
+croupier spins when every slip is in. The benchmark times both.
 
 >>> from pelisali.platform.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -13,15 +15,20 @@ times it.
 from __future__ import annotations
 
 import random
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from sqlalchemy import Engine
 
 from pelisali.platform import accounts
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, move
-from pelisali.platform.rounds import create_table, place_bet, settle
+from pelisali.platform.rounds import SlipResult, create_table, place_bet, settle
 from pelisali.rng import SeededRng
 
 SPOTS = ("red", "black", "straight 17", "dozen 2", "split 0-1", "column 3", "odd")
@@ -68,3 +75,103 @@ def play(engine: Engine, player: int, rounds: int, seed: int) -> list[float]:
                     raise
         took.append(time.perf_counter() - start)
     return took
+
+
+@dataclass
+class LiveLoad:
+    """``players`` seated round-robin at ``tables`` live roulette tables, each served by a
+    :class:`~pelisali.platform.desk.TableDesk`. Each round, every seated player's slip of
+    one to four bets is sent at once (the players are clients; a driver per table plays
+    them, so that the load generator does not compete with the desk for this process),
+    and the croupier spins when every answer is in.
+
+    >>> from pelisali.platform.db import make_engine, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> figures = LiveLoad(engine, players=4, tables=2, seed=1).run(rounds=3)
+    >>> figures.rounds, figures.settled_bets == len(figures.latencies)
+    (6, True)
+    """
+
+    engine: Engine
+    players: int
+    tables: int
+    seed: int = 0
+    slip_bets: tuple[int, int] = (1, 4)
+    prefix: str = "live"  # of the players' and tables' names
+    latencies: list[float] = field(default_factory=list)  # bet sent to paid, per bet
+    accepts: list[float] = field(default_factory=list)  # a slip's acceptance
+    spins: list[float] = field(default_factory=list)  # no more bets to all paid
+    rounds: int = 0
+    settled_bets: int = 0
+    refused: int = 0
+    _prepared: bool = False
+
+    def prepare(self) -> None:
+        """The players with money, the house bank funded, the tables."""
+        with transaction(self.engine) as session:
+            move(session, f"{self.prefix}-fund", "external:owner", "house:bank", 10**12,
+                 "funding")
+            for p in range(self.players):
+                accounts.register(session, f"{self.prefix}{p}", date(1980, 1, 1), "FI")
+                accounts.deposit(session, f"{self.prefix}{p}", 10**8,
+                                 key=f"{self.prefix}-deposit-{p}")
+            for t in range(self.tables):
+                create_table(session, f"{self.prefix}-{t}", "roulette", "C", mode="live")
+        self._prepared = True
+
+    def run(self, seconds: float | None = None, rounds: int | None = None) -> LiveLoad:
+        """Play until ``seconds`` have passed or each table has played ``rounds``."""
+        from pelisali.platform.desk import TableDesk
+
+        if not self._prepared:
+            self.prepare()
+        desks = [TableDesk(self.engine, f"{self.prefix}-{t}") for t in range(self.tables)]
+        deadline = None if seconds is None else time.monotonic() + seconds
+        lock = threading.Lock()
+
+        def table(t: int) -> None:
+            seated = [p for p in range(self.players) if p % self.tables == t]
+            choosers = {p: random.Random(self.seed * 1_000_003 + p) for p in seated}
+            rng = SeededRng(self.seed * 7919 + t)
+            played = 0
+            while not ((deadline is not None and time.monotonic() >= deadline)
+                       or (rounds is not None and played >= rounds)):
+                answered: dict[int, float] = {}
+
+                def mark(i: int, answered: dict[int, float] = answered) -> Callable[[Any], None]:
+                    return lambda _: answered.__setitem__(i, time.perf_counter())
+
+                sent: list[tuple[float, int]] = []
+                futures: list[Future[SlipResult]] = []
+                for p in seated:
+                    chooser = choosers[p]
+                    bets = [(chooser.choice(SPOTS), chooser.randint(1, 50) * 100)
+                            for _ in range(chooser.randint(*self.slip_bets))]
+                    sent.append((time.perf_counter(), len(bets)))
+                    future = desks[t].submit(f"{self.prefix}{p}", bets,
+                                             key=f"{self.prefix}-{self.seed}-{p}-{played}")
+                    future.add_done_callback(mark(len(futures)))
+                    futures.append(future)
+                refused = sum(f.result(60).refused is not None for f in futures)
+                start = time.perf_counter()
+                _, settled = desks[t].spin(rng)
+                took = time.perf_counter() - start
+                played += 1
+                with lock:
+                    self.refused += refused
+                    self.spins.append(took)
+                    self.rounds += 1
+                    self.settled_bets += len(settled)
+                    for i, (at, count) in enumerate(sent):
+                        self.accepts.append(answered[i] - at)
+                        self.latencies.extend([answered[i] - at + took] * count)
+
+        threads = [threading.Thread(target=table, args=(t,)) for t in range(self.tables)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for desk in desks:
+            desk.close()
+        return self

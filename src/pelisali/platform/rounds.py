@@ -31,19 +31,31 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from pelisali.games import GameError, make_game
 from pelisali.games.base import WagerGame
 from pelisali.games.round import Bet, Limits, Receipt, Round, Settlement, replay
+from pelisali.money import format_cents
 from pelisali.platform import accounts, jackpots
-from pelisali.platform.ledger import LedgerError, append_audit, now_utc
-from pelisali.platform.models import BetRow, GameTable, RoundRow
+from pelisali.platform.ledger import (
+    LedgerError,
+    Posting,
+    append_audit,
+    expire,
+    lock_accounts,
+    now_utc,
+    post,
+)
+from pelisali.platform.models import Account, BetRow, GameTable, Player, RoundRow, Transfer
 from pelisali.rng import Rng, SecureRng
 
 # GGPoker house rules 2.3: pending bets are kept 24 hours, then completed automatically.
@@ -52,6 +64,9 @@ OPEN = ("betting",)
 # A choice not made by the deadline: la partage (half back at once), the choice that
 # leaves nothing pending (RULINGS lets the player choose; the text names no default).
 DEFAULT_CHOICE = "half"
+BANK = "house:bank"
+ROUNDING = "rounding:house"
+_ACCOUNTS = cast(Table, Account.__table__)
 
 
 class TableError(LedgerError):
@@ -59,7 +74,14 @@ class TableError(LedgerError):
 
 
 def _game(table: GameTable) -> WagerGame:
-    return make_game(table.game, table.variant or None, json.loads(table.settings))
+    return _cached_game(table.game, table.variant, table.settings)
+
+
+@lru_cache(maxsize=256)
+def _cached_game(game: str, variant: str, settings: str) -> WagerGame:
+    # An engine holds only its rules and what it derives from them, so the tables of
+    # one game and version share it, and its derived tables are built once.
+    return make_game(game, variant or None, json.loads(settings))
 
 
 def create_table(session: Session, name: str, game: str, variant: str | None = None,
@@ -105,17 +127,30 @@ def open_round(session: Session, table: GameTable, lock: bool = True) -> RoundRo
                                    RoundRow.status.in_(OPEN)).order_by(RoundRow.id)
     found = session.scalars(query.with_for_update() if lock else query).first()
     if found is None:  # lock the table so that two first bets open one round, not two
-        session.scalars(select(GameTable).where(GameTable.id == table.id)
-                        .with_for_update()).one()
+        lock_table(session, table)
         found = session.scalars(query.with_for_update()).first()
-    if found is None:
-        now = now_utc()
-        found = RoundRow(table_id=table.id, status="betting", gaming_day=table.gaming_day,
-                         record="{}", opened_at=now,
-                         deadline=now + timedelta(hours=PENDING_HOURS))
-        session.add(found)
-        session.flush()
-    return found
+    return found or new_round(session, table)
+
+
+def new_round(session: Session, table: GameTable) -> RoundRow:
+    """Open a new round at ``table``; the caller holds the table's lock."""
+    now = now_utc()
+    values = {"table_id": table.id, "status": "betting", "gaming_day": table.gaming_day,
+              "record": "{}", "opened_at": now,
+              "deadline": now + timedelta(hours=PENDING_HOURS)}
+    round_id = session.connection().execute(_NEW_ROUND, values).scalar_one()
+    return RoundRow(id=round_id, **values)  # a detached copy; the row is in the database
+
+
+def lock_round(session: Session, round_id: int) -> str:
+    """Lock a round's row for this transaction; its status."""
+    status: str = session.connection().execute(_LOCK_ROUND, {"round": round_id}).scalar_one()
+    return status
+
+
+def lock_table(session: Session, table: GameTable) -> None:
+    """Lock the table's row: whoever opens a round at a table holds it first."""
+    session.connection().execute(_LOCK_TABLE, {"table": table.id})
 
 
 def _engine_round(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
@@ -134,33 +169,170 @@ def _bets(session: Session, round_id: int) -> list[BetRow]:
                                 .order_by(BetRow.number)))
 
 
+@dataclass(frozen=True)
+class Slip:
+    """A player's bets for one round, sent together under one idempotency key: the chips
+    a player puts down before "no more bets"."""
+
+    player: str
+    bets: tuple[tuple[str, int], ...]  # (spot, amount in cents)
+    key: str
+
+    def bet_key(self, index: int) -> str:
+        return self.key if len(self.bets) == 1 else f"{self.key}/{index}"
+
+
+@dataclass
+class SlipResult:
+    """The receipts of an accepted slip, or why it was refused (nothing of it was taken)."""
+
+    receipts: list[Receipt]
+    refused: LedgerError | None = None
+
+
+_BETS = cast(Table, BetRow.__table__)
+_ROUNDS = cast(Table, RoundRow.__table__)
+_TABLES = cast(Table, GameTable.__table__)
+# The hot paths' statements, built once.
+_USED_KEYS = select(_BETS.c.key).where(_BETS.c.key.in_(bindparam("keys", expanding=True)))
+_INSERT_BETS = insert(_BETS)
+_PAY_BETS = (update(_BETS).where(_BETS.c.round_id == bindparam("round"),
+                                 _BETS.c.number == bindparam("bet_number"))
+             .values(paid=bindparam("bet_paid"), result=bindparam("bet_result")))
+_SETTLED = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("round"))
+            .values(status="settled", finished_at=bindparam("at"), record=bindparam("rec")))
+_LOCK_ROUND = select(_ROUNDS.c.status).where(_ROUNDS.c.id == bindparam("round")).with_for_update()
+_LOCK_TABLE = select(_TABLES.c.id).where(_TABLES.c.id == bindparam("table")).with_for_update()
+_NEW_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
+
+
+def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
+                 slips: Sequence[Slip]) -> list[SlipResult]:
+    """Check every slip with the engine and debit the accepted ones, all in this
+    transaction and in a fixed number of statements, however many slips: the players'
+    status and loss limits, their wallets (locked), the stakes and the bet rows.
+
+    ``rnd`` is the round as the engine holds it; accepted bets are added to it. A slip
+    is taken whole or refused whole (a spot that does not exist, a limit, no money); a
+    retried slip (a key seen before) gets its first receipts.
+    """
+    session.flush()
+    connection = session.connection()  # Core statements, without the ORM's overhead
+    results: list[SlipResult | None] = [None] * len(slips)
+    # A slip's first bet is keyed ``KEY`` alone or ``KEY/0``: either one seen means the
+    # key was used before, whatever the slip held then.
+    firsts = [k for slip in slips for k in (slip.key, f"{slip.key}/0")]
+    used: set[str] = set()
+    for start in range(0, len(firsts), 500):
+        used.update(connection.execute(_USED_KEYS, {"keys": firsts[start:start + 500]})
+                    .scalars())
+    check = accounts.StakeCheck(session, [slip.player for slip in slips])
+    placed: dict[int, list[Receipt]] = {}
+    for n, slip in enumerate(slips):
+        barred = check.barred(slip.player)
+        if barred:  # the player first, then the table
+            results[n] = SlipResult([], accounts.Refused(barred))
+            continue
+        if not slip.bets:
+            results[n] = SlipResult([], TableError("a slip holds at least one bet"))
+            continue
+        if slip.key in used or f"{slip.key}/0" in used:
+            results[n] = _placed_before(connection, rnd, slip)
+            continue
+        receipts: list[Receipt] = []
+        try:
+            for spot, amount in slip.bets:
+                receipts.append(rnd.place(slip.player, spot, amount))
+        except GameError as exc:
+            _take_back(rnd, receipts)
+            results[n] = SlipResult([], TableError(str(exc)))
+            continue
+        placed[n] = receipts
+    # The players may stake (status, exclusion, loss limits) and hold the money.
+    totals: dict[str, int] = {}
+    for n, receipts in placed.items():
+        totals[slips[n].player] = (totals.get(slips[n].player, 0)
+                                   + sum(r.accepted for r in receipts))
+    refusals = {player: reason for player, total in totals.items()
+                if (reason := check.over_limit(player, total))}
+    locked = lock_accounts(session, [accounts.wallet_code(p) for p in totals])
+    wallets = {code: row.balance for code, row in locked.items()}
+    postings: list[Posting] = []
+    rows: list[dict[str, Any]] = []
+    at = now_utc()
+    spot_of = {b.bet_id: b.spot.key for b in rnd.bets}
+    for n, receipts in placed.items():
+        slip = slips[n]
+        wallet = accounts.wallet_code(slip.player)
+        total = sum(r.accepted for r in receipts)
+        held = wallets.get(wallet, 0)
+        if slip.player in refusals or held < total:
+            _take_back(rnd, receipts)
+            results[n] = SlipResult([], accounts.Refused(refusals[slip.player])
+                                    if slip.player in refusals else LedgerError(
+                f"{wallet} holds {format_cents(held)}, not {format_cents(total)}: no credit"))
+            continue
+        wallets[wallet] = held - total
+        results[n] = SlipResult(receipts)
+        # The slip is one stake, as the player made it; its bets' shares are the rows.
+        postings.append(Posting(f"stake:{slip.key}", wallet, BANK, total, "stake",
+                                f"{table.name} round {round_id}: bets "
+                                + ",".join(str(r.bet_id) for r in receipts), round_id))
+        for i, receipt in enumerate(receipts):
+            rows.append({"round_id": round_id, "number": receipt.bet_id,
+                         "player": slip.player, "spot": spot_of[receipt.bet_id],
+                         "stake": receipt.accepted, "key": slip.bet_key(i), "level": 0,
+                         "carried": False, "created_at": at})
+    if postings:  # the bets first: the ledger's end of the transaction is the busy part
+        connection.execute(_INSERT_BETS, rows)
+        post(session, postings, actor="table:" + table.name, action="bets",
+             note={"round": round_id}, fresh=True, locked=locked)
+    return [r if r is not None else SlipResult([], TableError("not placed"))
+            for r in results]
+
+
+def _placed_before(connection: Connection, rnd: Round, slip: Slip) -> SlipResult:
+    """A slip whose key was used: its first receipts if it is the same slip again."""
+    rows = sorted(connection.execute(
+        select(_BETS.c.key, _BETS.c.number, _BETS.c.player, _BETS.c.spot, _BETS.c.stake)
+        .where(or_(_BETS.c.key == slip.key,
+                   _BETS.c.key.startswith(f"{slip.key}/", autoescape=True)))),
+        key=lambda row: row.number)
+    try:
+        same = len(rows) == len(slip.bets) and all(
+            row.player == slip.player and row.spot == rnd.game.spot(spot).key
+            for row, (spot, _) in zip(rows, slip.bets, strict=True))
+    except GameError:
+        same = False
+    if not same:
+        return SlipResult([], TableError(f"bet key {slip.key!r} was used for a different bet"))
+    return SlipResult([Receipt(row.number, row.stake, 0, "already placed") for row in rows])
+
+
+def _take_back(rnd: Round, receipts: Sequence[Receipt]) -> None:
+    for receipt in receipts:
+        rnd.withdraw(receipt.bet_id)
+
+
+def place_bets(session: Session, table_name: str, player: str,
+               bets: Sequence[tuple[str, int]], key: str) -> list[Receipt]:
+    """Accept a player's bets on several spots (one slip) and debit their stakes, in one
+    transaction; refused whole with the reason, or accepted whole. An amount over the
+    table maximum is accepted up to it; the rest never leaves the wallet."""
+    table = find_table(session, table_name)
+    row = open_round(session, table)
+    rnd = _engine_round(table, row, _bets(session, row.id))
+    result = accept_slips(session, table, row.id, rnd, [Slip(player, tuple(bets), key)])[0]
+    if result.refused is not None:
+        raise result.refused
+    return result.receipts
+
+
 def place_bet(session: Session, table_name: str, player: str, spot: str, amount: int,
               key: str) -> Receipt:
-    """Accept a bet and debit its stake in one transaction; an amount over the table
-    maximum is accepted up to it, the rest never leaves the wallet. A retried request
-    (same key) returns the first receipt."""
-    table = find_table(session, table_name)
-    done = session.scalars(select(BetRow).where(BetRow.key == key)).one_or_none()
-    if done is not None:
-        if (done.player, done.spot) != (player, _game(table).spot(spot).key):
-            raise TableError(f"bet key {key!r} was used for a different bet")
-        return Receipt(done.number, done.stake, 0, "already placed")
-    accounts.may_play(accounts.find(session, player))  # the player first, then the table
-    row = open_round(session, table)
-    bets = _bets(session, row.id)
-    rnd = _engine_round(table, row, bets)
-    try:
-        receipt = rnd.place(player, spot, amount)
-    except GameError as exc:
-        raise TableError(str(exc)) from None
-    accounts.stake(session, player, receipt.accepted, key=f"stake:{key}",
-                   reason=f"{table.name} round {row.id} {rnd.bets[-1].spot.key}",
-                   round_id=row.id)
-    session.add(BetRow(round_id=row.id, number=receipt.bet_id, player=player,
-                       spot=rnd.bets[-1].spot.key, stake=receipt.accepted, key=key,
-                       created_at=now_utc()))
-    session.flush()
-    return receipt
+    """Accept one bet and debit its stake in one transaction; a retried request (same
+    key) returns the first receipt."""
+    return place_bets(session, table_name, player, [(spot, amount)], key)[0]
 
 
 def settle(session: Session, table_name: str, rng: Rng | None = None,
@@ -177,58 +349,89 @@ def settle(session: Session, table_name: str, rng: Rng | None = None,
         row = found
     if row.status not in OPEN:
         raise TableError(f"round {row.id} is {row.status}")
-    bets = _bets(session, row.id)
-    rnd = _engine_round(table, row, bets)
+    rnd = _engine_round(table, row, _bets(session, row.id))
+    return row.id, draw_and_settle(session, table, row.id, rnd, rng)
+
+
+def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: Round,
+                    rng: Rng | None = None) -> list[Settlement]:
+    """No more bets, the draw, and every payout of ``rnd``, the open round ``round_id``
+    (locked by the caller); an empty list while players still have to choose."""
     rnd.close()
     rnd.draw(rng or SecureRng())
     if rnd.pending_choices():  # roulette D, both zero rules: the players choose first
-        row.status = "deciding"
-        row.record = json.dumps(rnd.record(), sort_keys=True)
+        record = rnd.record()
+        _update_round(session, round_id, status="deciding",
+                      record=json.dumps(record, sort_keys=True))
         append_audit(session, "table:" + table.name, "draw", {
-            "round": row.id, "draws": rnd.record()["draws"],
+            "round": round_id, "draws": record["draws"],
             "choices": {str(k): v for k, v in rnd.pending_choices().items()}})
-        return row.id, []
-    return row.id, _finish(session, table, row, rnd, bets)
+        return []
+    return _finish(session, table, round_id, rnd)
 
 
-def _finish(session: Session, table: GameTable, row: RoundRow, rnd: Round,
-            bets: list[BetRow]) -> list[Settlement]:
+def _update_round(session: Session, round_id: int, **values: Any) -> None:
+    session.connection().execute(update(_ROUNDS).where(_ROUNDS.c.id == round_id)
+                                 .values(**values))
+    expire(session, RoundRow, {round_id})
+
+
+def _finish(session: Session, table: GameTable, round_id: int,
+            rnd: Round) -> list[Settlement]:
     """Pay the settled round; bets held in prison move to the table's open round, their
-    stakes staying with the house until they are released or lost."""
+    stakes staying with the house until they are released or lost. The fractions of a
+    cent the payouts were paid down by go, in whole cents, to the rounding account."""
     settlements = rnd.settle()
-    by_number = {b.number: b for b in bets}
-    carried = []
+    session.flush()
+    connection = session.connection()
+    if settlements:
+        connection.execute(_PAY_BETS, [{"round": round_id, "bet_number": s.bet_id,
+                                        "bet_paid": s.paid, "bet_result": s.result}
+                                       for s in settlements])
+        expire(session, BetRow, {s.bet_id for s in settlements}, "number")
+    won: dict[str, list[Settlement]] = {}
     for s in settlements:
-        bet = by_number[s.bet_id]
-        bet.paid, bet.result = s.paid, s.result
         if s.paid:
-            accounts.pay(session, s.player, s.paid, key=f"settle:{row.id}:{s.bet_id}",
-                         reason=f"{table.name} round {row.id} {s.spot} {s.result}",
-                         round_id=row.id)
-        if s.held_level:
-            carried.append((bet, s.held_level))
+            won.setdefault(s.player, []).append(s)
+    # A player's payouts of the round are one transfer; the bet rows carry each bet's part.
+    payouts = [Posting(f"settle:{round_id}:{player}", BANK, accounts.wallet_code(player),
+                       sum(s.paid for s in paid), "win",
+                       f"{table.name} round {round_id}: bets "
+                       + ",".join(str(s.bet_id) for s in paid), round_id)
+               for player, paid in won.items()]
+    kept = sum((s.rounding for s in settlements), Fraction(0))
+    if kept >= 1:  # whole cents; the rest of a cent stays written in the round's record
+        payouts.append(Posting(f"rounding:{round_id}", BANK, ROUNDING, int(kept), "rounding",
+                               f"{table.name} round {round_id}: paid down to whole cents",
+                               round_id))
     result = "-".join(d.face for d in rnd.draws)
-    jackpots.settle_round(session, table, row.id, result)
-    row.status, row.finished_at = "settled", now_utc()
-    row.record = json.dumps(rnd.record(), sort_keys=True)
-    _carry(session, table, carried)
-    append_audit(session, "table:" + table.name, "settle", {
-        "round": row.id, "draws": rnd.record()["draws"], "bets": len(bets),
-        "paid": sum(s.paid for s in settlements), "held": len(carried)})
+    jackpots.settle_round(session, table, round_id, result)
+    record = rnd.record()
+    connection.execute(_SETTLED, {"round": round_id, "at": now_utc(),
+                                  "rec": json.dumps(record, sort_keys=True)})
+    expire(session, RoundRow, {round_id})
+    by_number = {b.bet_id: b for b in rnd.bets}
+    held = [(round_id, s.bet_id, s.player, by_number[s.bet_id].spot.key, s.stake, s.held_level)
+            for s in settlements if s.held_level]
+    _carry(session, table, held)
+    post(session, payouts, actor="table:" + table.name, action="settle", note={
+        "round": round_id, "draws": record["draws"], "bets": len(rnd.bets),
+        "paid": sum(s.paid for s in settlements), "held": len(held)}, fresh=True)
     return settlements
 
 
-def _carry(session: Session, table: GameTable, held: list[tuple[BetRow, int]]) -> None:
-    """Bets held in prison join the table's open round at their level; their stakes were
-    taken when they were first placed."""
+def _carry(session: Session, table: GameTable,
+           held: list[tuple[int, int, str, str, int, int]]) -> None:
+    """Bets held in prison (round, bet, player, spot, stake, level) join the table's open
+    round at their level; their stakes were taken when they were first placed."""
     if not held:
         return
     following = open_round(session, table)
     numbers = [b.number for b in _bets(session, following.id)]
-    for bet, level in held:
+    for from_round, number, player, spot, stake, level in held:
         numbers.append(max(numbers, default=0) + 1)
-        session.add(BetRow(round_id=following.id, number=numbers[-1], player=bet.player,
-                           spot=bet.spot, stake=bet.stake, key=f"carry:{bet.id}",
+        session.add(BetRow(round_id=following.id, number=numbers[-1], player=player,
+                           spot=spot, stake=stake, key=f"carry:{from_round}:{number}",
                            level=level, carried=True, created_at=now_utc()))
     session.flush()
 
@@ -256,7 +459,7 @@ def decide(session: Session, table_name: str, round_id: int, bet_number: int, op
     if rnd.pending_choices():
         row.record = json.dumps(rnd.record(), sort_keys=True)
         return []
-    return _finish(session, table, row, rnd, bets)
+    return _finish(session, table, row.id, rnd)
 
 
 def _restore(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
@@ -294,7 +497,8 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     row.record = json.dumps(rnd.record(), sort_keys=True)
     for bet in held:
         bet.result = "prison"
-    _carry(session, table, [(bet, bet.level) for bet in held])
+    _carry(session, table, [(row.id, bet.number, bet.player, bet.spot, bet.stake, bet.level)
+                            for bet in held])
     append_audit(session, actor, "void", {"round": row.id, "reason": reason})
     return row.id
 
@@ -316,7 +520,7 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False,
                 rnd = _restore(table, row, bets)
                 for number in list(rnd.pending_choices()):
                     rnd.decide(number, DEFAULT_CHOICE)
-                _finish(session, table, row, rnd, bets)
+                _finish(session, table, row.id, rnd)
                 done.append((row.id, f"settled, unchosen bets {DEFAULT_CHOICE}"))
             continue
         if not _bets(session, row.id) or not (everything or row.deadline <= now):
@@ -349,6 +553,57 @@ def recall(session: Session, round_id: int) -> Recall:
     record = json.loads(row.record)
     again = [s.to_json() for s in replay(record)]
     return Recall(round_id, list(record["settlements"]), again)
+
+
+@dataclass
+class BetReconciliation:
+    """Bet rows against the ledger, per round and player."""
+
+    pairs: int
+    problems: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def reconcile_bets(session: Session) -> BetReconciliation:
+    """Every bet row agrees with the ledger: for each round and player, the stakes of the
+    bets placed there (not those carried in from prison) equal the stake transfers, and
+    what the bets were paid equals the win and refund transfers. A slip is one stake
+    transfer and a player's payouts of a round one win transfer; the rows carry each
+    bet's part, and this proves the parts add up.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     reconcile_bets(s).ok
+    True
+    """
+    def totals(query: Any) -> dict[tuple[int, str], int]:
+        return {(round_id, player): int(total) for round_id, player, total in
+                session.execute(query)}
+
+    def ledger(kinds: tuple[str, ...], side: Any) -> dict[tuple[int, str], int]:
+        return totals(select(Transfer.round_id, Player.name, func.sum(Transfer.amount))
+                      .join(Player, Player.account_id == side)
+                      .where(Transfer.kind.in_(kinds), Transfer.round_id.is_not(None))
+                      .group_by(Transfer.round_id, Player.name))
+
+    placed = totals(select(BetRow.round_id, BetRow.player, func.sum(BetRow.stake))
+                    .where(BetRow.carried.is_(False)).group_by(BetRow.round_id, BetRow.player))
+    paid = totals(select(BetRow.round_id, BetRow.player, func.sum(BetRow.paid))
+                  .where(BetRow.paid > 0).group_by(BetRow.round_id, BetRow.player))
+    problems = []
+    for name, rows, moved in (
+            ("staked", placed, ledger(("stake",), Transfer.source_id)),
+            ("paid", paid, ledger(("win", "refund"), Transfer.target_id))):
+        for pair in sorted(set(rows) | set(moved)):
+            if rows.get(pair, 0) != moved.get(pair, 0):
+                problems.append(f"round {pair[0]}, {pair[1]}: bets {name} {rows.get(pair, 0)}, "
+                                f"ledger {moved.get(pair, 0)}")
+    return BetReconciliation(len(set(placed) | set(paid)), problems)
 
 
 def history(session: Session, player: str, limit: int = 50) -> list[tuple[RoundRow, BetRow]]:
