@@ -399,11 +399,9 @@ def _finish(session: Session, table: GameTable, round_id: int,
                        f"{table.name} round {round_id}: bets "
                        + ",".join(str(s.bet_id) for s in paid), round_id)
                for player, paid in won.items()]
-    kept = sum((s.rounding for s in settlements), Fraction(0))
-    if kept >= 1:  # whole cents; the rest of a cent stays written in the round's record
-        payouts.append(Posting(f"rounding:{round_id}", BANK, ROUNDING, int(kept), "rounding",
-                               f"{table.name} round {round_id}: paid down to whole cents",
-                               round_id))
+    kept = rounding_posting(table.name, round_id, settlements)
+    if kept is not None:
+        payouts.append(kept)
     result = "-".join(d.face for d in rnd.draws)
     jackpots.settle_round(session, table, round_id, result)
     record = rnd.record()
@@ -418,6 +416,24 @@ def _finish(session: Session, table: GameTable, round_id: int,
         "round": round_id, "draws": record["draws"], "bets": len(rnd.bets),
         "paid": sum(s.paid for s in settlements), "held": len(held)}, fresh=True)
     return settlements
+
+
+def rounding_posting(table_name: str, round_id: int, settlements: Sequence[Settlement],
+                     ) -> Posting | None:
+    """The whole cents a round's payouts were paid down by, from the bank to the rounding
+    account (RULINGS "Everywhere": fractions are paid down); the rest of a cent stays
+    written in the round's record.
+
+    >>> from pelisali.games.round import Settlement
+    >>> half = Settlement(1, "ann", "banker", 1_010, 1_969, Fraction(1, 2), "win")
+    >>> rounding_posting("pb-1", 7, [half, half, half]).amount
+    1
+    """
+    kept = sum((s.rounding for s in settlements), Fraction(0))
+    if kept < 1:
+        return None
+    return Posting(f"rounding:{round_id}", BANK, ROUNDING, int(kept), "rounding",
+                   f"{table_name} round {round_id}: paid down to whole cents", round_id)
 
 
 def _carry(session: Session, table: GameTable,
