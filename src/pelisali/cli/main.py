@@ -182,6 +182,12 @@ def play(
     if seed is not None and seed < 0:
         fail("--seed must be 0 or more")
     if account is not None:
+        if game.lower() in CARD_GAMES:
+            from pelisali.cli.card_wallet import play_cards_on_wallet
+
+            play_cards_on_wallet(CARD_GAMES[game.lower()], account, table, seed,
+                                 parse_sets(sets))
+            return
         from pelisali.cli.platform import play_on_wallet
 
         play_on_wallet(game, variant, account, table, seed)
