@@ -1,10 +1,12 @@
-"""``pelisali poker``: rank and compare hands, and count every hand (census)."""
+"""``pelisali poker``: rank and compare hands, count every hand (census), self-play,
+and play against bots (``play --account``: on a player's persistent wallet)."""
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -14,7 +16,7 @@ from pelisali.cards import CardError, parse_cards
 from pelisali.cli.common import console, fail
 from pelisali.poker.census import CENSUS_RANKINGS, census
 from pelisali.poker.evaluate import HandValue, evaluate
-from pelisali.poker.table import PokerVariant
+from pelisali.poker.table import PokerHand, PokerVariant
 from pelisali.rng import Rng
 
 poker_app = typer.Typer(help="Poker hands: rank, compare, census.", no_args_is_help=True)
@@ -385,14 +387,26 @@ def play(
     structure: StructureOption = None, low: LowOption = False, hi_lo: HiLoOption = False,
     low_rule: LowRuleOption = None, qualifier: QualifierOption = None,
     draws: DrawsOption = None, openers: OpenersOption = False,
+    account: Annotated[str | None, typer.Option(
+        help="play on this player's persistent wallet (the database): the buy-in comes "
+             "from it, every hand is recorded, the chips go back at quit")] = None,
+    table: Annotated[str | None, typer.Option(
+        help="with --account: the table (default poker-ACCOUNT)")] = None,
+    buy_in: Annotated[str, typer.Option("--buy-in", help="with --account: euros to sit with")]
+    = "20",
+    big_blind: Annotated[str, typer.Option(
+        "--big-blind", help="with --account, a new table: the big blind in euros")] = "0.20",
+    rake: Annotated[int, typer.Option(
+        help="with --account, a new table: the rake, percent of the chips bet")] = 5,
+    rake_cap: Annotated[str, typer.Option(
+        "--rake-cap", help="with --account, a new table: the most rake a hand, euros")] = "1",
 ) -> None:
     """Play at the terminal against bots; you see your own view of the table only."""
     import random
     import sys
 
-    from pelisali.cards import DECK
-    from pelisali.poker.selfplay import draw_choice, forced_bets, rules_action
-    from pelisali.poker.table import PokerError, PokerHand
+    from pelisali.poker.selfplay import forced_bets
+    from pelisali.poker.table import PokerHand
     from pelisali.rng import SecureRng, SeededRng
 
     if not 2 <= players <= 12 or stack < 2:
@@ -410,9 +424,20 @@ def play(
         return line
 
     if game == "chinese":
+        if account is not None:
+            fail("Chinese Poker is scored in points, not played on the wallet")
         _play_chinese(players, rng, ask)
         return
     variant = _game_variant(game, structure, low, hi_lo, low_rule, qualifier, draws, openers)
+    if account is not None:
+        if openers:
+            fail("jacks or better to open deals again from a fresh shuffle, which a hand's "
+                 "record cannot replay: not on the wallet")
+        _play_on_wallet(account, table, variant, players, rng, random.Random(seed), ask,
+                        _money(buy_in), _money(big_blind), rake, _money(rake_cap),
+                        dict(game=game, structure=structure, low=low, hi_lo=hi_lo,
+                             low_rule=low_rule, qualifier=qualifier, draws=draws))
+        return
     ante, bring_in = forced_bets(variant, 2)
     bots = random.Random(seed)
     stacks, button, me = [stack] * players, 0, 0
@@ -428,71 +453,219 @@ def play(
                          seats.index(button) if button in seats else 0, 1, 2, rng,
                          ante=ante, bring_in=bring_in)
         mine = seats.index(me)
-        redeals = 0
-        while not hand.finished:
-            actor = hand.actor
-            assert actor is not None
-            if hand.redeals != redeals:
-                redeals = hand.redeals
-                console.print("nobody opened: the antes stay and the cards are dealt again")
-            if actor != mine:
-                if hand.discarding:
-                    hand.discard(min(hand.hole[actor], key=DECK.index))
-                elif hand.drawing:
-                    hand.draw(draw_choice(hand, bots, "rules"))
-                else:
-                    action, to = rules_action(hand, bots)
-                    hand.act(action, to)
-                continue
-            view = hand.view(mine)
-            up = view["up"]
-            assert isinstance(up, dict)
-            shown = "; ".join(f"seat {seats[s]} {' '.join(c)}" for s, c in up.items()
-                              if s != mine and not hand.folded[s])
-            console.print(f"you {' '.join(hand.hole[mine])} | board {' '.join(hand.board)}"
-                          + (f" | showing {shown}" if shown else "")
-                          + f" | pot {view['pot']} | stacks {view['stacks']}")
-            if hand.discarding:
-                prompt = "discard a card"
-            elif hand.drawing:
-                prompt = "draw the cards to throw (none: stand pat)"
-            else:
-                legal = hand.legal()
-                raise_text = (f", raise {legal.raise_min}..{legal.raise_max}"
-                              if legal.raise_min is not None else "")
-                prompt = ("check" if legal.check else
-                          f"bring-in {legal.call}" if not legal.fold and legal.call
-                          else f"call {legal.call}, fold") + raise_text
-            line = ask(prompt)
-            if line is None:
-                return
-            words = line.split()
-            if not words and not hand.drawing:
-                continue
-            if words and words[0] == "quit":
-                return
-            try:
-                if hand.drawing and (not words or words[0] == "draw"):
-                    hand.draw(words[1:], seat=mine)
-                elif words[0] == "discard" and len(words) == 2:
-                    hand.discard(words[1], seat=mine)
-                elif words[0] == "raise" and len(words) == 2 and words[1].isdigit():
-                    hand.act("raise", int(words[1]), seat=mine)
-                elif len(words) == 1:
-                    hand.act(words[0], seat=mine)
-                else:
-                    raise PokerError("commands: fold, check, call, bring-in, raise N, "
-                                     "discard CARD, draw [CARDS]")
-            except PokerError as exc:
-                console.print(f"[red]{exc}[/] (nothing changed)")
-        for seat in sorted(hand.shown - {mine}):  # what the showdown showed everyone
-            console.print(f"seat {seats[seat]} shows {' '.join(hand.hole[seat])}")
+        if _play_hand(hand, mine, [f"seat {i}" for i in seats], bots, ask, str, _chips):
+            return
         for position, seat in enumerate(seats):
             stacks[seat] = hand.stacks[position]
         console.print(f"board {' '.join(hand.board)}; your stack {stacks[me]}")
         alive = [i for i in range(players) if stacks[i] > 0]
         button = next((i for i in alive if i > button), alive[0])
     console.print(f"Game over: your stack {stacks[me]}.")
+
+
+def _chips(text: str) -> int:
+    from pelisali.poker.table import PokerError
+
+    if not text.isdigit():
+        raise PokerError(f"raise to a whole number of chips, not {text!r}")
+    return int(text)
+
+
+def _money(text: str) -> int:
+    from pelisali.money import MoneyError, parse_amount
+
+    try:
+        return parse_amount(text)
+    except MoneyError as exc:
+        fail(str(exc))
+
+
+def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Random,
+               ask: Callable[[str], str | None], show: Callable[[int], str],
+               amount: Callable[[str], int], leave: bool = False) -> bool:
+    """Play one hand, the bots' turns and yours; True when you quit. With ``leave``, a
+    quit plays your hand out by checking or folding (the hand still counts)."""
+    from pelisali.cards import DECK
+    from pelisali.money import MoneyError
+    from pelisali.poker.selfplay import draw_choice, rules_action
+    from pelisali.poker.table import PokerError
+
+    redeals = 0
+    quitting = False
+    while not hand.finished:
+        actor = hand.actor
+        assert actor is not None
+        if hand.redeals != redeals:
+            redeals = hand.redeals
+            console.print("nobody opened: the antes stay and the cards are dealt again")
+        if actor != mine or quitting:
+            if hand.discarding:
+                hand.discard(min(hand.hole[actor], key=DECK.index))
+            elif hand.drawing:
+                hand.draw([] if actor == mine else draw_choice(hand, bots, "rules"))
+            elif actor == mine:  # leaving: check when free, else fold (stud: bring in)
+                legal = hand.legal()
+                hand.act("check" if legal.check else "fold" if legal.fold else "call")
+            else:
+                action, to = rules_action(hand, bots)
+                hand.act(action, to)
+            continue
+        view = hand.view(mine)
+        up, stacks, pot = view["up"], view["stacks"], view["pot"]
+        assert isinstance(up, dict) and isinstance(stacks, list) and isinstance(pot, int)
+        shown = "; ".join(f"{labels[s]} {' '.join(c)}" for s, c in up.items()
+                          if s != mine and not hand.folded[s])
+        console.print(f"you {' '.join(hand.hole[mine])} | board {' '.join(hand.board)}"
+                      + (f" | showing {shown}" if shown else "")
+                      + f" | pot {show(pot)} | stacks "
+                      + ", ".join(f"{labels[s]} {show(c)}" for s, c in enumerate(stacks)))
+        if hand.discarding:
+            prompt = "discard a card"
+        elif hand.drawing:
+            prompt = "draw the cards to throw (none: stand pat)"
+        else:
+            legal = hand.legal()
+            raise_text = (f", raise {show(legal.raise_min)}..{show(legal.raise_max or 0)}"
+                          if legal.raise_min is not None else "")
+            prompt = ("check" if legal.check else
+                      f"bring-in {show(legal.call)}" if not legal.fold and legal.call
+                      else f"call {show(legal.call)}, fold") + raise_text
+        line = ask(prompt)
+        words = [] if line is None else line.split()
+        if line is None or (words and words[0] == "quit"):
+            if not leave:
+                return True
+            quitting = True
+            continue
+        if not words and not hand.drawing:
+            continue
+        try:
+            if hand.drawing and (not words or words[0] == "draw"):
+                hand.draw(words[1:], seat=mine)
+            elif words[0] == "discard" and len(words) == 2:
+                hand.discard(words[1], seat=mine)
+            elif words[0] == "raise" and len(words) == 2:
+                hand.act("raise", amount(words[1]), seat=mine)
+            elif len(words) == 1:
+                hand.act(words[0], seat=mine)
+            else:
+                raise PokerError("commands: fold, check, call, bring-in, raise N, "
+                                 "discard CARD, draw [CARDS]")
+        except (PokerError, MoneyError) as exc:
+            console.print(f"[red]{exc}[/] (nothing changed)")
+    for seat in sorted(hand.shown - {mine}):  # what the showdown showed everyone
+        console.print(f"{labels[seat]} shows {' '.join(hand.hole[seat])}")
+    return quitting
+
+
+def _play_on_wallet(account: str, table_name: str | None, variant: PokerVariant,
+                    players: int, rng: Rng, bots: random.Random,
+                    ask: Callable[[str], str | None], buy_in: int, big_blind: int,
+                    rake: int, rake_cap: int, game: dict[str, Any]) -> None:
+    """``poker play --account``: the player's buy-in from the wallet, the bots' chips from
+    ``house:poker-bots`` (funded from the house bank: the bots play the house's money),
+    every hand recorded with its rake, every chip cashed out at quit."""
+    import uuid
+    from fractions import Fraction
+
+    from pelisali.money import format_cents
+    from pelisali.platform import accounts
+    from pelisali.platform import poker_tables as pt
+    from pelisali.platform.db import database_url, make_engine, transaction, upgrade
+    from pelisali.platform.ledger import LedgerError, balance, now_utc
+
+    db = make_engine()
+    try:
+        upgrade(db)
+    except Exception as exc:  # the database is unreachable or not ours
+        fail(f"database {database_url()}: {exc}")
+    name = table_name or f"poker-{account}"
+
+    def key() -> str:
+        return f"cli-{uuid.uuid4()}"
+
+    def seat_bot(bot: str, amount: int) -> None:
+        try:
+            with transaction(db) as s:
+                pt.fund_house_seats(s, amount, key())
+        except pt.PokerTableError as exc:
+            raise pt.PokerTableError(f"{exc} (pelisali house fund AMOUNT --staff NAME)"
+                                     ) from None
+        ct.buy_in(bot, amount, key())
+
+    def leave_all() -> None:
+        for player, chips in ct.chips().items():
+            ct.cash_out(player, key())
+            if player == account:
+                console.print(f"{account} cashed out {format_cents(chips)}")
+
+    try:
+        with transaction(db) as s:
+            accounts.may_play(accounts.find(s, account))
+            try:
+                pt.find_table(s, name)
+            except LedgerError:
+                pt.create_table(s, name, **game, small_blind=max(1, big_blind // 2),
+                                big_blind=big_blind, min_buy_in=20 * big_blind,
+                                rake=Fraction(rake, 100), rake_cap=rake_cap)
+        ct = pt.CashTable.open(db, name, rng)
+    except LedgerError as exc:
+        fail(str(exc))
+    if ct.settings.variant() != variant:
+        fail(f"table {name} plays {ct.settings.describe()}; choose another --table")
+    bot_stack = max(buy_in, ct.settings.min_buy_in)
+    try:  # the house's seats first: a refusal then leaves the player's wallet untouched
+        for i in range(1, players):
+            if f"bot:{i}" not in ct.chips():
+                seat_bot(f"bot:{i}", bot_stack)
+        if account not in ct.chips():
+            ct.buy_in(account, buy_in, key())
+    except LedgerError as exc:
+        leave_all()
+        fail(str(exc))
+    bb = ct.settings.big_blind
+    console.print(f"[bold]{account} sits at {name} with {format_cents(ct.chips()[account])}"
+                  f"[/]: {ct.settings.describe()}; {len(ct.chips()) - 1} bots play the "
+                  "house's money. Commands: fold, check, call, bring-in, raise EUROS, "
+                  "discard CARD, draw [CARDS], quit (cashes out).")
+    started = now_utc()
+    quitting = False
+    try:
+        while not quitting:
+            for player, chips in ct.chips().items():  # a bust bot buys again
+                if pt.is_house_seat(player) and chips < bb:
+                    seat_bot(player, bot_stack - chips)
+            if ct.chips().get(account, 0) == 0:
+                console.print("you have no chips left")
+                break
+            hand = ct.start_hand()
+            names = ct.in_hand
+            labels = ["you" if n == account else n.replace(":", " ") for n in names]
+            quitting = _play_hand(hand, names.index(account), labels, bots, ask,
+                                  format_cents, _euros, leave=True)
+            done = ct.finish_hand()
+            console.print(f"hand {done.hand}: "
+                          + (f"board {' '.join(hand.board)}; " if hand.board else "") + "rake "
+                          f"{format_cents(done.rake)}; your chips "
+                          f"{format_cents(ct.chips()[account])}")
+            with transaction(db) as s:
+                if accounts.reminder_due(accounts.find(s, account), started):
+                    console.print(f"[yellow]you have played "
+                                  f"{(now_utc() - started).seconds // 60} minutes[/]")
+                    started = now_utc()
+    except LedgerError as exc:
+        console.print(f"[red]{exc}[/]")
+        ct.void_hand()
+    leave_all()
+    with transaction(db) as s:
+        console.print(f"wallet {format_cents(balance(s, accounts.wallet_code(account)))}")
+
+
+def _euros(text: str) -> int:
+    """A raise in euros at a wallet table; a bad amount is refused (MoneyError)."""
+    from pelisali.money import parse_amount
+
+    return parse_amount(text)
 
 
 def _play_chinese(players: int, rng: Rng, ask: Callable[[str], str | None]) -> None:

@@ -1,0 +1,481 @@
+"""Poker tables on the persistent wallet (RAY 2016 1.4.1.1.1: buy-in, rake, the bad-beat
+jackpot), on SQLite and PostgreSQL: exact money per move, the table account equal to the
+chips, the ledger and audit chain sound after many bot hands, recall of recorded hands."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from datetime import date
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from sqlalchemy import Engine, func, select
+from typer.testing import CliRunner
+
+from pelisali.cards import DECK
+from pelisali.platform import accounts
+from pelisali.platform.db import transaction
+from pelisali.platform.ledger import LedgerError, balance, check, move, verify_audit
+from pelisali.platform.models import Account, RoundRow, Transfer
+from pelisali.platform.poker_tables import (
+    HOUSE_SEATS,
+    CashTable,
+    PokerTableError,
+    close_day,
+    create_table,
+    fund_house_seats,
+    recall_hand,
+    reconcile_jackpot,
+    reconcile_table,
+)
+from pelisali.poker.hands import pack
+from pelisali.poker.jackpot import BadBeatRules
+from pelisali.poker.selfplay import BOTS, draw_choice
+from pelisali.poker.table import PokerHand
+from pelisali.rng import SeededRng
+
+PLAYERS = ("ann", "bob", "cid", "dan", "eve", "fay")
+DEPOSIT = 100_000
+HOUSE = 10_000_000
+RAKE = Fraction(5, 100)
+QUADS_EIGHTS = BadBeatRules(qualifying=pack(7, [6]), min_players=4, contribution=100,
+                            losing_share=Fraction(50, 100), winning_share=Fraction(25, 100),
+                            table_share=Fraction(15, 100), guaranteed_minimum=10_000)
+
+
+def setup(engine: Engine, table: str = "t1", game: str = "holdem",
+          bad_beat: BadBeatRules | None = None, **kw: object) -> None:
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", HOUSE, "funding")
+        for name in PLAYERS:
+            accounts.register(s, name, date(1990, 1, 1), "FI")
+            accounts.deposit(s, name, DEPOSIT, key=f"d-{name}")
+        create_table(s, table, game, small_blind=50, big_blind=100, min_buy_in=2_000,
+                     rake=RAKE, rake_cap=300, jackpot="bb" if bad_beat else None,
+                     bad_beat=bad_beat, **kw)  # type: ignore[arg-type]
+
+
+def money(engine: Engine) -> dict[str, int]:
+    with transaction(engine) as s:
+        return {a.code: a.balance for a in s.scalars(select(Account))}
+
+
+def transfers(engine: Engine) -> int:
+    with transaction(engine) as s:
+        return int(s.scalar(select(func.count()).select_from(Transfer)) or 0)
+
+
+def held(engine: Engine, table: str = "t1") -> int:
+    with transaction(engine) as s:
+        return balance(s, f"table:{table}")
+
+
+class Stacked:
+    """Shuffles that deal the given cards first, one deck a hand (Fisher-Yates backwards:
+    each draw picks the card the order wants at that place)."""
+
+    def __init__(self, *decks: list[str]) -> None:
+        self.draws: list[int] = []
+        for first in decks:
+            order = first + [c for c in DECK if c not in first]
+            cards = list(DECK)
+            for i in range(len(cards) - 1, 0, -1):
+                j = cards.index(order[i])
+                assert j <= i
+                self.draws.append(j)
+                cards[i], cards[j] = cards[j], cards[i]
+            assert cards == order
+
+    def randbelow(self, n: int) -> int:
+        return self.draws.pop(0)
+
+    def randbelow_many(self, n: int, size: int) -> npt.NDArray[np.int64]:
+        return np.array([self.randbelow(n) for _ in range(size)], dtype=np.int64)
+
+
+def play_out(hand: PokerHand, chooser: random.Random, bots: tuple[str, ...]) -> None:
+    while not hand.finished:
+        seat = hand.actor
+        assert seat is not None
+        bot = bots[seat % len(bots)]
+        if hand.discarding:
+            hand.discard(min(hand.hole[seat], key=DECK.index))
+        elif hand.drawing:
+            hand.draw(draw_choice(hand, chooser, bot))
+        else:
+            action, to = BOTS[bot](hand, chooser)
+            hand.act(action, to)
+
+
+def call_down(hand: PokerHand) -> None:
+    while not hand.finished:
+        hand.act("check" if hand.legal().check else "call")
+
+
+# -- buy-in and cash-out ----------------------------------------------------------------------
+def test_buy_in_and_cash_out_move_exact_amounts(engine: Engine) -> None:
+    setup(engine)
+    table = CashTable.open(engine, "t1", SeededRng(1))
+    assert table.buy_in("ann", 5_000, key="a1") == 0
+    assert table.buy_in("ann", 5_000, key="a1") == 0  # a retry: applied once
+    assert table.buy_in("ann", 5_000, key="a2") == 0  # a top-up between hands
+    assert table.buy_in("bob", 2_000, key="b1") == 1
+    lost = copy.copy(table.table)  # bob's answer was lost: the retry finds his chips
+    lost.seats = list(lost.seats)
+    lost.seats[1] = None
+    table.table = lost
+    assert table.buy_in("bob", 2_000, key="b1") == 1
+    after = money(engine)
+    assert after["player:ann"] == DEPOSIT - 10_000 and after["player:bob"] == DEPOSIT - 2_000
+    assert after["table:t1"] == 12_000 == table.chips_on_table()
+    assert table.chips() == {"ann": 10_000, "bob": 2_000}
+    assert table.cash_out("ann", key="a-out") == 10_000
+    assert table.cash_out("bob", key="b-out") == 2_000
+    assert table.cash_out("bob", key="b-out") == 2_000  # a retry: nothing more moves
+    after = money(engine)
+    assert (after["player:ann"], after["player:bob"], after["table:t1"]) == (
+        DEPOSIT, DEPOSIT, 0)
+    with transaction(engine) as s:
+        report = reconcile_table(s, "t1")
+        assert (report.bought, report.cashed, report.held) == (12_000, 12_000, 0)
+        assert report.balanced and check(s).ok and verify_audit(s).ok
+
+
+def test_a_refused_buy_in_changes_nothing(engine: Engine) -> None:
+    setup(engine)
+    with transaction(engine) as s:
+        accounts.exclude(s, "cid", 30)
+        accounts.set_status(s, "dan", "barred", "fraud", "floor")
+        accounts.set_limit(s, "eve", "loss", "day", 3_000)
+    table = CashTable.open(engine, "t1", SeededRng(1))
+    table.buy_in("eve", 2_000, key="e1")  # within her loss limit
+    before, count = money(engine), transfers(engine)
+    for player, amount, message in (
+            ("cid", 5_000, "self-excluded"),
+            ("dan", 5_000, "account barred"),
+            ("ann", DEPOSIT + 1, "no credit"),
+            ("bob", 1_999, "minimum buy-in is 20.00|minimum buy-in is 1999|minimum"),
+            ("eve", 1_500, "loss limit 30.00 a day"),  # 20.00 at the table already
+            ("nobody", 5_000, "no player 'nobody'")):
+        with pytest.raises(LedgerError, match=message):
+            table.buy_in(player, amount, key=f"refused-{player}")
+        assert money(engine) == before and transfers(engine) == count
+        assert table.chips() == {"eve": 2_000}
+    table.buy_in("ann", 2_000, key="a1")
+    table.start_hand()
+    with pytest.raises(PokerTableError, match="during a hand"):
+        table.buy_in("bob", 5_000, key="b-mid")
+    with pytest.raises(PokerTableError, match="between hands"):
+        table.cash_out("ann", key="a-mid")
+    assert money(engine)["table:t1"] == 4_000 == table.chips_on_table()
+
+
+def test_the_house_seats_buy_from_their_own_account(engine: Engine) -> None:
+    setup(engine)
+    with transaction(engine) as s:
+        fund_house_seats(s, 10_000, key="f1")
+    table = CashTable.open(engine, "t1", SeededRng(1))
+    table.buy_in("bot:1", 4_000, key="bot-1")
+    assert money(engine)[HOUSE_SEATS] == 6_000
+    assert table.cash_out("bot:1", key="bot-1-out") == 4_000
+    assert money(engine)[HOUSE_SEATS] == 10_000
+
+
+# -- rake and the time charge -----------------------------------------------------------------
+def test_rake_is_exact_per_hand_and_applied_once(engine: Engine) -> None:
+    setup(engine)
+    table = CashTable.open(engine, "t1", SeededRng(5))
+    for name in ("ann", "bob", "cid"):
+        table.buy_in(name, 10_000, key=name)
+    hand = table.start_hand()
+    assert held(engine) == table.chips_on_table() == 30_000
+    call_down(hand)  # three call 100 and check it down: 5 % of 300
+    assert table.chips_on_table() == held(engine) == 30_000  # the fee not yet taken
+    saved = (table.table, table.hands, table._dealt)
+    result = table.finish_hand()
+    assert result.rake == 15 and result.hand == 1
+    assert held(engine) == 30_000 - 15 == sum(table.chips().values())
+    with transaction(engine) as s:
+        rake = s.scalars(select(Transfer).where(Transfer.key == "rake:t1:1")).one()
+        assert (rake.amount, rake.kind, rake.round_id) == (15, "fee", result.round_id)
+        again = move(s, "rake:t1:1", "table:t1", "fee:t1", 15, "fee",
+                     reason="t1 hand 1: rake", round_id=result.round_id)
+        assert again.id == rake.id  # the same key: applied once
+        assert balance(s, "fee:t1") == 15
+    # The commit was lost as far as this process knows: the retry finds the record.
+    table.table, table.hands, table._dealt = saved
+    assert table.finish_hand() == result
+    assert money(engine)["fee:t1"] == 15 and held(engine) == 29_985
+    with pytest.raises(PokerTableError, match="no finished hand"):
+        table.finish_hand()
+    # A big pot: the cap (3.00) holds.
+    hand = table.start_hand()
+    hand.act("raise", 2_000)
+    hand.act("call")
+    hand.act("call")
+    call_down(hand)
+    assert table.finish_hand().rake == 300
+    assert money(engine)["fee:t1"] == 315
+
+
+def test_the_time_charge(engine: Engine) -> None:
+    setup(engine)
+    table = CashTable.open(engine, "t1", SeededRng(5))
+    table.buy_in("ann", 5_000, key="a")
+    table.buy_in("bob", 2_000, key="b")
+    table.buy_in("cid", 2_000, key="c")
+    table.sit_out("cid")
+    assert table.charge_time(150, key="hour-1") == {"ann": 150, "bob": 150}
+    assert money(engine)["fee:t1"] == 300
+    assert held(engine) == 8_700 == table.chips_on_table()
+    assert CashTable.open(engine, "t1", SeededRng(5)).chips() == table.chips()
+
+
+# -- the table account, the ledger and the audit after many hands -------------------------------
+@pytest.mark.parametrize("game", ["holdem", "omaha", "stud", "draw"])
+def test_selfplay_keeps_the_ledger_and_the_chips_equal(engine: Engine, game: str) -> None:
+    two_pair = BadBeatRules(qualifying=pack(2, [1, 0]), min_players=3, contribution=20,
+                            losing_share=Fraction(1, 2), winning_share=Fraction(1, 4),
+                            table_share=Fraction(1, 10), guaranteed_minimum=2_000)
+    setup(engine, game=game, bad_beat=two_pair)
+    seeded = money(engine)["jackpot:bb"]
+    table = CashTable.open(engine, "t1", SeededRng(11))
+    chooser = random.Random(11)
+    seated = list(PLAYERS[:5])
+    for name in seated:
+        table.buy_in(name, 3_000, key=f"in-{name}")
+    hands = 60 if game == "holdem" else 25
+    paid = 0
+    for number in range(hands):
+        for name, chips in table.chips().items():  # a bust player buys in again
+            if chips < 100:
+                table.buy_in(name, 2_000, key=f"re-{name}-{number}")
+        if number % 10 == 5:  # fay comes and goes
+            if "fay" in table.chips():
+                table.cash_out("fay", key=f"out-fay-{number}")
+            else:
+                table.buy_in("fay", 2_500, key=f"in-fay-{number}")
+        hand = table.start_hand()
+        play_out(hand, chooser, ("random", "rules"))
+        assert held(engine) == table.chips_on_table()
+        result = table.finish_hand()
+        paid += sum(result.shares.values())
+        assert held(engine) == table.chips_on_table() == sum(table.chips().values())
+        if number % 7 == 6:
+            with transaction(engine) as s:
+                close_day(s, "bb", date(2026, 12, 1 + number // 7))
+    for name in list(table.chips()):
+        table.cash_out(name, key=f"leave-{name}")
+    after = money(engine)
+    assert after["table:t1"] == 0
+    wallets = sum(after[f"player:{p}"] for p in PLAYERS)
+    house_fees = after["fee:t1"]
+    pool = after["jackpot:bb"] + after["jackpot:bb:accrual"]
+    with transaction(engine) as s:
+        rounds = s.scalars(select(RoundRow).order_by(RoundRow.id)).all()
+        assert [json.loads(r.record)["hand"] for r in rounds] == list(range(1, hands + 1))
+        assert all(r.status == "settled" for r in rounds)
+        jackpot = reconcile_jackpot(s, "bb")
+        assert jackpot.balanced and jackpot.paid == paid
+        # Money is conserved: only the deposits and the house's jackpot money came in.
+        assert wallets + house_fees + pool == len(PLAYERS) * DEPOSIT + jackpot.seeded
+        assert after["house:bank"] == HOUSE - jackpot.seeded and jackpot.seeded >= seeded
+        assert reconcile_table(s, "t1").balanced
+        ledger = check(s)
+        assert ledger.ok, ledger.problems
+        assert verify_audit(s).ok
+        for row in rounds[:: max(1, len(rounds) // 8)]:
+            assert recall_hand(s, row.id).same, recall_hand(s, row.id)
+
+
+# -- the bad-beat jackpot -----------------------------------------------------------------------
+NO_BEAT = ["Kc", "Qd", "7h", "2s", "9c", "4d", "Jh", "3c", "2d", "6s", "Tc", "5h", "8c"]
+# Button bob: cid, dan, ann, bob are dealt in turn; ann's four eights lose to bob's aces.
+BAD_BEAT = ["2c", "3d", "4c", "5d", "8s", "8h", "As", "Ah", "8d", "8c", "Ad", "Ac", "Kd"]
+
+
+def test_a_bad_beat_pays_exact_shares_and_the_house_tops_up(engine: Engine) -> None:
+    setup(engine, bad_beat=QUADS_EIGHTS)
+    assert money(engine)["jackpot:bb"] == 10_000  # seeded to the guaranteed minimum
+    table = CashTable.open(engine, "t1", Stacked(NO_BEAT, BAD_BEAT))  # type: ignore[arg-type]
+    for name in ("ann", "bob", "cid", "dan"):
+        table.buy_in(name, 10_000, key=name)
+    call_down(table.start_hand())  # button ann: bob, cid, dan, ann; cid's deuces win
+    first = table.finish_hand()
+    assert (first.rake, first.contribution, first.shares) == (20, 100, {})
+    assert table.chips() == {"ann": 9_900, "bob": 9_900, "cid": 10_180, "dan": 9_900}
+    with transaction(engine) as s:
+        assert balance(s, "jackpot:bb:accrual") == 100
+        assert balance(s, "jackpot:bb") == 10_000  # the accrual waits for the day's end
+        assert close_day(s, "bb", date(2026, 12, 1)) == 100
+        assert balance(s, "jackpot:bb") == 10_100
+    hand = table.start_hand()
+    call_down(hand)
+    beat = table.finish_hand()
+    # 10,100 in the pool: the losing hand 50 %, the winning 25 %, the other two share 15 %
+    # (the odd cent to the first of them); the house adds what the seed lacks.
+    assert beat.shares == {"ann": 5_050, "bob": 2_525, "cid": 758, "dan": 757}
+    assert beat.topped_up == 10_000 - (10_100 - 9_090)
+    assert table.chips() == {"ann": 9_800 + 5_050, "bob": 9_800 + 280 + 2_525,
+                             "cid": 10_080 + 758, "dan": 9_800 + 757}
+    after = money(engine)
+    assert after["jackpot:bb"] == 10_000 and after["jackpot:bb:accrual"] == 100
+    assert after["house:bank"] == HOUSE - 10_000 - 8_990
+    assert after["table:t1"] == sum(table.chips().values()) == table.chips_on_table()
+    with transaction(engine) as s:
+        report = reconcile_jackpot(s, "bb")
+        assert (report.contributed, report.seeded, report.paid) == (200, 18_990, 9_090)
+        assert report.balanced
+        assert reconcile_table(s, "t1").balanced
+        recall = recall_hand(s, beat.round_id)
+        assert recall.same and recall.replayed["shares"] == beat.shares
+        assert check(s).ok and verify_audit(s).ok
+
+
+# -- recall and crash safety ----------------------------------------------------------------------
+def test_recall_gives_the_same_stacks_and_catches_an_edited_record(engine: Engine) -> None:
+    setup(engine, bad_beat=QUADS_EIGHTS)
+    table = CashTable.open(engine, "t1", Stacked(NO_BEAT, BAD_BEAT))  # type: ignore[arg-type]
+    for name in ("ann", "bob", "cid", "dan"):
+        table.buy_in(name, 10_000, key=name)
+    call_down(table.start_hand())
+    table.finish_hand()
+    call_down(table.start_hand())
+    round_id = table.finish_hand().round_id
+    with transaction(engine) as s:
+        good = recall_hand(s, round_id)
+        assert good.same
+        assert good.recorded["finishing_stacks"] == good.replayed["finishing_stacks"]
+        original = s.get(RoundRow, round_id).record  # type: ignore[union-attr]
+
+    def edited(change: str, to: str) -> bool:
+        with transaction(engine) as s:
+            row = s.get(RoundRow, round_id)
+            assert row is not None
+            record = json.loads(original)
+            if change == "phh":
+                record["phh"] = record["phh"].replace(*to.split("|"))
+            elif change == "rake":
+                record["rake"] = int(to)
+            elif change == "seats":
+                record["seats"][0][2] += int(to)
+            else:
+                record["jackpot"]["shares"]["ann"] += int(to)
+            row.record = json.dumps(record)
+        with transaction(engine) as s:
+            return recall_hand(s, round_id).same
+
+    stacks = json.loads(original)["phh"].split("finishing_stacks = ")[1].split("\n")[0]
+    assert not edited("phh", f"finishing_stacks = {stacks}|finishing_stacks = "
+                             f"{stacks.replace('9', '8', 1)}")
+    assert not edited("phh", "8s8h|8s7h")  # a card changed: ann's quads are gone
+    assert not edited("rake", "25")
+    assert not edited("seats", "100")
+    assert not edited("jackpot", "1")
+    with transaction(engine) as s:
+        row = s.get(RoundRow, round_id)
+        assert row is not None
+        row.record = original
+    with transaction(engine) as s:
+        assert recall_hand(s, round_id).same
+
+
+def test_a_crash_mid_hand_voids_it_and_reopening_restores_the_seats(engine: Engine) -> None:
+    setup(engine)
+    table = CashTable.open(engine, "t1", SeededRng(3))
+    for name in ("ann", "bob", "cid"):
+        table.buy_in(name, 5_000, key=name)
+    call_down(table.start_hand())
+    table.finish_hand()
+    button = table.table.button
+    table.buy_in("dan", 3_000, key="dan")  # after the last record: restored from the ledger
+    table.cash_out("bob", key="bob-out")
+    table.sit_out("cid")
+    start = table.chips()
+    hand = table.start_hand()
+    hand.act("raise", 1_000)
+    hand.act("call")  # chips committed, then the process dies
+    assert held(engine) == table.chips_on_table() == sum(start.values())
+    again = CashTable.open(engine, "t1", SeededRng(4))
+    assert again.chips() == start and again.hands == 1
+    assert again.table.button == button  # as after the last recorded hand
+    assert [s.sitting_out for s in again.table.seats if s] == [False, False, False]
+    next_hand = again.start_hand()
+    call_down(next_hand)
+    assert again.finish_hand().hand == 2
+    assert held(engine) == again.chips_on_table()
+    for name in list(again.chips()):
+        again.cash_out(name, key=f"{name}-final")
+    assert held(engine) == 0
+    assert CashTable.open(engine, "t1", SeededRng(5)).chips() == {}
+    with transaction(engine) as s:
+        assert check(s).ok and reconcile_table(s, "t1").balanced
+
+
+def test_bad_settings_are_refused(engine: Engine) -> None:
+    setup(engine)
+    for kwargs, message in (
+            ({"name": "t1"}, "exists"),
+            ({"name": "bad name"}, "table name"),
+            ({"game": "bridge"}, "unknown game"),
+            ({"min_buy_in": 50}, "at least the big blind"),
+            ({"small_blind": 200}, "blinds"),
+            ({"jackpot": "x"}, "both its name and its rules")):
+        args: dict[str, object] = {"name": "t2", "game": "holdem", "small_blind": 50,
+                                   "big_blind": 100, "min_buy_in": 2_000, **kwargs}
+        with pytest.raises(PokerTableError, match=message), transaction(engine) as s:
+            create_table(s, **args)  # type: ignore[arg-type]
+    with pytest.raises(PokerTableError, match="no poker table"):
+        CashTable.open(engine, "nowhere", SeededRng(1))
+
+
+# -- the terminal ----------------------------------------------------------------------------------
+def test_poker_play_on_the_wallet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pelisali.cli.main import app
+    from pelisali.platform.db import make_engine
+
+    url = f"sqlite:///{tmp_path / 'casino.db'}"
+    monkeypatch.setenv("PELISALI_DATABASE_URL", url)
+    runner = CliRunner()
+
+    def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
+        result = runner.invoke(app, list(args), input=stdin)
+        return result.exit_code, " ".join(result.output.split())
+
+    assert run("account", "create", "ann", "--born", "1990-05-01", "--country", "FI")[0] == 0
+    assert run("wallet", "deposit", "ann", "100")[0] == 0
+    code, out = run("poker", "play", "--account", "ann", "--seed", "3", stdin="quit\n")
+    assert code == 2 and "house fund" in out  # the bots need the house's money
+    assert money(make_engine(url))["player:ann"] == 10_000  # and nothing moved
+    assert run("house", "fund", "1000", "--staff", "owner")[0] == 0
+    code, out = run("poker", "play", "--account", "ann", "--buy-in", "1", stdin="quit\n")
+    assert code == 2 and "minimum buy-in" in out
+    script = "\n".join(["call", "check", "check", "check", "raise 5", "fold", "dance",
+                        "call", "quit"])
+    code, out = run("poker", "play", "--account", "ann", "--seed", "3", "--players", "3",
+                    "--buy-in", "20", stdin=script)
+    assert code == 0, out
+    assert "ann sits at poker-ann with 20.00" in out and "(nothing changed)" in out
+    assert "cashed out" in out
+    db = make_engine(url)
+    after = money(db)
+    assert after["table:poker-ann"] == 0
+    with transaction(db) as s:
+        rounds = s.scalars(select(RoundRow)).all()
+        assert rounds and all(recall_hand(s, r.id).same for r in rounds)
+        assert after["player:ann"] + after["fee:poker-ann"] + after[HOUSE_SEATS] + after[
+            "house:bank"] == 10_000 + 100_000
+        assert check(s).ok and verify_audit(s).ok
+    assert f"wallet {after['player:ann'] // 100}." in out
+    code, out = run("poker", "play", "--account", "ann", "--game", "stud", stdin="quit\n")
+    assert code == 2 and "choose another --table" in out  # poker-ann deals hold'em
+    code, out = run("poker", "play", "--account", "ann", "--game", "stud", "--seed", "3",
+                    "--players", "3", "--table", "stud-ann", stdin="fold\nquit\n")
+    assert code == 0 and "ann cashed out" in out, out  # leaving posts the bring-in due
+    code, out = run("poker", "play", "--account", "bob", stdin="quit\n")
+    assert code == 2 and "no player 'bob'" in out
