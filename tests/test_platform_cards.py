@@ -11,6 +11,7 @@ import json
 import random
 import uuid
 from datetime import date, timedelta
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
+from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe
 from pelisali.money import format_cents
 from pelisali.platform import accounts, card_rounds
 from pelisali.platform.card_rounds import (
@@ -535,6 +537,15 @@ def test_punto_banco_at_the_terminal_on_the_wallet(cli_database: Path) -> None:
         assert f"balance {format_cents(wallet_of(s, 'ann'))}" in out
         assert check(s).ok
     assert run("ledger", "check")[0] == 0
+    code, out = run("recall", str(row.id))
+    assert code == 0 and "replay gives the same settlement" in out
+    code, out = run("report", "day", "--date", row.gaming_day.isoformat(), "--json")
+    [day] = json.loads(out)
+    assert (day["game"], day["rounds"], day["staked"]) == ("punto-banco", 1, 1_500)
+    # banker 10.00 and tie 5.00 weighed by their exact full-shoe RTP (8 decks)
+    rtp = baccarat_odds(full_shoe(8)).rtp
+    assert Fraction(day["theoretical_rtp"]) == (1_000 * rtp["banker"] + 500 * rtp["tie"]) / 1_500
+    assert 0.945 < float(Fraction(day["theoretical_rtp"])) < 0.946
 
 
 def test_blackjack_at_the_terminal_resumes_a_round_left_in_play(cli_database: Path) -> None:

@@ -186,3 +186,22 @@ def test_the_desk_reads_the_round_again_after_a_void_from_elsewhere(engine: Engi
     with transaction(engine) as s:
         assert balance(s, "player:ann") == 100_000 and balance(s, "player:bob") == 102_000
         assert check(s).ok and reconcile_bets(s).ok and verify_audit(s).ok
+
+
+def test_the_audit_chain_catches_an_edited_transfer(engine: Engine) -> None:
+    """Each batch's audit entry seals its transfers' contents: a transfer edited in the
+    database afterwards (a win made larger) breaks the verification."""
+    from sqlalchemy import update
+
+    setup(engine)
+    with transaction(engine) as s:
+        place_bets(s, "t1", "ann", [("red", 1_000), ("odd", 500)], key="s1")
+    with transaction(engine) as s:
+        settle(s, "t1", Fixed(1))
+        assert verify_audit(s).ok
+    with transaction(engine) as s:
+        s.execute(update(Transfer).where(Transfer.kind == "win").values(amount=9_999))
+    with transaction(engine) as s:
+        report = verify_audit(s)
+        assert not report.ok
+        assert any("not what it sealed" in p for p in report.problems)

@@ -472,6 +472,13 @@ def test_poker_play_on_the_wallet(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
             "house:bank"] == 10_000 + 100_000
         assert check(s).ok and verify_audit(s).ok
     assert f"wallet {after['player:ann'] // 100}." in out
+    code, out = run("recall", str(rounds[0].id))
+    assert code == 0 and "replay gives the same settlement" in out and "finishing_stacks" in out
+    code, out = run("report", "day", "--date", rounds[0].gaming_day.isoformat(), "--json")
+    [day] = json.loads(out)
+    assert day["game"].startswith("poker") and (day["rounds"], day["bets"]) == (len(rounds), 0)
+    assert day["fee"] == after["fee:poker-ann"] and day["ggr"] == day["fee"]
+    assert day["theoretical_rtp"] is None
     code, out = run("poker", "play", "--account", "ann", "--game", "stud", stdin="quit\n")
     assert code == 2 and "choose another --table" in out  # poker-ann deals hold'em
     code, out = run("poker", "play", "--account", "ann", "--game", "stud", "--seed", "3",

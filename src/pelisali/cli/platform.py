@@ -206,13 +206,17 @@ def wallet_balance(name: Annotated[str, typer.Argument()]) -> None:
 @ledger_app.command("check")
 def ledger_check() -> None:
     """Prove the ledger: all accounts sum to zero, every balance equals its transfers,
-    no balance but the external ones is negative."""
+    no balance but the external ones is negative, and every round's bets add up to its
+    stake and payout transfers."""
+    from pelisali.platform.rounds import reconcile_bets
+
     with transaction(_engine()) as session:
         report = check(session)
+        bets = reconcile_bets(session)
     console.print(f"{report.accounts} accounts, {report.transfers} transfers, "
-                  f"sum {report.total}")
-    if not report.ok:
-        for problem in report.problems:
+                  f"sum {report.total}; bets of {bets.pairs} round-player pairs reconciled")
+    if not (report.ok and bets.ok):
+        for problem in report.problems + bets.problems:
             console.print(f"[red]{problem}[/]")
         raise typer.Exit(1)
     console.print("ledger OK")
@@ -324,21 +328,43 @@ def history_command(
 
 
 def recall_command(round_id: Annotated[int, typer.Argument(help="the round number")]) -> None:
-    """Replay a recorded round through the engine and show it gives the same settlement."""
+    """Replay a recorded round or poker hand through the engine and show it gives the same
+    settlement."""
+    from pelisali.platform.card_rounds import CARD_GAMES, recall_card_round
+    from pelisali.platform.models import GameTable, RoundRow
+    from pelisali.platform.poker_tables import GAME as POKER
+    from pelisali.platform.poker_tables import recall_hand
     from pelisali.platform.rounds import recall
 
     with _session() as session:
-        result = recall(session, round_id)
-    table = RichTable(title=f"round {round_id}: recorded and replayed")
-    for column in ("bet", "player", "spot", "stake", "recorded", "replayed"):
-        table.add_column(column)
-    for old, new in zip(result.recorded, result.replayed, strict=False):
-        table.add_row(str(old["bet_id"]), old["player"], old["spot"], format_cents(old["stake"]),
-                      f"{format_cents(old['paid'])} {old['result']}",
-                      f"{format_cents(new['paid'])} {new['result']}")
-    console.print(table)
-    if not result.same:
-        console.print("[red]the replay differs from the record[/]")
+        row = session.get(RoundRow, round_id)
+        where = session.get(GameTable, row.table_id) if row else None
+        game = where.game if where else None
+        if game == POKER:
+            hand = recall_hand(session, round_id)
+        else:
+            result = (recall_card_round if game in CARD_GAMES else recall)(session, round_id)
+    if game == POKER:
+        table = RichTable(title=f"hand {round_id}: recorded and replayed")
+        for column in ("what", "recorded", "replayed"):
+            table.add_column(column)
+        for key in sorted(set(hand.recorded) | set(hand.replayed)):
+            table.add_row(key, str(hand.recorded.get(key, "")), str(hand.replayed.get(key, "")))
+        console.print(table)
+        same, problem = hand.same, hand.problem
+    else:
+        table = RichTable(title=f"round {round_id}: recorded and replayed")
+        for column in ("bet", "player", "spot", "stake", "recorded", "replayed"):
+            table.add_column(column)
+        for old, new in zip(result.recorded, result.replayed, strict=False):
+            table.add_row(str(old["bet_id"]), old["player"], old["spot"],
+                          format_cents(old["stake"]),
+                          f"{format_cents(old['paid'])} {old['result']}",
+                          f"{format_cents(new['paid'])} {new['result']}")
+        console.print(table)
+        same, problem = result.same, ""
+    if not same:
+        console.print(f"[red]the replay differs from the record[/] {problem}".rstrip())
         raise typer.Exit(1)
     console.print("replay gives the same settlement")
 
@@ -439,11 +465,11 @@ def report_day(
                                             "(default: today, UTC)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Per table: rounds, bets, stakes, payouts, GGR, and the observed RTP against the
-    exact theoretical RTP of the bets made."""
+    """Per table: rounds, bets, stakes, payouts, fees, jackpot contributions and payouts,
+    rounding, GGR, and the observed RTP against the exact theoretical RTP of the bets."""
     import json
 
-    from pelisali.platform.report import day_report
+    from pelisali.platform.report import LINES, day_report
 
     try:
         chosen = date.fromisoformat(day) if day else now_utc().date()
@@ -455,17 +481,21 @@ def report_day(
         print(json.dumps([{
             "table": r.table, "game": r.game, "rounds": r.rounds, "bets": r.bets,
             "staked": r.staked, "paid": r.paid, "ggr": r.ggr,
+            **{kind: r.lines.get(kind, 0) for kind in LINES},
             "observed_rtp": None if r.observed_rtp is None else str(r.observed_rtp),
             "theoretical_rtp": None if r.theoretical_rtp is None else str(r.theoretical_rtp),
         } for r in rows], indent=2))
         return
     table = RichTable(title=f"gaming day {chosen}")
-    for column in ("table", "game", "rounds", "bets", "staked", "paid", "GGR",
-                   "RTP observed", "RTP theoretical"):
+    for column in ("table", "game", "rounds", "bets", "staked", "paid", "fees",
+                   "jackpot in", "jackpot out", "rounding", "GGR", "RTP observed",
+                   "RTP theoretical"):
         table.add_column(column, justify="left" if column in ("table", "game") else "right")
     for r in rows:
         table.add_row(r.table, r.game, str(r.rounds), str(r.bets), format_cents(r.staked),
-                      format_cents(r.paid), format_cents(r.ggr),
+                      format_cents(r.paid),
+                      *(format_cents(r.lines.get(kind, 0)) for kind in LINES),
+                      format_cents(r.ggr),
                       "" if r.observed_rtp is None else f"{float(r.observed_rtp):.2%}",
                       "" if r.theoretical_rtp is None else f"{float(r.theoretical_rtp):.2%}")
     console.print(table)

@@ -62,6 +62,9 @@ _ANY_JACKPOT = (select(cast(Table, Jackpot.__table__).c.id)
                 .where(cast(Table, Jackpot.__table__).c.table_id == bindparam("table")).limit(1))
 
 
+POOLS = ("progressive", "bad-beat")
+
+
 class JackpotError(LedgerError):
     """A jackpot request refused; nothing changed."""
 
@@ -207,7 +210,8 @@ def settle_round(session: Session, table: GameTable, round_id: int, result: str)
 def close_day(session: Session, name: str, day: date, actor: str = "system") -> int:
     """The end of the gaming day: the day's accrual joins the pool. Returns it."""
     jackpot = find_jackpot(session, name)
-    amount = balance(session, accrual(name)) if jackpot.kind == "progressive" else 0
+    # A pool (a progressive jackpot, the poker bad-beat jackpot) takes its day's accrual.
+    amount = balance(session, accrual(name)) if jackpot.kind in POOLS else 0
     if amount:
         move(session, f"jackpot-accrual:{name}:{day.isoformat()}", accrual(name), pool(name),
              amount, "jackpot_contribution", reason=f"{name}: accrual of {day}", actor=actor)

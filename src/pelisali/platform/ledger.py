@@ -377,6 +377,35 @@ def append_audit(session: Session, actor: str, action: str, data: dict[str, obje
     return digest
 
 
+_SOURCE, _TARGET = Account.__table__.alias("source"), Account.__table__.alias("target")
+_SEALED = (select(_TRANSFERS.c.key, _SOURCE.c.code, _TARGET.c.code, _TRANSFERS.c.amount,
+                  _TRANSFERS.c.kind, _TRANSFERS.c.reason, _TRANSFERS.c.round_id,
+                  _TRANSFERS.c.corrects_id)
+           .join(_SOURCE, _SOURCE.c.id == _TRANSFERS.c.source_id)
+           .join(_TARGET, _TARGET.c.id == _TRANSFERS.c.target_id)
+           .where(_TRANSFERS.c.key.in_(bindparam("keys", expanding=True))))
+
+
+def _unsealed(session: Session, sealed: list[tuple[int, dict[str, Any]]]) -> list[str]:
+    """The entries whose transfers, as the rows now hold them, are not what was sealed."""
+    keys = [k for _, data in sealed for k in data.get("keys", [data.get("key")])]
+    if not keys:
+        return []
+    digests = {row[0]: _digest(*row[1:]) for row in session.execute(_SEALED, {"keys": keys})}
+    problems = []
+    for entry_id, data in sealed:
+        if "content" in data:
+            found = "\n".join(f"{k} {digests.get(k, 'missing')}" for k in data["keys"])
+            ok = hashlib.sha256(found.encode()).hexdigest() == data["content"]
+        else:
+            ok = digests.get(data["key"]) == _digest(data["from"], data["to"], data["amount"],
+                                                     data["kind"], data["reason"],
+                                                     data["round"], data["corrects"])
+        if not ok:
+            problems.append(f"entry {entry_id}: its transfers are not what it sealed")
+    return problems
+
+
 @dataclass
 class AuditReport:
     entries: int
@@ -389,9 +418,11 @@ class AuditReport:
 
 def verify_audit(session: Session) -> AuditReport:
     """Recompute the chain from the first entry; any edited, removed or inserted entry
-    breaks it."""
+    breaks it. Every transfer the chain sealed is also read back and its content hashed
+    again, so an edited transfer row is caught too."""
     report = AuditReport(0)
     previous = GENESIS
+    sealed: list[tuple[int, dict[str, Any]]] = []
     for entry in session.scalars(select(AuditEntry).order_by(AuditEntry.id)).yield_per(2000):
         report.entries += 1
         if entry.previous != previous:
@@ -399,6 +430,13 @@ def verify_audit(session: Session) -> AuditReport:
         if _chain(entry.previous, entry.actor, entry.action, entry.payload) != entry.hash:
             report.problems.append(f"entry {entry.id}: its content does not match its hash")
         previous = entry.hash
+        data = json.loads(entry.payload)
+        if "content" in data or entry.action == "transfer":
+            sealed.append((entry.id, data))
+            if len(sealed) >= 500:
+                report.problems += _unsealed(session, sealed)
+                sealed = []
+    report.problems += _unsealed(session, sealed)
     head = session.scalars(select(AuditHead).where(AuditHead.id == 1)).one()
     if head.hash != previous or head.entries != report.entries:
         report.problems.append(f"the chain ends at {previous[:12]} after {report.entries} "

@@ -785,15 +785,9 @@ def fund_house_seats(session: Session, amount: int, key: str, actor: str = "syst
 def close_day(session: Session, jackpot: str, day: date, actor: str = "system") -> int:
     """The end of the gaming day (RAY 1.4.1.1.1: "kertymä lisätään jackpot-summaan
     pelipäivän lopussa"): the day's accrual joins the pool. Returns it."""
-    row = jackpots.find_jackpot(session, jackpot)
-    if row.kind != JACKPOT_KIND:
+    if jackpots.find_jackpot(session, jackpot).kind != JACKPOT_KIND:
         raise PokerTableError(f"{jackpot} is not a bad-beat jackpot")
-    amount = balance(session, jackpots.accrual(jackpot))
-    if amount:  # the same key as jackpots.close_day: a day is added once
-        move(session, f"jackpot-accrual:{jackpot}:{day.isoformat()}",
-             jackpots.accrual(jackpot), jackpots.pool(jackpot), amount,
-             "jackpot_contribution", reason=f"{jackpot}: accrual of {day}", actor=actor)
-    return amount
+    return jackpots.close_day(session, jackpot, day, actor)
 
 
 def reconcile_jackpot(session: Session, jackpot: str) -> jackpots.Reconciliation:

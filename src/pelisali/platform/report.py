@@ -1,23 +1,46 @@
-"""The day's report per table: rounds, bets, stakes, payouts, gross gaming revenue, and
-the observed return to player against the theoretical one for the bets actually made.
+"""The day's report per table: rounds, bets, stakes, payouts, fees, jackpots, rounding,
+gross gaming revenue, and the observed return to player against the theoretical one
+for the bets actually made.
 
-The theoretical RTP weighs each bet type's exact RTP (``pelisali odds``, the engine's
-own outcomes walked with fractions) by the stakes placed on it that day.
+The theoretical RTP weighs each bet type's exact RTP by the stakes placed on it that
+day: for the wager games ``pelisali odds`` (the engine's own outcomes walked with
+fractions), for punto banco the exact odds of a full shoe. Blackjack's depends on the
+players' decisions and poker has none, so neither gets one.
+
+Gross gaming revenue is what the players staked less what they were paid, plus the
+fees the house took (poker rake and time charges, jackpot participation fees). The
+jackpot lines are shown beside it: contributions to a pool are the players' money held
+for a later winner, not revenue, and a pool's payouts are not the house's cost.
+
+>>> from datetime import date
+>>> from pelisali.platform.db import make_engine, transaction, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with transaction(engine) as s:
+...     day_report(s, date(2026, 1, 1))
+[]
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
+from functools import lru_cache
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe
 from pelisali.analysis.odds import exact_odds
-from pelisali.games import make_game
-from pelisali.platform.models import BetRow, GameTable, RoundRow
+from pelisali.games import GAMES, make_game
+from pelisali.games.base import WagerGame
+from pelisali.games.punto_banco import PuntoBancoConfig
+from pelisali.platform.models import BetRow, GameTable, RoundRow, Transfer
+
+# Ledger lines a table's rounds carry besides stakes and payouts.
+LINES = ("fee", "jackpot_contribution", "jackpot_payout", "rounding")
 
 
 @dataclass
@@ -29,11 +52,17 @@ class TableDay:
     staked: int
     paid: int
     theoretical_rtp: Fraction | None
+    lines: dict[str, int] = field(default_factory=dict)  # LINES, in cents
+
+    @property
+    def fees(self) -> int:
+        return self.lines.get("fee", 0)
 
     @property
     def ggr(self) -> int:
-        """Gross gaming revenue: stakes less payouts (refunds of void rounds excluded)."""
-        return self.staked - self.paid
+        """Gross gaming revenue: stakes less payouts (refunds of void rounds excluded),
+        plus the fees taken."""
+        return self.staked - self.paid + self.fees
 
     @property
     def observed_rtp(self) -> Fraction | None:
@@ -44,18 +73,49 @@ def day_report(session: Session, day: date) -> list[TableDay]:
     """Every table that settled a round on gaming day ``day``."""
     out = []
     for table in session.scalars(select(GameTable).order_by(GameTable.name)):
-        rounds = session.scalars(select(RoundRow).where(
+        rounds = list(session.scalars(select(RoundRow.id).where(
             RoundRow.table_id == table.id, RoundRow.gaming_day == day,
-            RoundRow.status == "settled")).all()
+            RoundRow.status == "settled")))
         if not rounds:
             continue
-        bets = session.scalars(select(BetRow).where(
-            BetRow.round_id.in_([r.id for r in rounds]))).all()
-        game = make_game(table.game, table.variant or None, json.loads(table.settings))
-        rtp = {odds.bet: odds.rtp for odds in exact_odds(game)}
-        staked = sum(b.stake for b in bets)
-        expected = sum((rtp[game.spot(b.spot).bet_type] * b.stake for b in bets), Fraction(0))
+        bets = session.scalars(select(BetRow).where(BetRow.round_id.in_(rounds))).all()
+        lines = {kind: int(total) for kind, total in session.execute(
+            select(Transfer.kind, func.sum(Transfer.amount))
+            .where(Transfer.round_id.in_(rounds), Transfer.kind.in_(LINES))
+            .group_by(Transfer.kind))}
+        staked = sum(b.stake for b in bets if not b.carried)
+        rtp = _rtp_of(table.game, table.variant, table.settings)
+        weighted: Fraction | None = None
+        if rtp is not None and staked:
+            weighted = sum((rtp[b.spot] * b.stake for b in bets if not b.carried),
+                           Fraction(0)) / staked
         out.append(TableDay(table.name, f"{table.game} {table.variant}".strip(), len(rounds),
-                            len(bets), staked, sum(b.paid or 0 for b in bets),
-                            expected / staked if staked else None))
+                            len(bets), staked, sum(b.paid or 0 for b in bets), weighted,
+                            lines))
     return out
+
+
+@lru_cache(maxsize=64)
+def _rtp_of(game: str, variant: str, settings: str) -> dict[str, Fraction] | None:
+    """Exact RTP by spot key for a table's game, or None where there is none to give."""
+    if game in GAMES:
+        engine = make_game(game, variant or None, json.loads(settings))
+        by_type = {odds.bet: odds.rtp for odds in exact_odds(engine)}
+        return _SpotTypes(engine, by_type)
+    if game == "punto-banco":
+        config = PuntoBancoConfig.from_settings(json.loads(settings))
+        return dict(baccarat_odds(full_shoe(config.decks), config).rtp)
+    return None
+
+
+class _SpotTypes(dict[str, Fraction]):
+    """RTP looked up by a wager game's spot key (``straight 17``) through its bet type."""
+
+    def __init__(self, engine: WagerGame, by_type: dict[str, Fraction]) -> None:
+        super().__init__()
+        self.engine, self.by_type = engine, by_type
+
+    def __missing__(self, spot: str) -> Fraction:
+        rtp = self.by_type[self.engine.spot(spot).bet_type]
+        self[spot] = rtp
+        return rtp
