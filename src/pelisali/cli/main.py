@@ -34,6 +34,7 @@ from pelisali.cli.platform import (
     wallet_app,
 )
 from pelisali.cli.poker import poker_app
+from pelisali.cli.serve import login_app, serve
 from pelisali.rules import available, load_rules
 
 app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact, auditable games.",
@@ -216,6 +217,8 @@ app.add_typer(report_app, name="report")
 app.add_typer(jackpot_app, name="jackpot")
 app.command(name="history")(history_command)
 app.command(name="recall")(recall_command)
+app.command(name="serve")(serve)
+app.add_typer(login_app, name="login")
 
 if __name__ == "__main__":
     app()

@@ -214,3 +214,27 @@ class JackpotEntry(Base):
     paid: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (Index("ix_jackpot_entries_round", "round_id"),)
+
+
+class Credential(Base):
+    """A login: a player's, or a staff member's (who is no player and holds no wallet).
+    Only an argon2 hash of the password is kept."""
+
+    __tablename__ = "credentials"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    role: Mapped[str] = mapped_column(String(8))  # player or staff
+    password_hash: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class WebSession(Base):
+    """A signed-in browser: only the SHA-256 of its token is kept."""
+
+    __tablename__ = "web_sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    role: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    __table_args__ = (Index("ix_web_sessions_name", "name"),)

@@ -478,6 +478,20 @@ def decide(session: Session, table_name: str, round_id: int, bet_number: int, op
     return _finish(session, table, row.id, rnd)
 
 
+def pending_choices(session: Session, round_id: int, player: str) -> dict[int, list[str]]:
+    """The choices ``player`` still has to make in a round waiting for them: bet number
+    to its options (roulette D, both zero rules)."""
+    row = session.get(RoundRow, round_id)
+    if row is None or row.status != "deciding":
+        return {}
+    table = session.get(GameTable, row.table_id)
+    assert table is not None
+    bets = _bets(session, row.id)
+    owner = {b.number: b.player for b in bets}
+    return {n: options for n, options in _restore(table, row, bets).pending_choices().items()
+            if owner.get(n) == player}
+
+
 def _restore(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
     """A round waiting for choices, rebuilt from its record: bets, draws, choices made."""
     from pelisali.games.base import Draw

@@ -1,0 +1,52 @@
+"""``pelisali serve`` and the logins it checks: the server on the embedded SQLite default
+(or ``PELISALI_DATABASE_URL``), and ``pelisali login add`` for staff and players."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from pelisali.cli.common import console, fail
+from pelisali.cli.platform import _engine, _session
+
+login_app = typer.Typer(help="Logins for the server: players' and staff's.",
+                        no_args_is_help=True)
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="the address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="the port")] = 8000,
+) -> None:
+    """Run the server and its browser client: http://HOST:PORT/."""
+    import uvicorn
+
+    from pelisali.server.app import create_app
+
+    engine = _engine()
+    console.print(f"Pelisali at http://{host}:{port}/ (OpenAPI at /docs)")
+    uvicorn.run(create_app(engine), host=host, port=port, log_level="info")
+
+
+@login_app.command("add")
+def login_add(
+    name: Annotated[str, typer.Argument()],
+    role: Annotated[str, typer.Option(help="player (a registered player) or staff")] = "staff",
+    staff: Annotated[str, typer.Option(help="who adds it, for the audit log")] = "system",
+) -> None:
+    """Add a login; the password is read from PELISALI_PASSWORD or asked for."""
+    from pelisali.server.auth import add_login
+
+    password = os.environ.get("PELISALI_PASSWORD") or typer.prompt(
+        "password", hide_input=True, confirmation_prompt=True)
+    if role == "player":
+        from pelisali.platform import accounts
+
+        with _session() as session:
+            accounts.find(session, name)
+    if role not in ("player", "staff"):
+        fail("--role: player or staff")
+    with _session() as session:
+        add_login(session, name, password, role, actor=staff)
+    console.print(f"{role} login {name} added")

@@ -1,0 +1,395 @@
+"""The HTTP API and the browser client: registration and login, the wallet, limits and
+self-exclusion, the lobby, the wager games one player against the house, history and
+recall, the rules of every version, and the staff's endpoints.
+
+Every request runs in one database transaction of the platform layer; a refusal is a
+4xx answer with the reason and changes nothing. A player's idempotency keys are their
+own: the server prefixes them with the player's name, so no player can touch another's
+requests by guessing a key.
+
+>>> from fastapi.testclient import TestClient
+>>> from pelisali.platform.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> client = TestClient(create_app(engine))
+>>> client.post("/api/register", json={"name": "ann", "password": "correct horse",
+...                                    "born": "1990-01-01", "country": "FI"}).status_code
+201
+>>> client.post("/api/login", json={"name": "ann", "password": "correct horse"}).json()
+{'name': 'ann', 'role': 'player'}
+>>> client.get("/api/me").json()["balance"]
+0
+"""
+
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from pelisali.games import GAMES, ROULETTE_VARIANTS, GameError, make_game
+from pelisali.games.base import WagerGame
+from pelisali.platform import accounts, rounds
+from pelisali.platform.db import transaction
+from pelisali.platform.ledger import LedgerError, balance
+from pelisali.platform.models import GameTable, RoundRow
+from pelisali.platform.payments import Cage, PaymentAdapter, deposit_via, withdraw_via
+from pelisali.platform.report import day_report
+from pelisali.rng import Rng, SecureRng
+from pelisali.server.auth import AuthError, Login, RateLimit, add_login, log_in, log_out, who
+from pelisali.server.rules_text import LANGUAGES, rules_of
+
+COOKIE = "pelisali_session"
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+MAX_CENTS = 10**11  # a billion euros: far above any limit, far below any overflow
+Cents = Annotated[int, Field(gt=0, le=MAX_CENTS)]
+Key = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class Registration(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
+    password: Annotated[str, Field(min_length=1, max_length=200)]
+    born: date
+    country: Annotated[str, Field(min_length=2, max_length=2)]
+
+
+class Credentials(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class Money(BaseModel):
+    amount: Cents
+    key: Key
+
+
+class LimitRequest(BaseModel):
+    kind: Literal["deposit", "loss"]
+    period: Literal["day", "week", "month"]
+    amount: Annotated[int, Field(ge=0, le=MAX_CENTS)] | None
+
+
+class Exclusion(BaseModel):
+    days: Annotated[int, Field(gt=0, le=36_500)] | None
+
+
+class BetRequest(BaseModel):
+    spot: Annotated[str, Field(min_length=1, max_length=60)]
+    amount: Cents
+
+
+class Slip(BaseModel):
+    variant: Annotated[str, Field(max_length=2)] | None = None
+    bets: Annotated[list[BetRequest], Field(min_length=1, max_length=200)]
+    key: Key
+
+
+class Choice(BaseModel):
+    round_id: Annotated[int, Field(gt=0, le=2**62)]
+    bet_id: Annotated[int, Field(gt=0, le=2**31)]
+    option: Annotated[str, Field(max_length=20)]
+
+
+class TableRequest(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")]
+    game: Annotated[str, Field(max_length=20)]
+    variant: Annotated[str, Field(max_length=2)] | None = None
+    min: Cents | None = None
+    max: Cents | None = None
+    mode: Literal["rng", "live"] = "live"
+
+
+class VoidRequest(BaseModel):
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class StatusRequest(BaseModel):
+    status: Literal["active", "restricted", "barred"]
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+def create_app(engine: Engine, payments: PaymentAdapter | None = None,
+               rng: Rng | None = None) -> FastAPI:
+    """The server over ``engine``'s database. ``payments`` takes deposits and pays out
+    withdrawals (a sandbox that accepts everything by default, for a demonstration);
+    ``rng`` draws the RNG games (the secure generator by default)."""
+    app = FastAPI(title="Pelisali", version="0.1",
+                  description="A casino game server for the Finnish RAY rulebook and the "
+                              "GGPoker house and live-casino rules.")
+    adapter = payments or Cage(name="sandbox")
+    draws = rng or SecureRng()
+    logins = RateLimit(5, 60)  # a name and address: five tries a minute
+    betting = RateLimit(20, 1)  # a player: twenty slips a second
+
+    @app.exception_handler(LedgerError)
+    async def refused(_: Request, exc: LedgerError) -> JSONResponse:
+        status = 401 if isinstance(exc, AuthError) else 400
+        return JSONResponse({"detail": str(exc)}, status_code=status)
+
+    @app.exception_handler(GameError)
+    async def game_refused(_: Request, exc: GameError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @contextmanager
+    def db() -> Iterator[Session]:
+        with transaction(engine) as session:
+            yield session
+
+    def current(request: Request) -> Login:
+        with db() as session:
+            return who(session, request.cookies.get(COOKIE))
+
+    def player(login: Annotated[Login, Depends(current)]) -> Login:
+        if login.role != "player":
+            raise HTTPException(403, "players only")
+        return login
+
+    def staff(login: Annotated[Login, Depends(current)]) -> Login:
+        if login.role != "staff":
+            raise HTTPException(403, "staff only")
+        return login
+
+    Player = Annotated[Login, Depends(player)]
+    Staff = Annotated[Login, Depends(staff)]
+
+    # -- the client --------------------------------------------------------------------
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        page = STATIC / "index.html"
+        if not page.is_file():
+            return JSONResponse({"detail": "the browser client is not installed"}, 404)
+        return FileResponse(page)
+
+    # -- players -----------------------------------------------------------------------
+    @app.post("/api/register", status_code=201)
+    def register(body: Registration) -> dict[str, str]:
+        with db() as session:
+            accounts.register(session, body.name, body.born, body.country.upper())
+            add_login(session, body.name, body.password, "player", actor=body.name)
+        return {"name": body.name}
+
+    @app.post("/api/login")
+    def login(body: Credentials, request: Request, response: Response) -> dict[str, str]:
+        address = request.client.host if request.client else "?"
+        if not logins.allow(f"{body.name}@{address}"):
+            raise HTTPException(429, "too many attempts: wait a minute")
+        with db() as session:
+            token = log_in(session, body.name, body.password)
+            found = who(session, token)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict",
+                            max_age=12 * 3600)
+        return {"name": found.name, "role": found.role}
+
+    @app.post("/api/logout")
+    def logout(request: Request, response: Response) -> dict[str, bool]:
+        with db() as session:
+            log_out(session, request.cookies.get(COOKIE))
+        response.delete_cookie(COOKIE)
+        return {"ok": True}
+
+    @app.get("/api/me")
+    def me(login: Annotated[Login, Depends(current)]) -> dict[str, Any]:
+        if login.role != "player":
+            return {"name": login.name, "role": login.role}
+        with db() as session:
+            found = accounts.find(session, login.name)
+            return {"name": login.name, "role": login.role,
+                    "balance": balance(session, accounts.wallet_code(login.name)),
+                    "status": found.status,
+                    "excluded_until": ("forever" if found.excluded_forever else
+                                       found.excluded_until.isoformat()
+                                       if found.excluded_until else None)}
+
+    @app.post("/api/wallet/deposit")
+    def deposit(body: Money, login: Player) -> dict[str, int]:
+        with db() as session:
+            deposit_via(session, adapter, login.name, body.amount,
+                        key=f"web:{login.name}:deposit:{body.key}")
+            return {"balance": balance(session, accounts.wallet_code(login.name))}
+
+    @app.post("/api/wallet/withdraw")
+    def withdraw(body: Money, login: Player) -> dict[str, int]:
+        with db() as session:
+            withdraw_via(session, adapter, login.name, body.amount,
+                         key=f"web:{login.name}:withdraw:{body.key}")
+            return {"balance": balance(session, accounts.wallet_code(login.name))}
+
+    @app.post("/api/limits")
+    def set_limit(body: LimitRequest, login: Player) -> dict[str, str]:
+        with db() as session:
+            at = accounts.set_limit(session, login.name, body.kind, body.period, body.amount)
+        return {"effective": at.isoformat()}
+
+    @app.post("/api/exclude")
+    def exclude(body: Exclusion, login: Player) -> dict[str, bool]:
+        with db() as session:
+            accounts.exclude(session, login.name, body.days)
+        return {"ok": True}
+
+    # -- the lobby, layouts and rules -------------------------------------------------
+    @app.get("/api/lobby")
+    def lobby() -> dict[str, Any]:
+        with db() as session:
+            tables = session.query(GameTable).order_by(GameTable.name).all()
+            listed = [{"name": t.name, "game": t.game, "variant": t.variant, "mode": t.mode,
+                       "min": t.limit_min, "max": t.limit_max} for t in tables
+                      if t.mode == "live"]
+        games = [{"game": g, "variants": list(ROULETTE_VARIANTS) if g == "roulette" else [],
+                  "title": make_game(g, "C" if g == "roulette" else None).rules.name.en}
+                 for g in GAMES]
+        return {"games": games, "tables": listed}
+
+    @app.get("/api/layout/{game}")
+    def layout(game: str, variant: Annotated[str | None, Query(max_length=2)] = None,
+               ) -> dict[str, Any]:
+        engine_ = _wager_game(game, variant)
+        out: dict[str, Any] = {
+            "game": engine_.name, "variant": engine_.variant or "",
+            "min": engine_.rules.limits.min, "max": engine_.rules.limits.max,
+            "spots": [{"key": s.key, "bet_type": s.bet_type,
+                       "pays": engine_.payout_label(s.bet_type)} for s in engine_.spots()]}
+        if engine_.name == "roulette":
+            out["numbers"] = _numbers(engine_)
+        return out
+
+    @app.get("/api/rules/{game}")
+    def rules(game: str, variant: Annotated[str | None, Query(max_length=2)] = None,
+              lang: Annotated[str, Query(pattern="^(fi|sv|en)$")] = "fi") -> dict[str, Any]:
+        return rules_of(_wager_game(game, variant), lang)
+
+    # -- the RNG games: one player against the house -----------------------------------
+    @app.post("/api/play/{game}")
+    def play(game: str, body: Slip, login: Player) -> dict[str, Any]:
+        if not betting.allow(login.name):
+            raise HTTPException(429, "too many bets: slow down")
+        engine_ = _wager_game(game, body.variant)
+        name = f"rng-{engine_.name}{'-' + engine_.variant if engine_.variant else ''}-{login.name}"
+        with db() as session:
+            try:
+                rounds.find_table(session, name)
+            except rounds.TableError:
+                rounds.create_table(session, name, engine_.name, engine_.variant or None,
+                                    mode="rng", actor=login.name)
+            rounds.place_bets(session, name, login.name,
+                              [(b.spot, b.amount) for b in body.bets],
+                              key=f"web:{login.name}:{body.key}")
+        with db() as session:  # an RNG round resumes: what is open is settled now
+            round_id, settled = rounds.settle(session, name, draws)
+            return _played(session, round_id, settled, login.name)
+
+    @app.post("/api/play/{game}/choose")
+    def choose(game: str, body: Choice, login: Player) -> dict[str, Any]:
+        with db() as session:
+            row = session.get(RoundRow, body.round_id)
+            table = session.get(GameTable, row.table_id) if row else None
+            if table is None or not table.name.endswith(f"-{login.name}") or table.game != game:
+                raise HTTPException(404, "no such round of yours")
+            settled = rounds.decide(session, table.name, body.round_id, body.bet_id,
+                                    body.option, login.name)
+            return _played(session, body.round_id, settled, login.name)
+
+    # -- history and recall ------------------------------------------------------------
+    @app.get("/api/history")
+    def history(login: Player) -> dict[str, Any]:
+        with db() as session:
+            found = rounds.history(session, login.name)
+            tables = {t.id: t.name for t in session.query(GameTable)}
+            return {"bets": [{"round_id": r.id, "table": tables.get(r.table_id, ""),
+                              "spot": b.spot, "stake": b.stake, "paid": b.paid,
+                              "result": b.result, "at": b.created_at.isoformat()}
+                             for r, b in found]}
+
+    @app.get("/api/recall/{round_id}")
+    def recall(round_id: Annotated[int, Field(gt=0, le=2**62)], login: Player,
+               ) -> dict[str, Any]:
+        with db() as session:
+            mine = [b for _, b in rounds.history(session, login.name, limit=10_000)
+                    if b.round_id == round_id]
+            if not mine:
+                raise HTTPException(404, "no such round of yours")
+            result = rounds.recall(session, round_id)
+        own = [s for s in result.recorded if s["player"] == login.name]
+        again = [s for s in result.replayed if s["player"] == login.name]
+        return {"round_id": round_id, "same": result.same, "recorded": own, "replayed": again}
+
+    # -- staff -------------------------------------------------------------------------
+    @app.post("/api/staff/tables", status_code=201)
+    def open_table(body: TableRequest, login: Staff) -> dict[str, str]:
+        with db() as session:
+            table = rounds.create_table(session, body.name, body.game, body.variant,
+                                        limit_min=body.min, limit_max=body.max,
+                                        mode=body.mode, actor=login.name)
+            return {"name": table.name}
+
+    @app.post("/api/staff/tables/{name}/void")
+    def void_round(name: str, body: VoidRequest, login: Staff) -> dict[str, int]:
+        with db() as session:
+            return {"round_id": rounds.void(session, name, body.reason, login.name)}
+
+    @app.post("/api/staff/players/{name}/status")
+    def player_status(name: str, body: StatusRequest, login: Staff) -> dict[str, bool]:
+        with db() as session:
+            accounts.set_status(session, name, body.status, body.reason, login.name)
+        return {"ok": True}
+
+    @app.get("/api/staff/report")
+    def report(login: Staff, day: Annotated[date | None, Query(alias="date")] = None,
+               ) -> dict[str, Any]:
+        chosen = day or date.today()
+        with db() as session:
+            rows = day_report(session, chosen)
+        return {"date": chosen.isoformat(), "tables": [{
+            "table": r.table, "game": r.game, "rounds": r.rounds, "bets": r.bets,
+            "staked": r.staked, "paid": r.paid, "ggr": r.ggr, **r.lines,
+            "observed_rtp": None if r.observed_rtp is None else str(r.observed_rtp),
+            "theoretical_rtp": None if r.theoretical_rtp is None else str(r.theoretical_rtp),
+        } for r in rows]}
+
+    return app
+
+
+def _wager_game(game: str, variant: str | None) -> WagerGame:
+    if game not in GAMES:
+        raise HTTPException(404, f"no game {game!r} here; games: {', '.join(GAMES)}")
+    try:
+        return make_game(game, (variant or "C") if game == "roulette" else variant)
+    except GameError as exc:
+        raise HTTPException(400, str(exc)) from None
+
+
+def _numbers(game: WagerGame) -> list[dict[str, str]]:
+    red = set(game.rules.groups.red)  # type: ignore[attr-defined]
+    out = []
+    for number in game.pockets:  # type: ignore[attr-defined]
+        colour = ("green" if not number.isdigit() or int(number) == 0 else
+                  "red" if int(number) in red else "black")
+        out.append({"number": number, "colour": colour})
+    return out
+
+
+def _played(session: Session, round_id: int, settled: list[Any], name: str) -> dict[str, Any]:
+    row = session.get(RoundRow, round_id)
+    assert row is not None
+    record = json.loads(row.record)
+    faces = [d["face"] for d in record.get("draws", [])]
+    pending = rounds.pending_choices(session, round_id, name) if not settled else {}
+    return {"round_id": round_id, "result": "-".join(faces), "pending": pending,
+            "settlements": [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
+                             "paid": s.paid, "result": s.result}
+                            for s in settled if s.player == name],
+            "balance": balance(session, accounts.wallet_code(name))}
+
+
+__all__ = ["LANGUAGES", "create_app"]

@@ -1,0 +1,95 @@
+"""The rules of a game version as players read them at the table (RAY 1.1: the rules
+and limits are available at every table), in Finnish, Swedish or English, rendered
+from the same rule data and engine the table plays: the names and descriptions from
+the rule file, every bet type with what it pays and the section it comes from.
+
+>>> from pelisali.games import make_game
+>>> shown = rules_of(make_game("roulette", "C"), "fi")
+>>> shown["title"], shown["lines"][0]
+('Ruletti C', {'bet': 'Yksi numero', 'pays': '35:1', 'section': 'RAY 2016 1.2.1 C, Voitonmaksu'})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pelisali.games.base import WagerGame
+from pelisali.money import format_cents
+
+LANGUAGES = ("fi", "sv", "en")
+
+# What the bet types are called at the table: (Finnish, Swedish, English).
+BET_NAMES: dict[str, tuple[str, str, str]] = {
+    "straight": ("Yksi numero", "Plein", "Straight up"),
+    "split": ("Kaksi numeroa", "Cheval", "Split"),
+    "street": ("Kolme numeroa", "Transversale", "Street"),
+    "corner": ("Neljä numeroa", "Carré", "Corner"),
+    "sixline": ("Kuusi numeroa", "Sixain", "Six line"),
+    "first_five": ("Viisi ensimmäistä", "De fem första", "First five"),
+    "dozen": ("Tusina", "Dussin", "Dozen"),
+    "column": ("Sarake", "Kolonn", "Column"),
+    "red": ("Punainen", "Röd", "Red"),
+    "black": ("Musta", "Svart", "Black"),
+    "even": ("Parillinen", "Jämn", "Even"),
+    "odd": ("Pariton", "Udda", "Odd"),
+    "low": ("1-18", "1-18", "1-18"),
+    "high": ("19-36", "19-36", "19-36"),
+    "quarter": ("Neljännes", "Kvart", "Quarter"),
+    "small": ("Pieni", "Liten", "Small"),
+    "big": ("Suuri", "Stor", "Big"),
+    "single": ("Yksi noppa", "En tärning", "Single number"),
+    "two_dice": ("Kahden nopan yhdistelmä", "Tvåtärningskombination", "Two-dice combination"),
+    "double": ("Pari", "Par", "Double"),
+    "any_triple": ("Mikä tahansa kolmoset", "Vilken trippel som helst", "Any triple"),
+    "specific_triple": ("Tietyt kolmoset", "Bestämd trippel", "Specific triple"),
+    "any_pair": ("Mikä tahansa pari", "Vilket par som helst", "Any pair"),
+    "under_7": ("Alle 7", "Under 7", "Under 7"),
+    "over_7": ("Yli 7", "Över 7", "Over 7"),
+    "joker": ("Jokeri", "Joker", "Joker"),
+    "logo": ("Logo", "Logo", "Logo"),
+}
+HEADINGS = {
+    "fi": {"bet": "Sijoitus", "pays": "Voitto", "limits": "Pöydän panosrajat"},
+    "sv": {"bet": "Insats", "pays": "Vinst", "limits": "Bordets insatsgränser"},
+    "en": {"bet": "Bet", "pays": "Pays", "limits": "Table limits"},
+}
+
+
+def bet_name(bet_type: str, lang: str) -> str:
+    """A bet type's name in ``lang``; totals and sums by their number."""
+    names = BET_NAMES.get(bet_type)
+    if names is not None:
+        return names[LANGUAGES.index(lang)]
+    for prefix, words in (("total_", ("Summa", "Summa", "Total")),
+                          ("sum_", ("Summa", "Summa", "Sum"))):
+        if bet_type.startswith(prefix):
+            return f"{words[LANGUAGES.index(lang)]} {bet_type.removeprefix(prefix)}"
+    return bet_type  # the money wheel's symbols are their own names
+
+
+def rules_of(game: WagerGame, lang: str) -> dict[str, Any]:
+    """The rules page of ``game`` in ``lang`` (fi, sv or en)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: fi, sv or en")
+    rules = game.rules
+    declared = getattr(rules, "bets", {}) or {}
+    lines: list[dict[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for spot in game.spots():
+        pays = game.payout_label(spot.bet_type)
+        if (spot.bet_type, pays) in seen:
+            continue
+        seen.add((spot.bet_type, pays))
+        rule = declared.get(spot.bet_type) if isinstance(declared, dict) else None
+        lines.append({"bet": bet_name(spot.bet_type, lang), "pays": pays,
+                      "section": getattr(rule, "section", None) or rules.section})
+    return {
+        "title": getattr(rules.name, lang), "description": getattr(rules.description, lang),
+        "section": rules.section, "headings": HEADINGS[lang],
+        "limits": {"min": rules.limits.min, "max": rules.limits.max,
+                   "text": f"{format_cents(rules.limits.min)} - "
+                           f"{format_cents(rules.limits.max)} €"},
+        "lines": lines,
+        "notes": [str(rules.zero_rule.section)] if hasattr(rules, "zero_rule")
+        and rules.zero_rule is not None else [],
+    }

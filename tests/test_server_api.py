@@ -1,0 +1,187 @@
+"""The HTTP API as a browser, a player and a member of staff use it, and as an attacker
+tries it: registration, login, the wallet, the RNG games, history and recall, the
+rules, the staff's endpoints, and bad input that must change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from dbfixtures import Fixed
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from pelisali.platform.db import make_engine, transaction, upgrade
+from pelisali.platform.ledger import balance, check, move, verify_audit
+from pelisali.platform.rounds import reconcile_bets
+from pelisali.server.app import create_app
+from pelisali.server.auth import add_login
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Engine:
+    engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
+    upgrade(engine)
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
+        add_login(s, "floor", PASSWORD, "staff")
+    return engine
+
+
+@pytest.fixture
+def client(db: Engine) -> Iterator[TestClient]:
+    yield TestClient(create_app(db, rng=Fixed(17)))
+
+
+def player(client: TestClient, name: str = "ann", deposit: int = 10_000) -> TestClient:
+    assert client.post("/api/register", json={"name": name, "password": PASSWORD,
+                                              "born": "1990-01-01", "country": "FI"}
+                       ).status_code == 201
+    assert client.post("/api/login", json={"name": name, "password": PASSWORD}).status_code == 200
+    if deposit:
+        assert client.post("/api/wallet/deposit", json={"amount": deposit, "key": "d1"}
+                           ).json() == {"balance": deposit}
+    return client
+
+
+def test_register_log_in_deposit_play_and_see_the_history(client: TestClient, db: Engine) -> None:
+    player(client)
+    again = client.post("/api/wallet/deposit", json={"amount": 10_000, "key": "d1"})
+    assert again.json() == {"balance": 10_000}  # a retried deposit is taken once
+    played = client.post("/api/play/roulette", json={
+        "variant": "C", "key": "r1",
+        "bets": [{"spot": "red", "amount": 1_000}, {"spot": "straight 17", "amount": 100},
+                 {"spot": "dozen 2", "amount": 500}]}).json()
+    assert played["result"] == "17"  # black, in the second dozen
+    assert [(s["spot"], s["paid"], s["result"]) for s in played["settlements"]] == [
+        ("red", 0, "lose"), ("straight 17", 3_600, "win"), ("dozen 2", 1_500, "win")]
+    assert played["balance"] == 10_000 - 1_600 + 5_100
+    assert client.get("/api/me").json()["balance"] == played["balance"]
+    history = client.get("/api/history").json()["bets"]
+    assert [(b["spot"], b["stake"], b["paid"]) for b in history] == [
+        ("dozen 2", 500, 1_500), ("straight 17", 100, 3_600), ("red", 1_000, 0)]
+    recalled = client.get(f"/api/recall/{played['round_id']}").json()
+    assert recalled["same"] and len(recalled["recorded"]) == 3
+    with transaction(db) as s:
+        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
+
+
+def test_refusals_change_nothing(client: TestClient, db: Engine) -> None:
+    player(client)
+    for body, status, message in (
+            ({"variant": "C", "key": "x", "bets": [{"spot": "red", "amount": 20_000}]}, 400,
+             "no credit"),
+            ({"variant": "C", "key": "x", "bets": [{"spot": "nowhere", "amount": 100}]}, 400,
+             "no betting spot"),
+            ({"variant": "C", "key": "x", "bets": [{"spot": "red", "amount": -100}]}, 422, ""),
+            ({"variant": "C", "key": "x", "bets": [{"spot": "red", "amount": 10**30}]}, 422, ""),
+            ({"variant": "C", "key": "x", "bets": [{"spot": "red", "amount": "ten"}]}, 422, ""),
+            ({"variant": "C", "key": "x", "bets": []}, 422, ""),
+            ({"variant": "Z", "key": "x", "bets": [{"spot": "red", "amount": 100}]}, 400,
+             "no version"),
+            ({"variant": "C", "key": "x", "bets": [{"spot": "red", "amount": 50}]}, 400,
+             "minimum")):
+        answer = client.post("/api/play/roulette", json=body)
+        assert answer.status_code == status, (body, answer.text)
+        assert message in answer.text
+    assert client.post("/api/play/baccarat-royale", json={
+        "key": "x", "bets": [{"spot": "red", "amount": 100}]}).status_code == 404
+    malformed = client.post("/api/play/roulette", content=b"{not json",
+                            headers={"content-type": "application/json"})
+    assert malformed.status_code == 422
+    assert client.post("/api/wallet/withdraw", json={"amount": 10_001, "key": "w"}
+                       ).status_code == 400
+    assert client.get("/api/me").json()["balance"] == 10_000
+    with transaction(db) as s:
+        assert balance(s, "player:ann") == 10_000 and check(s).ok
+
+
+def test_a_player_reaches_only_their_own(client: TestClient, db: Engine) -> None:
+    player(client, "ann")
+    ann_round = client.post("/api/play/roulette", json={
+        "variant": "C", "key": "k", "bets": [{"spot": "red", "amount": 100}]}).json()["round_id"]
+    client.post("/api/logout")
+    assert client.get("/api/me").status_code == 401
+    player(client, "bob")
+    assert client.get(f"/api/recall/{ann_round}").status_code == 404
+    # the same key as ann's is bob's own key: a new slip, not ann's
+    mine = client.post("/api/play/roulette", json={
+        "variant": "C", "key": "k", "bets": [{"spot": "black", "amount": 100}]})
+    assert mine.status_code == 200 and mine.json()["round_id"] != ann_round
+    assert client.post("/api/play/roulette/choose", json={
+        "round_id": ann_round, "bet_id": 1, "option": "half"}).status_code == 404
+    for path in ("/api/staff/report",):
+        assert client.get(path).status_code == 403
+    assert client.post("/api/staff/tables", json={"name": "t", "game": "roulette"}
+                       ).status_code == 403
+    assert client.post("/api/staff/players/ann/status", json={
+        "status": "barred", "reason": "x"}).status_code == 403
+
+
+def test_logins_are_rate_limited_and_passwords_checked(client: TestClient) -> None:
+    player(client, deposit=0)
+    client.post("/api/logout")
+    answers = [client.post("/api/login", json={"name": "ann", "password": "wrong password"})
+               .status_code for _ in range(6)]
+    assert answers == [401, 401, 401, 401, 429, 429]  # ann logged in once already
+    weak = client.post("/api/register", json={"name": "kid", "password": "x",
+                                              "born": "2015-01-01", "country": "FI"})
+    assert weak.status_code == 400 and "under 18" in weak.text
+    short = client.post("/api/register", json={"name": "joe", "password": "short",
+                                               "born": "1980-01-01", "country": "FI"})
+    assert short.status_code == 400 and "at least 8" in short.text
+    assert client.post("/api/register", json={"name": "joe", "password": PASSWORD,
+                                              "born": "1980-01-01", "country": "KP"}
+                       ).status_code == 400
+
+
+def test_limits_and_self_exclusion_are_enforced(client: TestClient) -> None:
+    player(client)
+    assert client.post("/api/limits", json={"kind": "loss", "period": "day",
+                                            "amount": 500}).status_code == 200
+    refused = client.post("/api/play/roulette", json={
+        "variant": "C", "key": "k", "bets": [{"spot": "red", "amount": 600}]})
+    assert refused.status_code == 400 and "loss limit" in refused.text
+    assert client.post("/api/exclude", json={"days": 30}).status_code == 200
+    refused = client.post("/api/play/roulette", json={
+        "variant": "C", "key": "k2", "bets": [{"spot": "red", "amount": 100}]})
+    assert refused.status_code == 400 and "self-excluded" in refused.text
+    assert client.get("/api/me").json()["excluded_until"].startswith(str(date.today().year))
+
+
+def test_staff_open_a_table_restrict_a_player_and_read_the_report(client: TestClient) -> None:
+    player(client)
+    client.post("/api/play/roulette", json={"variant": "C", "key": "k",
+                                            "bets": [{"spot": "red", "amount": 1_000}]})
+    client.post("/api/logout")
+    assert client.post("/api/login", json={"name": "floor", "password": PASSWORD}
+                       ).json() == {"name": "floor", "role": "staff"}
+    opened = client.post("/api/staff/tables", json={"name": "live-1", "game": "roulette",
+                                                    "variant": "C", "min": 100, "max": 50_000})
+    assert opened.status_code == 201
+    assert [t["name"] for t in client.get("/api/lobby").json()["tables"]] == ["live-1"]
+    assert client.post("/api/staff/players/ann/status",
+                       json={"status": "restricted", "reason": "checks"}).status_code == 200
+    report = client.get("/api/staff/report").json()["tables"]
+    assert [(r["table"], r["staked"], r["paid"]) for r in report] == [
+        ("rng-roulette-C-ann", 1_000, 0)]
+    assert client.post("/api/play/roulette", json={"key": "k", "bets": []}).status_code == 403
+
+
+def test_the_rules_and_the_layout_of_every_version(client: TestClient) -> None:
+    for variant in "ABCDEFGHI":
+        for lang in ("fi", "sv", "en"):
+            shown = client.get(f"/api/rules/roulette?variant={variant}&lang={lang}").json()
+            assert shown["title"] and shown["lines"] and all(x["section"] for x in shown["lines"])
+        layout = client.get(f"/api/layout/roulette?variant={variant}").json()
+        assert {"number": "0", "colour": "green"} in layout["numbers"]
+    assert client.get("/api/rules/roulette?variant=C&lang=sv").json()["lines"][0] == {
+        "bet": "Plein", "pays": "35:1", "section": "RAY 2016 1.2.1 C, Voitonmaksu"}
+    for game in ("boule", "money-wheel", "tuplanoppa", "sic-bo"):
+        assert client.get(f"/api/rules/{game}?lang=en").json()["lines"]
+    assert client.get("/api/rules/roulette?lang=de").status_code == 422
+    assert client.get("/openapi.json").json()["info"]["title"] == "Pelisali"
