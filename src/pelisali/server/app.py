@@ -23,16 +23,25 @@ requests by guessing a key.
 
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi import (
+    Depends,
+    FastAPI,
+    HTTPException,
+    Query,
+    Request,
+    Response,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
@@ -46,6 +55,7 @@ from pelisali.platform.payments import Cage, PaymentAdapter, deposit_via, withdr
 from pelisali.platform.report import day_report
 from pelisali.rng import Rng, SecureRng
 from pelisali.server.auth import AuthError, Login, RateLimit, add_login, log_in, log_out, who
+from pelisali.server.live import LiveRoom
 from pelisali.server.rules_text import LANGUAGES, rules_of
 
 COOKIE = "pelisali_session"
@@ -117,12 +127,29 @@ class StatusRequest(BaseModel):
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class LiveSlip(BaseModel):
+    type: Literal["bet"]
+    bets: Annotated[list[BetRequest], Field(min_length=1, max_length=200)]
+    key: Key
+
+
 def create_app(engine: Engine, payments: PaymentAdapter | None = None,
-               rng: Rng | None = None) -> FastAPI:
+               rng: Rng | None = None, live_window: float = 15.0,
+               live_pause: float = 4.0) -> FastAPI:
     """The server over ``engine``'s database. ``payments`` takes deposits and pays out
     withdrawals (a sandbox that accepts everything by default, for a demonstration);
-    ``rng`` draws the RNG games (the secure generator by default)."""
-    app = FastAPI(title="Pelisali", version="0.1",
+    ``rng`` draws the RNG games and the live tables' wheels (the secure generator by
+    default); a live table's betting window lasts ``live_window`` seconds and its
+    result is shown for ``live_pause``."""
+    rooms: dict[str, LiveRoom] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        for room in rooms.values():
+            await room.stop()
+
+    app = FastAPI(title="Pelisali", version="0.1", lifespan=lifespan,
                   description="A casino game server for the Finnish RAY rulebook and the "
                               "GGPoker house and live-casino rules.")
     adapter = payments or Cage(name="sandbox")
@@ -323,6 +350,67 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
         own = [s for s in result.recorded if s["player"] == login.name]
         again = [s for s in result.replayed if s["player"] == login.name]
         return {"round_id": round_id, "same": result.same, "recorded": own, "replayed": again}
+
+    # -- live tables -------------------------------------------------------------------
+    def room_of(name: str) -> LiveRoom:
+        if name not in rooms:
+            with db() as session:
+                table = rounds.find_table(session, name)
+            if table.mode != "live":
+                raise rounds.TableError(f"{name} is not a live table")
+            rooms[name] = LiveRoom(engine, name, draws, window=live_window, pause=live_pause)
+            rooms[name].start()
+        return rooms[name]
+
+    @app.get("/api/live/{name}")
+    def live_state(name: str) -> dict[str, Any]:
+        """The live table's round as everyone sees it."""
+        return rooms[name].state() if name in rooms else {"type": "state", "table": name,
+                                                            "phase": "waiting"}
+
+    @app.websocket("/ws/live/{name}")
+    async def live(socket: WebSocket, name: str) -> None:
+        try:
+            with db() as session:
+                login = who(session, socket.cookies.get(COOKIE))
+            if login.role != "player":
+                raise AuthError("players only")
+            room = room_of(name)
+        except LedgerError as exc:
+            await socket.close(code=4403, reason=str(exc)[:120])
+            return
+        await socket.accept()
+        room.join(login.name, socket)
+        try:
+            await socket.send_json(room.state())
+            while True:
+                message = await socket.receive_json()
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind == "hello":
+                    since = message.get("since", 0)
+                    for event in room.since(login.name, since if isinstance(since, int)
+                                            else 0):
+                        await socket.send_json(event)
+                elif kind == "bet":
+                    try:
+                        slip = LiveSlip.model_validate(message)
+                    except ValidationError as exc:
+                        await socket.send_json({"type": "error", "reason": str(exc)[:300]})
+                        continue
+                    if not betting.allow(login.name):
+                        answer = {"type": "bet-refused", "reason": "too many bets: slow down"}
+                    else:
+                        answer = await room.bet(login.name,
+                                                [(b.spot, b.amount) for b in slip.bets],
+                                                f"web:{login.name}:{slip.key}")
+                    await socket.send_json({**answer, "key": slip.key})
+                else:
+                    await socket.send_json({"type": "error",
+                                            "reason": "messages: hello {since}, bet"})
+        except (WebSocketDisconnect, ValueError, KeyError):
+            pass
+        finally:
+            room.leave(login.name, socket)
 
     # -- staff -------------------------------------------------------------------------
     @app.post("/api/staff/tables", status_code=201)
