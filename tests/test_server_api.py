@@ -185,3 +185,49 @@ def test_the_rules_and_the_layout_of_every_version(client: TestClient) -> None:
         assert client.get(f"/api/rules/{game}?lang=en").json()["lines"]
     assert client.get("/api/rules/roulette?lang=de").status_code == 422
     assert client.get("/openapi.json").json()["info"]["title"] == "Pelisali"
+
+
+def test_punto_banco_and_blackjack_against_the_house(db: Engine) -> None:
+    from pelisali.rng import SeededRng
+
+    client = player(TestClient(create_app(db, rng=SeededRng(7))), deposit=100_000)
+    results = set()
+    wallet = 100_000
+    for n in range(8):
+        coup = client.post("/api/cards/punto-banco", json={"key": f"pb{n}", "bets": [
+            {"spot": "player", "amount": 1_000}, {"spot": "banker", "amount": 2_000},
+            {"spot": "tie", "amount": 500}]}).json()
+        results.add(coup["result"])
+        paid = {s["spot"]: s["paid"] for s in coup["settlements"]}
+        if coup["result"] == "tie":  # player and banker pushed, the tie pays 8:1
+            assert paid == {"player": 1_000, "banker": 2_000, "tie": 4_500}
+        elif coup["result"] == "banker":  # 1:1 less the 5 % commission
+            assert paid == {"player": 0, "banker": 3_900, "tie": 0}
+        else:
+            assert paid == {"player": 2_000, "banker": 0, "tie": 0}
+        wallet += sum(paid.values()) - 3_500
+        assert coup["balance"] == wallet and len(coup["cards"]) >= 4
+    assert len(results) > 1
+    refused = client.post("/api/cards/punto-banco", json={"key": "x", "bets": [
+        {"spot": "player", "amount": 1_000}, {"spot": "tie", "amount": 100}]})
+    assert refused.status_code == 400 and "minimum" in refused.text
+    assert client.get("/api/me").json()["balance"] == wallet  # the slip was refused whole
+    view = client.post("/api/cards/blackjack/deal", json={"key": "bj1", "bets": [
+        {"spot": "1", "amount": 1_000}]}).json()
+    wallet -= 1_000
+    for _ in range(12):
+        if view["status"] != "playing":
+            break
+        assert len(view["dealer"]) == 1  # the hole card stays hidden while players decide
+        if view["insurance"]:
+            view = client.post("/api/cards/blackjack/act", json={
+                "action": "insure", "seat": 1, "amount": 0}).json()
+            continue
+        assert view["your_turn"] and "stand" in view["actions"]
+        assert client.get("/api/cards/blackjack").json()["round_id"] == view["round_id"]
+        view = client.post("/api/cards/blackjack/act", json={"action": "stand"}).json()
+    assert view["status"] == "settled" and len(view["dealer"]) >= 2
+    wallet += sum(s["paid"] for s in view["settlements"])
+    assert view["balance"] == wallet == client.get("/api/me").json()["balance"]
+    with transaction(db) as s:
+        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok

@@ -47,7 +47,7 @@ from sqlalchemy.orm import Session
 
 from pelisali.games import GAMES, ROULETTE_VARIANTS, GameError, make_game
 from pelisali.games.base import WagerGame
-from pelisali.platform import accounts, rounds
+from pelisali.platform import accounts, card_rounds, rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, balance
 from pelisali.platform.models import GameTable, RoundRow
@@ -125,6 +125,17 @@ class VoidRequest(BaseModel):
 class StatusRequest(BaseModel):
     status: Literal["active", "restricted", "barred"]
     reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class CardSlip(BaseModel):
+    bets: Annotated[list[BetRequest], Field(min_length=1, max_length=7)]
+    key: Key
+
+
+class Decision(BaseModel):
+    action: Literal["hit", "stand", "double", "split", "insure"]
+    amount: Annotated[int, Field(ge=0, le=MAX_CENTS)] | None = None
+    seat: Annotated[int, Field(ge=1, le=7)] | None = None
 
 
 class LiveSlip(BaseModel):
@@ -275,7 +286,9 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                       if t.mode == "live"]
         games = [{"game": g, "variants": list(ROULETTE_VARIANTS) if g == "roulette" else [],
                   "title": make_game(g, "C" if g == "roulette" else None).rules.name.en}
-                 for g in GAMES]
+                 for g in GAMES] + [
+            {"game": "punto-banco", "variants": [], "title": "Punto banco"},
+            {"game": "blackjack", "variants": [], "title": "Blackjack"}]
         return {"games": games, "tables": listed}
 
     @app.get("/api/layout/{game}")
@@ -326,6 +339,66 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
             settled = rounds.decide(session, table.name, body.round_id, body.bet_id,
                                     body.option, login.name)
             return _played(session, body.round_id, settled, login.name)
+
+    # -- the card games, one player against the house ------------------------------------
+    def card_table(session: Session, game: str, name: str) -> str:
+        table = f"rng-{game}-{name}"
+        try:
+            rounds.find_table(session, table)
+        except rounds.TableError:
+            card_rounds.create_card_table(session, table, game, mode="rng", actor=name)
+        return table
+
+    def card_bets(session: Session, table: str, name: str, body: CardSlip) -> None:
+        for i, bet in enumerate(body.bets):
+            card_rounds.place_card_bet(session, table, name, bet.spot, bet.amount,
+                                       key=f"web:{name}:{body.key}/{i}")
+
+    @app.post("/api/cards/punto-banco")
+    def punto_banco(body: CardSlip, login: Player) -> dict[str, Any]:
+        """Bets on player, banker or tie, and the coup dealt from the table's shoe."""
+        if not betting.allow(login.name):
+            raise HTTPException(429, "too many bets: slow down")
+        with db() as session:
+            table = card_table(session, "punto-banco", login.name)
+            card_bets(session, table, login.name, body)
+        with db() as session:
+            coup = card_rounds.deal_coup(session, table, draws)
+            return {"round_id": coup.round_id, "result": coup.result,
+                    "cards": [{"side": side, "card": card} for side, card in coup.cards],
+                    "description": coup.description, "new_shoe_next": coup.last_hand,
+                    "settlements": [_settlement(x) for x in coup.settlements],
+                    "balance": balance(session, accounts.wallet_code(login.name))}
+
+    @app.get("/api/cards/blackjack")
+    def blackjack_now(login: Player) -> dict[str, Any]:
+        """The player's blackjack round in play (after a reconnection: where it stopped)."""
+        with db() as session:
+            table = card_table(session, "blackjack", login.name)
+            return _blackjack(session, card_rounds.blackjack_view(session, table), login.name)
+
+    @app.post("/api/cards/blackjack/deal")
+    def blackjack_deal(body: CardSlip, login: Player) -> dict[str, Any]:
+        """Bets on seats (``"1"`` to ``"7"``) and the deal."""
+        if not betting.allow(login.name):
+            raise HTTPException(429, "too many bets: slow down")
+        with db() as session:
+            table = card_table(session, "blackjack", login.name)
+            card_bets(session, table, login.name, body)
+        with db() as session:
+            view = card_rounds.deal_blackjack(session, table, draws)
+            return _blackjack(session, view, login.name)
+
+    @app.post("/api/cards/blackjack/act")
+    def blackjack_act(body: Decision, login: Player) -> dict[str, Any]:
+        with db() as session:
+            table = card_table(session, "blackjack", login.name)
+            if body.action == "insure":
+                view = card_rounds.insure(session, table, login.name, body.seat or 0,
+                                          body.amount or 0)
+            else:
+                view = card_rounds.act(session, table, login.name, body.action, body.amount)
+            return _blackjack(session, view, login.name)
 
     # -- history and recall ------------------------------------------------------------
     @app.get("/api/history")
@@ -465,6 +538,28 @@ def _numbers(game: WagerGame) -> list[dict[str, str]]:
                   "red" if int(number) in red else "black")
         out.append({"number": number, "colour": colour})
     return out
+
+
+def _settlement(s: Any) -> dict[str, Any]:
+    return {"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake, "paid": s.paid,
+            "result": s.result}
+
+
+def _blackjack(session: Session, view: card_rounds.BlackjackView | None,
+               name: str) -> dict[str, Any]:
+    """What the player is shown: the dealer's up card only until the dealer plays."""
+    wallet = balance(session, accounts.wallet_code(name))
+    if view is None:
+        return {"round_id": None, "status": "none", "balance": wallet}
+    return {"round_id": view.round_id, "status": view.status, "dealer": list(view.dealer),
+            "hands": [{"seat": h.seat, "hand": h.hand, "cards": list(h.cards),
+                       "stake": h.stake, "doubled": h.doubled, "total": h.total,
+                       "text": h.text} for h in view.hands if h.player == name],
+            "insurance": {str(k): v for k, v in view.insurance_max.items()},
+            "turn": list(view.turn) if view.turn else None,
+            "your_turn": view.to_act == name, "actions": list(view.actions),
+            "settlements": [_settlement(x) for x in view.settlements if x.player == name],
+            "balance": wallet}
 
 
 def _played(session: Session, round_id: int, settled: list[Any], name: str) -> dict[str, Any]:
