@@ -761,10 +761,11 @@ class PokerHand:
                 self.winnings[s] += amount
 
     # -- what a player sees ------------------------------------------------------------------
-    def view(self, seat: int) -> dict[str, object]:
+    def view(self, seat: int | None) -> dict[str, object]:
         """The table as ``seat`` sees it: its own cards, the board, stacks, bets and the
-        public actions; no other player's hole cards unless shown at showdown, no deck."""
-        if not 0 <= seat < self.players:
+        public actions; no other player's hole cards unless shown at showdown, no deck.
+        ``None`` is a spectator's view, which holds no hole card at all."""
+        if seat is not None and not 0 <= seat < self.players:
             raise PokerError(f"no seat {seat}")
         label = {f"p{self._phh(s)}": s for s in range(self.players)}
         hidden = {name for name, s in label.items() if s != seat and s not in self.shown}
@@ -782,7 +783,7 @@ class PokerHand:
             actions.append(entry)
         return {
             "seat": seat,
-            "hole": list(self.hole[seat]),
+            "hole": [] if seat is None else list(self.hole[seat]),
             "shown": {s: list(self.hole[s]) for s in sorted(self.shown) if s != seat},
             "up": {s: list(self.up[s]) for s in range(self.players) if self.up[s]},
             "board": list(self.board),

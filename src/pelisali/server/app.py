@@ -26,6 +26,7 @@ import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import date
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -47,7 +48,7 @@ from sqlalchemy.orm import Session
 
 from pelisali.games import GAMES, ROULETTE_VARIANTS, GameError, make_game
 from pelisali.games.base import WagerGame
-from pelisali.platform import accounts, card_rounds, rounds
+from pelisali.platform import accounts, card_rounds, poker_tables, rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, balance
 from pelisali.platform.models import GameTable, RoundRow
@@ -56,6 +57,7 @@ from pelisali.platform.report import day_report
 from pelisali.rng import Rng, SecureRng
 from pelisali.server.auth import AuthError, Login, RateLimit, add_login, log_in, log_out, who
 from pelisali.server.live import LiveRoom
+from pelisali.server.poker_room import PokerRoom
 from pelisali.server.rules_text import LANGUAGES, rules_of
 
 COOKIE = "pelisali_session"
@@ -66,7 +68,7 @@ Key = Annotated[str, Field(min_length=1, max_length=100)]
 
 
 class Registration(BaseModel):
-    name: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
+    name: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
     password: Annotated[str, Field(min_length=1, max_length=200)]
     born: date
     country: Annotated[str, Field(min_length=2, max_length=2)]
@@ -138,6 +140,25 @@ class Decision(BaseModel):
     seat: Annotated[int, Field(ge=1, le=7)] | None = None
 
 
+class PokerMessage(BaseModel):
+    type: Literal["hello", "sit", "sit-out", "sit-in", "leave", "act"]
+    action: Literal["fold", "check", "call", "bet", "raise", "draw", "discard"] | None = None
+    amount: Annotated[int, Field(ge=0, le=MAX_CENTS)] | None = None
+    cards: Annotated[list[Annotated[str, Field(max_length=3)]], Field(max_length=5)] | None = None
+    key: Key | None = None
+    since: Annotated[int, Field(ge=0, le=2**62)] | None = None
+
+
+class PokerTableRequest(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_-]+$")]
+    game: Annotated[str, Field(max_length=20)] = "holdem"
+    small_blind: Cents
+    big_blind: Cents
+    min_buy_in: Cents
+    rake_percent: Annotated[int, Field(ge=0, le=10)] = 0
+    rake_cap: Cents | None = None
+
+
 class LiveSlip(BaseModel):
     type: Literal["bet"]
     bets: Annotated[list[BetRequest], Field(min_length=1, max_length=200)]
@@ -146,19 +167,22 @@ class LiveSlip(BaseModel):
 
 def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                rng: Rng | None = None, live_window: float = 15.0,
-               live_pause: float = 4.0) -> FastAPI:
+               live_pause: float = 4.0, act_seconds: float = 20.0) -> FastAPI:
     """The server over ``engine``'s database. ``payments`` takes deposits and pays out
     withdrawals (a sandbox that accepts everything by default, for a demonstration);
     ``rng`` draws the RNG games and the live tables' wheels (the secure generator by
     default); a live table's betting window lasts ``live_window`` seconds and its
-    result is shown for ``live_pause``."""
+    result is shown for ``live_pause``; a poker player has ``act_seconds`` to act."""
     rooms: dict[str, LiveRoom] = {}
+    poker_rooms: dict[str, PokerRoom] = {}
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
         for room in rooms.values():
             await room.stop()
+        for poker in poker_rooms.values():
+            await poker.stop()
 
     app = FastAPI(title="Pelisali", version="0.1", lifespan=lifespan,
                   description="A casino game server for the Finnish RAY rulebook and the "
@@ -283,7 +307,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
             tables = session.query(GameTable).order_by(GameTable.name).all()
             listed = [{"name": t.name, "game": t.game, "variant": t.variant, "mode": t.mode,
                        "min": t.limit_min, "max": t.limit_max} for t in tables
-                      if t.mode == "live"]
+                      if t.mode == "live" or t.game == "poker"]
         games = [{"game": g, "variants": list(ROULETTE_VARIANTS) if g == "roulette" else [],
                   "title": make_game(g, "C" if g == "roulette" else None).rules.name.en}
                  for g in GAMES] + [
@@ -485,7 +509,64 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
         finally:
             room.leave(login.name, socket)
 
+    # -- poker tables ------------------------------------------------------------------
+    @app.websocket("/ws/poker/{name}")
+    async def poker(socket: WebSocket, name: str) -> None:
+        try:
+            with db() as session:
+                login = who(session, socket.cookies.get(COOKIE))
+                if login.role != "player":
+                    raise AuthError("players only")
+                poker_tables.find_table(session, name)
+        except LedgerError as exc:
+            await socket.close(code=4403, reason=str(exc)[:120])
+            return
+        room = poker_rooms.get(name)
+        if room is None:
+            room = poker_rooms[name] = PokerRoom(engine, name, draws,
+                                                 act_seconds=act_seconds)
+            await room.start()
+        await socket.accept()
+        await room.join(login.name, socket)
+        try:
+            while True:
+                message = await socket.receive_json()
+                try:
+                    request = PokerMessage.model_validate(message)
+                except ValidationError as exc:
+                    await socket.send_json({"type": "error", "reason": str(exc)[:300]})
+                    continue
+                key = f"web:{login.name}:{request.key or request.type}"
+                if request.type == "hello":
+                    for result in room.since(request.since or 0):
+                        await socket.send_json(result)
+                    answer = room.view(login.name)
+                elif request.type == "sit":
+                    answer = await room.sit(login.name, request.amount or 0, key)
+                elif request.type in ("sit-out", "sit-in"):
+                    answer = await room.sit_out(login.name, request.type == "sit-out")
+                elif request.type == "leave":
+                    answer = await room.leave(login.name, key)
+                else:
+                    answer = await room.act(login.name, request.action or "", request.amount,
+                                            request.cards)
+                await socket.send_json(answer)
+        except (WebSocketDisconnect, ValueError, KeyError):
+            pass
+        finally:
+            room.leave_socket(login.name, socket)
+
     # -- staff -------------------------------------------------------------------------
+    @app.post("/api/staff/poker-tables", status_code=201)
+    def open_poker_table(body: PokerTableRequest, login: Staff) -> dict[str, str]:
+        with db() as session:
+            table = poker_tables.create_table(
+                session, body.name, body.game, small_blind=body.small_blind,
+                big_blind=body.big_blind, min_buy_in=body.min_buy_in,
+                rake=Fraction(body.rake_percent, 100), rake_cap=body.rake_cap,
+                actor=login.name)
+            return {"name": table.name}
+
     @app.post("/api/staff/tables", status_code=201)
     def open_table(body: TableRequest, login: Staff) -> dict[str, str]:
         with db() as session:

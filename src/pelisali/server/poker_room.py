@@ -1,0 +1,257 @@
+"""Poker tables over WebSocket: seats bought from the wallet, hands dealt as soon as two
+players are in, an action timer, sitting out, leaving, and reconnection.
+
+Each client receives only its own view, made by the engine for its seat
+(:meth:`pelisali.poker.table.PokerHand.view`): its own hole cards, the board, the
+stacks and the public actions; never another player's hole cards (unless shown at
+the showdown) and never the deck. A spectator's view holds no hole card at all.
+
+The money is the platform's (:class:`pelisali.platform.poker_tables.CashTable`): a
+buy-in moves from the wallet to the table's account, every finished hand is recorded
+with its rake in one transaction, and leaving cashes the chips out.
+
+When the timer runs out the player checks if they may and folds if not, and sits out
+from the next hand until they say they are back. A player who disconnects keeps the
+seat; their hand is played on by the timer. A player who leaves during a hand is
+cashed out when it ends. These are the common online-poker practice; RAY 1.4.1.1.1
+says nothing of timers.
+"""
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+from sqlalchemy import Engine
+
+from pelisali.platform.ledger import LedgerError
+from pelisali.platform.poker_tables import CashTable, PokerTableError
+from pelisali.poker.table import PokerError
+from pelisali.rng import Rng
+
+KEEP = 200
+
+
+@dataclass
+class PokerRoom:
+    """One poker table's play in the server process; every method runs on the event
+    loop, the ledger's work in a thread."""
+
+    engine: Engine
+    table: str
+    rng: Rng
+    act_seconds: float = 20.0
+    between_hands: float = 2.0
+    clock: Callable[[], float] = time.time
+    seq: int = 0
+    deadline: float = 0.0
+    results: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEEP))
+    clients: dict[str, set[WebSocket]] = field(default_factory=dict)
+    leaving: set[str] = field(default_factory=set)
+    _cash: CashTable | None = None
+    _task: asyncio.Task[None] | None = None
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._cash = await asyncio.to_thread(CashTable.open, self.engine, self.table,
+                                                 self.rng)
+            self._task = asyncio.create_task(self._run(), name=f"poker-{self.table}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    @property
+    def cash(self) -> CashTable:
+        assert self._cash is not None
+        return self._cash
+
+    # -- clients -----------------------------------------------------------------------
+    async def join(self, player: str, socket: WebSocket) -> None:
+        self.clients.setdefault(player, set()).add(socket)
+        await self._send(player, socket)
+
+    def leave_socket(self, player: str, socket: WebSocket) -> None:
+        sockets = self.clients.get(player, set())
+        sockets.discard(socket)
+        if not sockets:
+            self.clients.pop(player, None)
+
+    def since(self, seq: int) -> list[dict[str, Any]]:
+        """The finished hands' results after ``seq`` (they are public)."""
+        return [r for r in self.results if r["seq"] > seq]
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        """The table as ``player`` sees it (None: a spectator)."""
+        cash = self.cash
+        hand = cash.hand
+        seats = [{"seat": i, "player": s.player, "chips": s.chips,
+                  "sitting_out": s.sitting_out}
+                 for i, s in enumerate(cash.table.seats) if s is not None]
+        out: dict[str, Any] = {"type": "view", "seq": self.seq, "table": self.table,
+                               "game": cash.settings.describe(), "seats": seats,
+                               "you": player, "hand": None}
+        if hand is None:
+            return out
+        names = cash.in_hand
+        mine = names.index(player) if player in names else None
+        shown = hand.view(mine)
+        shown["players"] = names
+        out["hand"] = shown
+        actor = hand.actor
+        if actor is not None and not hand.finished:
+            out["to_act"] = names[actor]
+            out["seconds_left"] = max(0.0, self.deadline - self.clock())
+            if mine == actor and not (hand.drawing or hand.discarding):
+                legal = hand.legal()
+                out["legal"] = {"fold": legal.fold, "check": legal.check, "call": legal.call,
+                                "raise_min": legal.raise_min, "raise_max": legal.raise_max}
+        return out
+
+    # -- what players do ---------------------------------------------------------------
+    async def sit(self, player: str, amount: int, key: str) -> dict[str, Any]:
+        try:
+            seat = await asyncio.to_thread(self.cash.buy_in, player, amount, key)
+        except (LedgerError, PokerError) as exc:
+            return {"type": "refused", "reason": str(exc)}
+        self.leaving.discard(player)
+        self._wake.set()
+        await self._broadcast()
+        return {"type": "seated", "seat": seat}
+
+    async def sit_out(self, player: str, out: bool) -> dict[str, Any]:
+        try:
+            self.cash.sit_out(player, out)
+        except LedgerError as exc:
+            return {"type": "refused", "reason": str(exc)}
+        self._wake.set()
+        await self._broadcast()
+        return {"type": "sitting-out" if out else "sitting-in"}
+
+    async def leave(self, player: str, key: str) -> dict[str, Any]:
+        if player in self.cash.in_hand and self.cash.hand is not None:
+            self.leaving.add(player)  # cashed out when the hand ends
+            with contextlib.suppress(LedgerError):
+                self.cash.sit_out(player, True)
+            return {"type": "leaving", "reason": "you leave when this hand ends"}
+        return await self._cash_out(player, key)
+
+    async def act(self, player: str, action: str, amount: int | None,
+                  cards: list[str] | None = None) -> dict[str, Any]:
+        hand = self.cash.hand
+        names = self.cash.in_hand
+        if hand is None or hand.finished or hand.actor is None:
+            return {"type": "refused", "reason": "no hand is waiting for an action"}
+        if names[hand.actor] != player:
+            return {"type": "refused", "reason": f"it is {names[hand.actor]}'s turn"}
+        try:
+            if action == "draw":
+                hand.draw(cards or [])
+            elif action == "discard":
+                hand.discard((cards or [""])[0])
+            else:
+                hand.act(action, to=amount)
+        except PokerError as exc:
+            return {"type": "refused", "reason": str(exc)}
+        self.deadline = self.clock() + self.act_seconds
+        self._wake.set()
+        await self._broadcast()
+        return {"type": "acted", "action": action}
+
+    # -- the table's loop ----------------------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            cash = self.cash
+            hand = cash.hand
+            if hand is None:
+                ready = [s for s in cash.table.seats
+                         if s is not None and not s.sitting_out and s.chips > 0]
+                if len(ready) < 2:
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                try:
+                    cash.start_hand()
+                except LedgerError:
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                self.deadline = self.clock() + self.act_seconds
+                await self._broadcast()
+                continue
+            if hand.finished:
+                names = cash.in_hand
+                shown = {names[seat]: cards for seat, cards in
+                         _shown(hand.view(None)).items()}
+                result = await asyncio.to_thread(cash.finish_hand)
+                self.seq += 1
+                self.results.append({"type": "hand-result", "seq": self.seq,
+                                     "round_id": result.round_id, "rake": result.rake,
+                                     "chips": result.chips, "shown": shown})
+                await self._publish(self.results[-1])
+                for name in sorted(self.leaving):
+                    await self._cash_out(name, f"leave-{self.table}-{result.round_id}-{name}")
+                await self._broadcast()
+                await asyncio.sleep(self.between_hands)
+                continue
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(),
+                                       timeout=max(0.0, self.deadline - self.clock()))
+            except TimeoutError:
+                await self._timed_out()
+
+    async def _timed_out(self) -> None:
+        hand = self.cash.hand
+        if hand is None or hand.finished or hand.actor is None:
+            return
+        player = self.cash.in_hand[hand.actor]
+        if hand.drawing:
+            hand.draw([])  # stands pat
+        elif hand.discarding:
+            hand.discard(hand.hole[hand.actor][-1])
+        else:
+            hand.act("check" if hand.legal().check else "fold")
+        with contextlib.suppress(LedgerError):
+            self.cash.sit_out(player, True)
+        self.deadline = self.clock() + self.act_seconds
+        await self._broadcast()
+
+    async def _cash_out(self, player: str, key: str) -> dict[str, Any]:
+        try:
+            chips = await asyncio.to_thread(self.cash.cash_out, player, key)
+        except (PokerTableError, LedgerError) as exc:
+            return {"type": "refused", "reason": str(exc)}
+        self.leaving.discard(player)
+        await self._broadcast()
+        return {"type": "cashed-out", "amount": chips}
+
+    # -- sending -----------------------------------------------------------------------
+    async def _send(self, player: str, socket: WebSocket) -> None:
+        with contextlib.suppress(Exception):  # a client gone: it gets the view on return
+            await socket.send_json(self.view(player))
+
+    async def _broadcast(self) -> None:
+        self.seq += 1
+        for player, sockets in list(self.clients.items()):
+            for socket in list(sockets):
+                await self._send(player, socket)
+
+    async def _publish(self, message: dict[str, Any]) -> None:
+        for sockets in list(self.clients.values()):
+            for socket in list(sockets):
+                with contextlib.suppress(Exception):
+                    await socket.send_json(message)
+
+
+def _shown(view: dict[str, object]) -> dict[int, list[str]]:
+    shown = view["shown"]
+    assert isinstance(shown, dict)
+    return {int(seat): list(cards) for seat, cards in shown.items()}

@@ -1,0 +1,121 @@
+"""A poker table over WebSocket with two browsers' worth of clients: each sees its own
+hole cards and never the other's, the hand is played to the end and recorded, the
+action timer acts for a player who does not, and the money is the ledger's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from pelisali.platform.db import make_engine, transaction, upgrade
+from pelisali.platform.ledger import balance, check, move, verify_audit
+from pelisali.platform.poker_tables import recall_hand
+from pelisali.rng import SeededRng
+from pelisali.server.app import COOKIE, create_app
+from pelisali.server.auth import add_login
+
+PASSWORD = "correct horse battery"
+
+
+def until(socket: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    for _ in range(200):
+        message = socket.receive_json()
+        if wanted(message):
+            return message
+    raise AssertionError("never came")
+
+
+def dealt(message: dict[str, Any]) -> bool:
+    return message.get("type") == "view" and message.get("hand") is not None
+
+
+def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
+    upgrade(engine)
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
+        add_login(s, "floor", PASSWORD, "staff")
+    app = create_app(engine, rng=SeededRng(5), act_seconds=4.0)
+    with TestClient(app) as client:
+        tokens = {}
+        for name in ("ann", "bob", "floor"):
+            if name != "floor":
+                client.post("/api/register", json={"name": name, "password": PASSWORD,
+                                                   "born": "1990-01-01", "country": "FI"})
+            tokens[name] = client.post("/api/login", json={
+                "name": name, "password": PASSWORD}).cookies[COOKIE]
+            if name != "floor":
+                client.post("/api/wallet/deposit", json={"amount": 10_000, "key": "d"})
+            client.cookies.clear()
+        opened = client.post("/api/staff/poker-tables", headers={
+            "cookie": f"{COOKIE}={tokens['floor']}"}, json={
+            "name": "nl-1", "small_blind": 50, "big_blind": 100, "min_buy_in": 2_000,
+            "rake_percent": 5, "rake_cap": 300})
+        assert opened.status_code == 201, opened.text
+        ann_h, bob_h = ({"cookie": f"{COOKIE}={tokens[n]}"} for n in ("ann", "bob"))
+        with client.websocket_connect("/ws/poker/nl-1", headers=ann_h) as ann, \
+                client.websocket_connect("/ws/poker/nl-1", headers=bob_h) as bob:
+            assert ann.receive_json()["hand"] is None and bob.receive_json()["hand"] is None
+            ann.send_json({"type": "sit", "amount": 100, "key": "s0"})
+            assert "minimum" in until(ann, lambda m: m["type"] == "refused")["reason"]
+            ann.send_json({"type": "sit", "amount": 5_000, "key": "s1"})
+            until(ann, lambda m: m["type"] == "seated")
+            bob.send_json({"type": "sit", "amount": 5_000, "key": "s1"})
+            until(bob, lambda m: m["type"] == "seated")
+            # the hand may have been dealt while "seated" was on its way: ask for the table
+            ann.send_json({"type": "hello", "since": 0})
+            bob.send_json({"type": "hello", "since": 0})
+            seen_a, seen_b = until(ann, dealt), until(bob, dealt)
+            mine_a, mine_b = seen_a["hand"]["hole"], seen_b["hand"]["hole"]
+            assert len(mine_a) == len(mine_b) == 2 and not set(mine_a) & set(mine_b)
+            for view, other in ((seen_a, mine_b), (seen_b, mine_a)):
+                text = str(view)  # nothing of the other's hole cards anywhere
+                assert all(card not in text for card in other)
+            # the player to act calls or checks until the hand is over
+            sockets, state = {"ann": ann, "bob": bob}, {"ann": seen_a, "bob": seen_b}
+            for _ in range(40):
+                actor = state["ann"].get("to_act")
+                if actor is None or state["ann"]["hand"]["finished"]:
+                    break
+                other = "bob" if actor == "ann" else "ann"
+                legal = state[actor]["legal"]
+                sockets[actor].send_json({"type": "act",
+                                          "action": "check" if legal["check"] else "call"})
+                last = state[actor]
+                while True:
+                    message = sockets[actor].receive_json()
+                    if message["type"] == "view":
+                        last = message
+                    if message["type"] in ("acted", "refused"):
+                        assert message["type"] == "acted", message
+                        break
+                state[actor] = last
+                state[other] = until(sockets[other], lambda m, seq=last["seq"]:
+                                     m["type"] == "view" and m["seq"] == seq)
+            hand_over = until(ann, lambda m: m["type"] == "hand-result")
+            assert sum(hand_over["chips"].values()) + hand_over["rake"] == 10_000
+            assert hand_over["rake"] <= 300
+            # the next hand: bob does nothing, so the timer acts for him and sits him out
+            until(ann, dealt)
+            timed = until(bob, lambda m: m["type"] == "view" and m["hand"] is not None and
+                          any(s["player"] == "bob" and s["sitting_out"] for s in m["seats"]))
+            assert timed
+            ann.send_json({"type": "act", "action": "dance"})
+            assert until(ann, lambda m: m["type"] == "error")
+            ann.send_json({"type": "leave", "key": "l1"})
+            bob.send_json({"type": "leave", "key": "l1"})
+            until(bob, lambda m: m["type"] in ("leaving", "cashed-out"))
+        with transaction(engine) as s:
+            assert check(s).ok and verify_audit(s).ok
+            from sqlalchemy import select
+
+            from pelisali.platform.models import RoundRow
+
+            rounds = s.scalars(select(RoundRow)).all()
+            assert rounds and all(recall_hand(s, r.id).same for r in rounds)
+            total = (balance(s, "player:ann") + balance(s, "player:bob")
+                     + balance(s, "table:nl-1") + balance(s, "fee:nl-1"))
+            assert total == 20_000
