@@ -183,6 +183,11 @@ def test_the_rules_and_the_layout_of_every_version(client: TestClient) -> None:
         "bet": "Plein", "pays": "35:1", "section": "RAY 2016 1.2.1 C, Voitonmaksu"}
     for game in ("boule", "money-wheel", "tuplanoppa", "sic-bo"):
         assert client.get(f"/api/rules/{game}?lang=en").json()["lines"]
+    banker = client.get("/api/rules/punto-banco?lang=fi").json()["lines"][1]
+    assert (banker["bet"], banker["pays"]) == ("Pankkiiri", "1:1")
+    blackjack = client.get("/api/rules/blackjack?lang=en").json()
+    assert [(x["bet"], x["pays"]) for x in blackjack["lines"]] == [
+        ("Winning hand", "1:1"), ("Blackjack", "3:2"), ("Insurance", "2:1")]
     assert client.get("/api/rules/roulette?lang=de").status_code == 422
     assert client.get("/openapi.json").json()["info"]["title"] == "Pelisali"
 

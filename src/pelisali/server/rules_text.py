@@ -15,6 +15,7 @@ from typing import Any
 
 from pelisali.games.base import WagerGame
 from pelisali.money import format_cents
+from pelisali.rules.schema import BlackjackRules, PuntoBancoRules
 
 LANGUAGES = ("fi", "sv", "en")
 
@@ -46,6 +47,12 @@ BET_NAMES: dict[str, tuple[str, str, str]] = {
     "under_7": ("Alle 7", "Under 7", "Under 7"),
     "over_7": ("Yli 7", "Över 7", "Over 7"),
     "joker": ("Jokeri", "Joker", "Joker"),
+    "player": ("Pelaaja", "Spelare", "Player"),
+    "banker": ("Pankkiiri", "Bank", "Banker"),
+    "tie": ("Tasapeli", "Oavgjort", "Tie"),
+    "win": ("Voittava käsi", "Vinnande hand", "Winning hand"),
+    "blackjack": ("Blackjack", "Blackjack", "Blackjack"),
+    "insurance": ("Vakuutus", "Försäkring", "Insurance"),
     "logo": ("Logo", "Logo", "Logo"),
 }
 HEADINGS = {
@@ -92,4 +99,33 @@ def rules_of(game: WagerGame, lang: str) -> dict[str, Any]:
         "lines": lines,
         "notes": [str(rules.zero_rule.section)] if hasattr(rules, "zero_rule")
         and rules.zero_rule is not None else [],
+    }
+
+
+def card_rules_of(game: str, lang: str) -> dict[str, Any]:
+    """The rules page of punto banco or blackjack in ``lang``: what each bet pays, with
+    its section, and every table setting's source.
+
+    >>> line = card_rules_of("punto-banco", "sv")["lines"][1]
+    >>> line["bet"], line["pays"], line["section"][:15]
+    ('Bank', '1:1', 'GGPoker I 2.2.2')
+    """
+    from pelisali.rules import load_rules
+
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: fi, sv or en")
+    rules = load_rules(game)
+    if not isinstance(rules, PuntoBancoRules | BlackjackRules):
+        raise ValueError(f"{game} is not a card game")
+    lines = [{"bet": bet_name(name, lang), "pays": str(cited.odds), "section": cited.section}
+             for name, cited in rules.payouts if hasattr(cited, "odds")]
+    notes = [cited.section for _, cited in rules.payouts if not hasattr(cited, "odds")]
+    notes += [setting.section for setting in (rules.settings or {}).values()]
+    return {
+        "title": getattr(rules.name, lang), "description": getattr(rules.description, lang),
+        "section": rules.section, "headings": HEADINGS[lang],
+        "limits": {"min": rules.limits.min, "max": rules.limits.max,
+                   "text": f"{format_cents(rules.limits.min)} - "
+                           f"{format_cents(rules.limits.max)} €"},
+        "lines": lines, "notes": notes,
     }
