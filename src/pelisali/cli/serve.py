@@ -18,15 +18,25 @@ login_app = typer.Typer(help="Logins for the server: players' and staff's.",
 def serve(
     host: Annotated[str, typer.Option(help="the address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="the port")] = 8000,
+    live_window: Annotated[float, typer.Option(help="a live table's betting window, "
+                                               "seconds")] = 15.0,
+    live_pause: Annotated[float, typer.Option(help="how long a live result is shown, "
+                                              "seconds")] = 4.0,
+    act_seconds: Annotated[float, typer.Option(help="a poker player's time to act")] = 20.0,
+    log_level: Annotated[str, typer.Option(help="uvicorn's log level")] = "info",
 ) -> None:
     """Run the server and its browser client: http://HOST:PORT/."""
     import uvicorn
 
     from pelisali.server.app import create_app
 
+    if min(live_window, live_pause, act_seconds) <= 0:
+        fail("the windows and timers are positive numbers of seconds")
     engine = _engine()
     console.print(f"Pelisali at http://{host}:{port}/ (OpenAPI at /docs)")
-    uvicorn.run(create_app(engine), host=host, port=port, log_level="info")
+    uvicorn.run(create_app(engine, live_window=live_window, live_pause=live_pause,
+                           act_seconds=act_seconds), host=host, port=port,
+                log_level=log_level)
 
 
 @login_app.command("add")
