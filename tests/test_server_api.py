@@ -60,6 +60,11 @@ def test_register_log_in_deposit_play_and_see_the_history(client: TestClient, db
     assert [(s["spot"], s["paid"], s["result"]) for s in played["settlements"]] == [
         ("red", 0, "lose"), ("straight 17", 3_600, "win"), ("dozen 2", 1_500, "win")]
     assert played["balance"] == 10_000 - 1_600 + 5_100
+    replayed = client.post("/api/play/roulette", json={
+        "variant": "C", "key": "r1",
+        "bets": [{"spot": "red", "amount": 1_000}, {"spot": "straight 17", "amount": 100},
+                 {"spot": "dozen 2", "amount": 500}]}).json()
+    assert replayed == played  # a retried request gets its first answer, taken once
     assert client.get("/api/me").json()["balance"] == played["balance"]
     history = client.get("/api/history").json()["bets"]
     assert [(b["spot"], b["stake"], b["paid"]) for b in history] == [

@@ -43,7 +43,7 @@ from fastapi import (
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
-from sqlalchemy import Engine
+from sqlalchemy import Engine, or_, select
 from sqlalchemy.orm import Session
 
 from pelisali.games import GAMES, ROULETTE_VARIANTS, GameError, make_game
@@ -51,7 +51,7 @@ from pelisali.games.base import WagerGame
 from pelisali.platform import accounts, card_rounds, poker_tables, rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, balance
-from pelisali.platform.models import GameTable, RoundRow
+from pelisali.platform.models import BetRow, GameTable, RoundRow
 from pelisali.platform.payments import Cage, PaymentAdapter, deposit_via, withdraw_via
 from pelisali.platform.report import day_report
 from pelisali.rng import Rng, SecureRng
@@ -348,9 +348,13 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
             except rounds.TableError:
                 rounds.create_table(session, name, engine_.name, engine_.variant or None,
                                     mode="rng", actor=login.name)
-            rounds.place_bets(session, name, login.name,
-                              [(b.spot, b.amount) for b in body.bets],
-                              key=f"web:{login.name}:{body.key}")
+            key = f"web:{login.name}:{body.key}"
+            receipts = rounds.place_bets(session, name, login.name,
+                                         [(b.spot, b.amount) for b in body.bets], key=key)
+            if all(r.message == "already placed" for r in receipts):
+                done = _replayed(session, key, login.name)  # a retry: the first answer
+                if done is not None:
+                    return done
         with db() as session:  # an RNG round resumes: what is open is settled now
             round_id, settled = rounds.settle(session, name, draws)
             return _played(session, round_id, settled, login.name)
@@ -643,6 +647,23 @@ def _blackjack(session: Session, view: card_rounds.BlackjackView | None,
             "your_turn": view.to_act == name, "actions": list(view.actions),
             "settlements": [_settlement(x) for x in view.settlements if x.player == name],
             "balance": wallet}
+
+
+def _replayed(session: Session, key: str, name: str) -> dict[str, Any] | None:
+    """The answer a slip got when it was first played, if its round is settled."""
+    bets = session.scalars(select(BetRow).where(
+        or_(BetRow.key == key, BetRow.key.startswith(f"{key}/", autoescape=True)))
+        .order_by(BetRow.number)).all()
+    row = session.get(RoundRow, bets[0].round_id) if bets else None
+    if row is None or row.status != "settled":
+        return None
+    record = json.loads(row.record)
+    return {"round_id": row.id, "result": "-".join(d["face"] for d in record["draws"]),
+            "pending": {},
+            "settlements": [{k: s[k] for k in ("bet_id", "spot", "stake", "paid", "result")}
+                            for s in record["settlements"] if s["player"] == name
+                            and s["bet_id"] in {b.number for b in bets}],
+            "balance": balance(session, accounts.wallet_code(name))}
 
 
 def _played(session: Session, round_id: int, settled: list[Any], name: str) -> dict[str, Any]:
