@@ -205,3 +205,25 @@ def test_the_audit_chain_catches_an_edited_transfer(engine: Engine) -> None:
         report = verify_audit(s)
         assert not report.ok
         assert any("not what it sealed" in p for p in report.problems)
+
+
+def test_staff_close_a_table_only_without_bets_and_set_its_limits(engine: Engine) -> None:
+    from pelisali.platform.rounds import set_table
+
+    setup(engine)
+    with transaction(engine) as s:
+        place_bets(s, "t1", "ann", [("red", 1_000)], key="a")
+    with pytest.raises(TableError, match="has bets"), transaction(engine) as s:
+        set_table(s, "t1", "floor", status="closed")
+    with transaction(engine) as s:
+        settle(s, "t1", Fixed(3))
+        set_table(s, "t1", "floor", status="closed")
+    with pytest.raises(TableError, match="closed"), transaction(engine) as s:
+        place_bets(s, "t1", "ann", [("red", 1_000)], key="b")
+    with transaction(engine) as s:
+        set_table(s, "t1", "floor", status="open", limit_min=2_000)
+    with pytest.raises(TableError, match="minimum"), transaction(engine) as s:
+        place_bets(s, "t1", "ann", [("red", 1_000)], key="c")
+    with transaction(engine) as s:
+        assert place_bets(s, "t1", "ann", [("red", 2_000)], key="d")[0].accepted == 2_000
+        assert verify_audit(s).ok

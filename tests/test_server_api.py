@@ -169,6 +169,13 @@ def test_staff_open_a_table_restrict_a_player_and_read_the_report(client: TestCl
                                                     "variant": "C", "min": 100, "max": 50_000})
     assert opened.status_code == 201
     assert [t["name"] for t in client.get("/api/lobby").json()["tables"]] == ["live-1"]
+    changed = client.post("/api/staff/tables/live-1/settings", json={"min": 500, "max": 20_000})
+    assert changed.json() == {"name": "live-1", "status": "open", "min": 500, "max": 20_000}
+    assert client.post("/api/staff/tables/live-1/settings", json={"min": 30_000}
+                       ).status_code == 400
+    closed = client.post("/api/staff/tables/live-1/settings", json={"status": "closed"})
+    assert closed.json()["status"] == "closed"
+    assert client.get("/api/lobby").json()["tables"] == []
     assert client.post("/api/staff/players/ann/status",
                        json={"status": "restricted", "reason": "checks"}).status_code == 200
     report = client.get("/api/staff/report").json()["tables"]

@@ -178,6 +178,7 @@ class TableDesk:
             self._load(session)  # waiting for choices, or bets carried into the next round
             return round_id, settled
         lock_table(session, self.table)
+        self.table = find_table(session, self.table_name)  # staff may have set new limits
         row = new_round(session, self.table)
         self._round_id, self._round = row.id, _engine_round(self.table, row, [])
         return round_id, settled
@@ -191,6 +192,7 @@ class TableDesk:
             with transaction(self.engine) as session:
                 if self._lock_round(session) != "betting" or self._stale:  # changed elsewhere
                     self._load(session)
+                self.table = find_table(session, self.table_name)  # open? its limits?
                 results = accept_slips(session, self.table, self._round_id, self._round,
                                        slips)
         except Exception as exc:

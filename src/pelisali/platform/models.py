@@ -148,6 +148,8 @@ class GameTable(Base):
     limit_min: Mapped[int] = mapped_column(BigInteger)
     limit_max: Mapped[int] = mapped_column(BigInteger)
     mode: Mapped[str] = mapped_column(String(8), default="rng")  # rng or live
+    status: Mapped[str] = mapped_column(String(8), default="open",
+                                        server_default="open")  # open or closed
     gaming_day: Mapped[date] = mapped_column(Date)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 

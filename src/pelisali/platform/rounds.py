@@ -113,6 +113,34 @@ def create_table(session: Session, name: str, game: str, variant: str | None = N
     return table
 
 
+def set_table(session: Session, name: str, actor: str, status: str | None = None,
+              limit_min: int | None = None, limit_max: int | None = None) -> GameTable:
+    """Staff open or close a table, or set its limits (RAY 1.1: the limits are shown at
+    the table). A table is closed only with no bets on it; new limits apply from the
+    next round (a live table's desk reads them when it opens one)."""
+    table = find_table(session, name)
+    if status is not None:
+        if status not in ("open", "closed"):
+            raise TableError(f"status {status!r}: open or closed")
+        if status == "closed":
+            row = session.scalars(select(RoundRow).where(
+                RoundRow.table_id == table.id,
+                RoundRow.status.in_((*OPEN, "deciding")))).first()
+            if row is not None and (row.status == "deciding" or _bets(session, row.id)):
+                raise TableError(f"round {row.id} at {name} has bets: settle or void it "
+                                 "before closing the table")
+        table.status = status
+    lo = table.limit_min if limit_min is None else limit_min
+    hi = table.limit_max if limit_max is None else limit_max
+    if not 0 < lo <= hi:
+        raise TableError("limits: 0 < minimum <= maximum")
+    table.limit_min, table.limit_max = lo, hi
+    session.flush()
+    append_audit(session, actor, "table-settings", {"table": name, "status": table.status,
+                                                    "min": lo, "max": hi})
+    return table
+
+
 def find_table(session: Session, name: str) -> GameTable:
     table = session.scalars(select(GameTable).where(GameTable.name == name)).one_or_none()
     if table is None:
@@ -218,6 +246,8 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
     """
     session.flush()
     connection = session.connection()  # Core statements, without the ORM's overhead
+    if table.status != "open":
+        return [SlipResult([], TableError(f"{table.name} is closed")) for _ in slips]
     results: list[SlipResult | None] = [None] * len(slips)
     # A slip's first bet is keyed ``KEY`` alone or ``KEY/0``: either one seen means the
     # key was used before, whatever the slip held then.

@@ -120,6 +120,12 @@ class TableRequest(BaseModel):
     mode: Literal["rng", "live"] = "live"
 
 
+class TableSettingsRequest(BaseModel):
+    status: Literal["open", "closed"] | None = None
+    min: Cents | None = None
+    max: Cents | None = None
+
+
 class VoidRequest(BaseModel):
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
@@ -307,7 +313,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
             tables = session.query(GameTable).order_by(GameTable.name).all()
             listed = [{"name": t.name, "game": t.game, "variant": t.variant, "mode": t.mode,
                        "min": t.limit_min, "max": t.limit_max} for t in tables
-                      if t.mode == "live" or t.game == "poker"]
+                      if (t.mode == "live" or t.game == "poker") and t.status == "open"]
         games = [{"game": g, "variants": list(ROULETTE_VARIANTS) if g == "roulette" else [],
                   "title": make_game(g, "C" if g == "roulette" else None).rules.name.en}
                  for g in GAMES] + [
@@ -580,6 +586,15 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                                         limit_min=body.min, limit_max=body.max,
                                         mode=body.mode, actor=login.name)
             return {"name": table.name}
+
+    @app.post("/api/staff/tables/{name}/settings")
+    def table_settings(name: str, body: TableSettingsRequest, login: Staff) -> dict[str, Any]:
+        """Open or close a table, or set its limits."""
+        with db() as session:
+            table = rounds.set_table(session, name, login.name, status=body.status,
+                                     limit_min=body.min, limit_max=body.max)
+            return {"name": table.name, "status": table.status, "min": table.limit_min,
+                    "max": table.limit_max}
 
     @app.post("/api/staff/tables/{name}/void")
     def void_round(name: str, body: VoidRequest, login: Staff) -> dict[str, int]:
