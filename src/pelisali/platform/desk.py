@@ -171,7 +171,7 @@ class TableDesk:
 
     def _spin(self, session: Session, request: _Request) -> tuple[int, list[Settlement]]:
         round_id = self._round_id
-        if self._lock_round(session) != "betting":
+        if self._lock_round(session)[0] != "betting":
             raise TableError(f"round {round_id} at {self.table_name} was closed elsewhere")
         settled = draw_and_settle(session, self.table, round_id, self._round, request.rng)
         if not settled or any(s.held_level for s in settled):
@@ -183,16 +183,17 @@ class TableDesk:
         self._round_id, self._round = row.id, _engine_round(self.table, row, [])
         return round_id, settled
 
-    def _lock_round(self, session: Session) -> str:
+    def _lock_round(self, session: Session) -> tuple[str, str]:
         return lock_round(session, self._round_id)
 
     def _accept(self, batch: list[_Request]) -> None:
         slips = [request.slip for request in batch if request.slip is not None]
         try:
             with transaction(self.engine) as session:
-                if self._lock_round(session) != "betting" or self._stale:  # changed elsewhere
+                round_status, table_status = self._lock_round(session)
+                if round_status != "betting" or self._stale:  # changed from elsewhere
                     self._load(session)
-                self.table = find_table(session, self.table_name)  # open? its limits?
+                self.table.status = table_status  # closed by staff: no more slips
                 results = accept_slips(session, self.table, self._round_id, self._round,
                                        slips)
         except Exception as exc:

@@ -170,10 +170,11 @@ def new_round(session: Session, table: GameTable) -> RoundRow:
     return RoundRow(id=round_id, **values)  # a detached copy; the row is in the database
 
 
-def lock_round(session: Session, round_id: int) -> str:
-    """Lock a round's row for this transaction; its status."""
-    status: str = session.connection().execute(_LOCK_ROUND, {"round": round_id}).scalar_one()
-    return status
+def lock_round(session: Session, round_id: int) -> tuple[str, str]:
+    """Lock a round's row for this transaction; its status and its table's (open or
+    closed), read in the same statement."""
+    row = session.connection().execute(_LOCK_ROUND, {"round": round_id}).one()
+    return str(row[0]), str(row[1])
 
 
 def lock_table(session: Session, table: GameTable) -> None:
@@ -229,7 +230,9 @@ _PAY_BETS = (update(_BETS).where(_BETS.c.round_id == bindparam("round"),
              .values(paid=bindparam("bet_paid"), result=bindparam("bet_result")))
 _SETTLED = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("round"))
             .values(status="settled", finished_at=bindparam("at"), record=bindparam("rec")))
-_LOCK_ROUND = select(_ROUNDS.c.status).where(_ROUNDS.c.id == bindparam("round")).with_for_update()
+_LOCK_ROUND = (select(_ROUNDS.c.status, _TABLES.c.status)
+               .join(_TABLES, _TABLES.c.id == _ROUNDS.c.table_id)
+               .where(_ROUNDS.c.id == bindparam("round")).with_for_update(of=_ROUNDS))
 _LOCK_TABLE = select(_TABLES.c.id).where(_TABLES.c.id == bindparam("table")).with_for_update()
 _NEW_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
 
