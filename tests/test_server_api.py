@@ -201,6 +201,9 @@ def test_the_rules_and_the_layout_of_every_version(client: TestClient) -> None:
     assert [(x["bet"], x["pays"]) for x in blackjack["lines"]] == [
         ("Winning hand", "1:1"), ("Blackjack", "3:2"), ("Insurance", "2:1")]
     assert client.get("/api/rules/roulette?lang=de").status_code == 422
+    poker = client.get("/api/rules/poker?lang=sv").json()
+    assert poker["title"] == "Poker" and "holdem" in poker["description"]
+    assert all(x["section"].startswith("RAY 2016 1.4.1.1") for x in poker["lines"])
     assert client.get("/openapi.json").json()["info"]["title"] == "Pelisali"
 
 

@@ -58,7 +58,7 @@ from pelisali.rng import Rng, SecureRng
 from pelisali.server.auth import AuthError, Login, RateLimit, add_login, log_in, log_out, who
 from pelisali.server.live import LiveRoom
 from pelisali.server.poker_room import PokerRoom
-from pelisali.server.rules_text import LANGUAGES, card_rules_of, rules_of
+from pelisali.server.rules_text import LANGUAGES, card_rules_of, poker_rules_of, rules_of
 
 COOKIE = "pelisali_session"
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -339,6 +339,8 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
               lang: Annotated[str, Query(pattern="^(fi|sv|en)$")] = "fi") -> dict[str, Any]:
         if game in ("punto-banco", "blackjack"):
             return card_rules_of(game, lang)
+        if game == "poker":
+            return poker_rules_of(lang)
         return rules_of(_wager_game(game, variant), lang)
 
     # -- the RNG games: one player against the house -----------------------------------

@@ -129,3 +129,49 @@ def card_rules_of(game: str, lang: str) -> dict[str, Any]:
                            f"{format_cents(rules.limits.max)} €"},
         "lines": lines, "notes": notes,
     }
+
+
+# The poker room's rules as RAY 2016 1.4.1.1.1 states them: (Finnish, Swedish, English).
+POKER_RULES: tuple[tuple[tuple[str, str, str], str], ...] = (
+    (("Pelaaja ostaa pöytään vähintään pöydän minimiostoksen verran pelimerkkejä.",
+      "Spelaren köper in sig med minst bordets minsta inköp.",
+      "A player buys in for at least the table's minimum."), "RAY 2016 1.4.1.1.1"),
+    (("Käden aikana ei osteta pelimerkkejä; käsi pelataan pöydällä olevilla merkeillä.",
+      "Inga marker köps under en hand; handen spelas med markerna på bordet.",
+      "No chips are bought during a hand; it is played with the chips on the table."),
+     "RAY 2016 1.4.1.1.1"),
+    (("Talo ottaa joko prosenttiosuuden panoksista (enintään katon verran kädessä) tai "
+      "aikamaksun pelaajalta; voimassa oleva tapa näytetään pöydässä.",
+      "Huset tar antingen en procentandel av insatserna (högst taket per hand) eller en "
+      "tidsavgift per spelare; den gällande regeln visas vid bordet.",
+      "The house takes either a percentage of the chips bet (at most the cap a hand) or "
+      "a time charge per player; the rule in force is shown at the table."),
+     "RAY 2016 1.4.1.1.1"),
+    (("Bad beat -jackpotin kertymä lisätään jackpot-summaan pelipäivän lopussa.",
+      "Bad beat-jackpottens ackumulering läggs till jackpotten i slutet av speldagen.",
+      "The bad-beat jackpot's accrual joins the jackpot at the end of the gaming day."),
+     "RAY 2016 1.4.1.1.1"),
+    (("Kaikkia pokeripelejä voidaan pelata myös low- tai high/low-versioina.",
+      "Alla pokerspel kan också spelas som low- eller high/low-varianter.",
+      "Every poker game can also be played as a low or high/low version."),
+     "RAY 2016 1.4.1.1.1"),
+)
+POKER_TITLE = ("Pokeri", "Poker", "Poker")
+
+
+def poker_rules_of(lang: str) -> dict[str, Any]:
+    """The poker room's rules in ``lang``, with the games it deals.
+
+    >>> poker_rules_of("en")["lines"][0]["bet"]
+    "A player buys in for at least the table's minimum."
+    """
+    from pelisali.poker.games import GAMES as POKER_GAMES
+
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: fi, sv or en")
+    at = LANGUAGES.index(lang)
+    return {"title": POKER_TITLE[at], "description": ", ".join(POKER_GAMES),
+            "section": "RAY 2016 1.4.1.1", "headings": HEADINGS[lang], "limits": None,
+            "lines": [{"bet": text[at], "pays": "", "section": section}
+                      for text, section in POKER_RULES],
+            "notes": []}
