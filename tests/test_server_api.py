@@ -228,6 +228,8 @@ def test_punto_banco_and_blackjack_against_the_house(db: Engine) -> None:
         wallet += sum(paid.values()) - 3_500
         assert coup["balance"] == wallet and len(coup["cards"]) >= 4
     assert len(results) > 1
+    recalled = client.get(f"/api/recall/{coup['round_id']}").json()
+    assert recalled["game"] == "punto-banco" and recalled["same"]
     refused = client.post("/api/cards/punto-banco", json={"key": "x", "bets": [
         {"spot": "player", "amount": 1_000}, {"spot": "tie", "amount": 100}]})
     assert refused.status_code == 400 and "minimum" in refused.text

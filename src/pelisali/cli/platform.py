@@ -330,28 +330,19 @@ def history_command(
 def recall_command(round_id: Annotated[int, typer.Argument(help="the round number")]) -> None:
     """Replay a recorded round or poker hand through the engine and show it gives the same
     settlement."""
-    from pelisali.platform.card_rounds import CARD_GAMES, recall_card_round
-    from pelisali.platform.models import GameTable, RoundRow
-    from pelisali.platform.poker_tables import GAME as POKER
-    from pelisali.platform.poker_tables import recall_hand
-    from pelisali.platform.rounds import recall
+    from pelisali.platform.recalls import recall_round
 
     with _session() as session:
-        row = session.get(RoundRow, round_id)
-        where = session.get(GameTable, row.table_id) if row else None
-        game = where.game if where else None
-        if game == POKER:
-            hand = recall_hand(session, round_id)
-        else:
-            result = (recall_card_round if game in CARD_GAMES else recall)(session, round_id)
-    if game == POKER:
+        result = recall_round(session, round_id)
+    game, same, problem = result.game, result.same, result.problem
+    if game == "poker":
         table = RichTable(title=f"hand {round_id}: recorded and replayed")
         for column in ("what", "recorded", "replayed"):
             table.add_column(column)
-        for key in sorted(set(hand.recorded) | set(hand.replayed)):
-            table.add_row(key, str(hand.recorded.get(key, "")), str(hand.replayed.get(key, "")))
+        for key in sorted(set(result.recorded) | set(result.replayed)):
+            table.add_row(key, str(result.recorded.get(key, "")),
+                          str(result.replayed.get(key, "")))
         console.print(table)
-        same, problem = hand.same, hand.problem
     else:
         table = RichTable(title=f"round {round_id}: recorded and replayed")
         for column in ("bet", "player", "spot", "stake", "recorded", "replayed"):
@@ -362,7 +353,6 @@ def recall_command(round_id: Annotated[int, typer.Argument(help="the round numbe
                           f"{format_cents(old['paid'])} {old['result']}",
                           f"{format_cents(new['paid'])} {new['result']}")
         console.print(table)
-        same, problem = result.same, ""
     if not same:
         console.print(f"[red]the replay differs from the record[/] {problem}".rstrip())
         raise typer.Exit(1)

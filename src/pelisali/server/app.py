@@ -53,6 +53,7 @@ from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, balance
 from pelisali.platform.models import BetRow, GameTable, RoundRow
 from pelisali.platform.payments import Cage, PaymentAdapter, deposit_via, withdraw_via
+from pelisali.platform.recalls import recall_round
 from pelisali.platform.report import day_report
 from pelisali.rng import Rng, SecureRng
 from pelisali.server.auth import AuthError, Login, RateLimit, add_login, log_in, log_out, who
@@ -453,14 +454,15 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
     def recall(round_id: Annotated[int, Field(gt=0, le=2**62)], login: Player,
                ) -> dict[str, Any]:
         with db() as session:
-            mine = [b for _, b in rounds.history(session, login.name, limit=10_000)
-                    if b.round_id == round_id]
-            if not mine:
+            mine = session.scalar(select(BetRow.id).where(BetRow.round_id == round_id,
+                                                          BetRow.player == login.name).limit(1))
+            if mine is None:
                 raise HTTPException(404, "no such round of yours")
-            result = rounds.recall(session, round_id)
+            result = recall_round(session, round_id)
         own = [s for s in result.recorded if s["player"] == login.name]
         again = [s for s in result.replayed if s["player"] == login.name]
-        return {"round_id": round_id, "same": result.same, "recorded": own, "replayed": again}
+        return {"round_id": round_id, "game": result.game, "same": result.same,
+                "recorded": own, "replayed": again}
 
     # -- live tables -------------------------------------------------------------------
     def room_of(name: str) -> LiveRoom:
