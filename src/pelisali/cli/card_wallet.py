@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from pelisali.cli.common import console, fail
+from pelisali.cli.platform import remind
 from pelisali.games import GameError
 from pelisali.money import MoneyError, format_cents, parse_amount
 from pelisali.platform import accounts
@@ -102,11 +103,7 @@ def play_cards_on_wallet(game: str, account: str, table_name: str | None, seed: 
             return
         try:
             with transaction(engine) as session:
-                player = accounts.find(session, account)
-                if accounts.reminder_due(player, started):
-                    console.print(f"[yellow]you have played {(now_utc() - started).seconds // 60}"
-                                  " minutes[/]")
-                    started = now_utc()
+                started = remind(accounts.find(session, account), started)
                 if command == "balance":
                     console.print(_wallet(session, account))
                 elif game == "punto-banco":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated
 
 import typer
@@ -23,7 +23,7 @@ from pelisali.money import MoneyError, format_cents, parse_amount
 from pelisali.platform import accounts
 from pelisali.platform.db import database_url, make_engine, transaction, upgrade
 from pelisali.platform.ledger import LedgerError, balance, check, now_utc, verify_audit
-from pelisali.platform.models import Transfer
+from pelisali.platform.models import Player, Transfer
 
 account_app = typer.Typer(help="Players: create, show, limits, self-exclusion, staff status.",
                           no_args_is_help=True)
@@ -359,6 +359,14 @@ def recall_command(round_id: Annotated[int, typer.Argument(help="the round numbe
     console.print("replay gives the same settlement")
 
 
+def remind(player: Player, started: datetime) -> datetime:
+    """Show the session-time reminder when it is due; when the next period began."""
+    if not accounts.reminder_due(player, started):
+        return started
+    console.print(f"[yellow]you have played {(now_utc() - started).seconds // 60} minutes[/]")
+    return now_utc()
+
+
 def play_on_wallet(game: str, variant: str | None, account: str, table_name: str | None,
                    seed: int | None) -> None:
     """The terminal game on the persistent wallet: ``bet SPOT AMOUNT``, ``spin``,
@@ -400,11 +408,7 @@ def play_on_wallet(game: str, variant: str | None, account: str, table_name: str
             continue
         try:
             with transaction(engine) as session:
-                player = accounts.find(session, account)
-                if accounts.reminder_due(player, started):
-                    console.print(f"[yellow]you have played {(now_utc() - started).seconds // 60}"
-                                  " minutes[/]")
-                    started = now_utc()
+                started = remind(accounts.find(session, account), started)
                 if words[0] == "quit":
                     return
                 if words[0] == "balance":

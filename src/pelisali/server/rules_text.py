@@ -62,6 +62,10 @@ HEADINGS = {
 }
 
 
+def _limits(low: int, high: int) -> dict[str, Any]:
+    return {"min": low, "max": high, "text": f"{format_cents(low)} - {format_cents(high)} €"}
+
+
 def bet_name(bet_type: str, lang: str) -> str:
     """A bet type's name in ``lang``; totals and sums by their number."""
     names = BET_NAMES.get(bet_type)
@@ -93,9 +97,7 @@ def rules_of(game: WagerGame, lang: str) -> dict[str, Any]:
     return {
         "title": getattr(rules.name, lang), "description": getattr(rules.description, lang),
         "section": rules.section, "headings": HEADINGS[lang],
-        "limits": {"min": rules.limits.min, "max": rules.limits.max,
-                   "text": f"{format_cents(rules.limits.min)} - "
-                           f"{format_cents(rules.limits.max)} €"},
+        "limits": _limits(rules.limits.min, rules.limits.max),
         "lines": lines,
         "notes": [str(rules.zero_rule.section)] if hasattr(rules, "zero_rule")
         and rules.zero_rule is not None else [],
@@ -124,9 +126,7 @@ def card_rules_of(game: str, lang: str) -> dict[str, Any]:
     return {
         "title": getattr(rules.name, lang), "description": getattr(rules.description, lang),
         "section": rules.section, "headings": HEADINGS[lang],
-        "limits": {"min": rules.limits.min, "max": rules.limits.max,
-                   "text": f"{format_cents(rules.limits.min)} - "
-                           f"{format_cents(rules.limits.max)} €"},
+        "limits": _limits(rules.limits.min, rules.limits.max),
         "lines": lines, "notes": notes,
     }
 
