@@ -2,14 +2,19 @@
 
 A player registers, logs in, deposits, plays roulette C through the layout, sees the result
 and each bet's settlement, sees a slip over the balance refused, and finds the round in the
-history. The page's balance is checked against what the server answered and against
-``GET /api/me`` fetched by the page itself. With ``PELISALI_SCREENSHOTS=1`` the test
-writes its screenshots to ``docs/screenshots`` (otherwise to a scratch folder, so that a
-test run leaves the checkout as it was).
+history. Another plays a round of every other game against the house through its table:
+boule, the money wheel, Tuplanoppa, Sic Bo, punto banco and blackjack to its end. Two
+players in two browser contexts play a poker hand against each other, each seeing only
+their own hole cards, and bet on the same live roulette round, reconnecting after a
+dropped connection. The page's balance is checked against what the server answered and
+against ``GET /api/me`` fetched by the page itself. With ``PELISALI_SCREENSHOTS=1`` the
+tests write their screenshots to ``docs/screenshots`` (otherwise to a scratch folder, so
+that a test run leaves the checkout as it was).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -26,6 +31,7 @@ import pytest
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 NAME, PASSWORD = "aino_pelaaja", "kissa-koira-123"
+STAFF, STAFF_PASSWORD = "floor", "lattia-pomo-456"
 
 
 def euros(cents: int) -> str:
@@ -41,20 +47,24 @@ def free_port() -> int:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    """The real app on a fresh SQLite file with a funded house bank, served by uvicorn."""
+    """The real app on a fresh SQLite file with a funded house bank and a staff login,
+    served by uvicorn."""
     import uvicorn
 
     from pelisali.platform import ledger
     from pelisali.platform.db import make_engine, transaction, upgrade
     from pelisali.server.app import create_app
+    from pelisali.server.auth import add_login
 
     engine = make_engine(f"sqlite:///{tmp_path}/casino.db")
     upgrade(engine)
     with transaction(engine) as session:
         ledger.move(session, "fund", "external:owner", "house:bank", 10**9, "funding")
+        add_login(session, STAFF, STAFF_PASSWORD, "staff")
     port = free_port()
-    uv = uvicorn.Server(uvicorn.Config(create_app(engine), host="127.0.0.1", port=port,
-                                       log_level="warning"))
+    # Short live and poker timings: a betting window of 3 s, 15 s to act.
+    app = create_app(engine, live_window=3.0, live_pause=2.0, act_seconds=15.0)
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=uv.run, name="uvicorn", daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
@@ -92,6 +102,99 @@ def shown_cents(page: Any) -> int:
     assert match, f"the balance reads {text!r}"
     cents = int(match[2]) * 100 + int(match[3])
     return -cents if match[1] else cents
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    shots = DOCS if os.environ.get("PELISALI_SCREENSHOTS") else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
+def need_chromium() -> None:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package "
+                    "(apt-get install chromium); this test never downloads a browser")
+
+
+def staff_post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` to a staff endpoint with a logged-in staff session."""
+    def post(target: str, data: dict[str, Any], cookie: str = "") -> Any:
+        request = urllib.request.Request(
+            f"{url}{target}", data=json.dumps(data).encode(), method="POST",
+            headers={"Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})})
+        return urllib.request.urlopen(request, timeout=10)
+
+    with post("/api/login", {"name": STAFF, "password": STAFF_PASSWORD}) as answer:
+        cookie = answer.headers["set-cookie"].split(";", 1)[0]
+    with post(path, body, cookie) as answer:
+        assert answer.status == 201
+        made: dict[str, Any] = json.load(answer)
+        return made
+
+
+class Player:
+    """A player in a browser context of their own: registered, logged in and funded
+    through the API (the first test does it through the forms), with the page open at
+    the lobby, every page error and every websocket frame recorded."""
+
+    def __init__(self, browser: Any, url: str, name: str, deposit: int = 100_000) -> None:
+        from playwright.sync_api import expect
+
+        self.name = name
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        api = self.context.request
+        registered = api.post(f"{url}/api/register", data={
+            "name": name, "password": PASSWORD, "born": "1991-03-04", "country": "FI"})
+        assert registered.status == 201, registered.text()
+        assert api.post(f"{url}/api/login", data={"name": name, "password": PASSWORD}).ok
+        assert api.post(f"{url}/api/wallet/deposit",
+                        data={"amount": deposit, "key": f"first-{name}"}).ok
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(12_000)
+        self.errors: list[str] = []
+        self.received: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("websocket", self._watch)
+        self.page.goto(f"{url}/#/lobby")
+        expect(self.page.locator("#lobby-view")).to_be_visible()
+        expect(self.page.locator("#balance")).to_have_text(euros(deposit))
+
+    def _watch(self, socket: Any) -> None:
+        def keep(into: list[dict[str, Any]]) -> Any:
+            def record(payload: Any) -> None:
+                if isinstance(payload, str):
+                    into.append(json.loads(payload))
+            return record
+        socket.on("framereceived", keep(self.received))
+        socket.on("framesent", keep(self.sent))
+
+    def frame(self, test: Any, timeout: float = 12.0) -> dict[str, Any]:
+        """The first frame received that passes ``test``, waiting for it (while Playwright
+        delivers the page's events)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for message in self.received:
+                if test(message):
+                    return message
+            if time.monotonic() > deadline:
+                pytest.fail(f"{self.name}: no such frame in {self.received[-5:]}")
+            self.page.wait_for_timeout(50)
+
+    def balance_matches_server(self) -> int:
+        me = page_fetch(self.page, "/api/me")["body"]
+        assert shown_cents(self.page) == me["balance"]
+        return int(me["balance"])
+
+
+def top_shot(page: Any, path: Path) -> None:
+    """A full-page picture from the top (the sticky bar where it belongs), once the
+    result's animations have run."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("""() => document.getAnimations().every(a =>
+        !(a instanceof CSSAnimation) || a.playState !== "running"
+        || a.effect.getTiming().iterations === Infinity)""")
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
 
 
 def test_a_player_registers_deposits_plays_roulette_and_finds_the_round(server: str,
@@ -256,5 +359,404 @@ def test_a_player_registers_deposits_plays_roulette_and_finds_the_round(server: 
             expect(page.locator("#rules-lines tr").first).to_be_visible()
 
             assert errors == []
+        finally:
+            browser.close()
+
+
+def place(page: Any, chip: int, spots: list[str]) -> None:
+    from playwright.sync_api import expect
+
+    page.click(f'#chips .chip[data-value="{chip}"]')
+    for key in spots:
+        page.click(f'#layout [data-spot="{key}"]')
+        expect(page.locator(f'#layout [data-spot="{key}"]')).to_have_attribute(
+            "data-amount", str(chip))
+    expect(page.locator("#bet-total")).to_have_text(euros(chip * len(spots)))
+
+
+def settled_on_page(page: Any, round_: dict[str, Any]) -> None:
+    """Each bet's settlement in the table under the felt, and the balance in the bar."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#round-id")).to_have_text(f"#{round_['round_id']}")
+    expect(page.locator("#settlements tr")).to_have_count(len(round_["settlements"]))
+    for s in round_["settlements"]:
+        row = page.locator(f'#settlements tr[data-bet-id="{s["bet_id"]}"]')
+        expect(row.locator(".stake")).to_have_text(euros(s["stake"]))
+        expect(row.locator(".paid")).to_have_text(euros(s["paid"]))
+    expect(page.locator("#balance")).to_have_text(euros(round_["balance"]))
+
+
+def test_a_player_plays_every_game_against_the_house(server: str, tmp_path: Path) -> None:
+    need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    shots = shots_dir(tmp_path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            aino = Player(browser, server, "aino")
+            page = aino.page
+            balance = 100_000
+
+            # Boule, the money wheel, Tuplanoppa and Sic Bo: every spot the server offers
+            # is on the felt, two bets, the result drawn as the game draws it.
+            slips = {"boule": ["red", "straight 5"], "money-wheel": ["1", "joker"],
+                     "tuplanoppa": ["sum_7", "any_pair"], "sic-bo": ["small", "total_10"]}
+            for game, slip in slips.items():
+                page.click("#nav-lobby")
+                page.click(f'#lobby-games .game-card[data-game="{game}"] a.game-open')
+                expect(page.locator("#table-view")).to_have_attribute("data-game", game)
+                layout = page_fetch(page, f"/api/layout/{game}")["body"]
+                on_page = page.locator("#layout [data-spot]").evaluate_all(
+                    "nodes => nodes.map(n => n.dataset.spot)")
+                assert sorted(on_page) == sorted(s["key"] for s in layout["spots"])
+                place(page, 500, slip)
+                with page.expect_response(f"**/api/play/{game}") as played:
+                    page.click("#spin")
+                assert played.value.status == 200, played.value.text()
+                round_ = played.value.json()
+                faces = round_["result"].split("-")
+                number = page.locator(f'#result-number[data-round="{round_["round_id"]}"]')
+                if game == "boule":
+                    expect(number).to_have_text(faces[0])
+                    expect(page.locator(f'#layout [data-spot="straight {faces[0]}"]')) \
+                        .to_have_class(re.compile(r"\bwinner\b"))
+                elif game == "money-wheel":
+                    expect(number).to_have_attribute("data-symbol", faces[0])
+                    expect(page.locator(f'#layout [data-spot="{faces[0]}"]')) \
+                        .to_have_class(re.compile(r"\bwinner\b"))
+                else:  # the dice, as dice, and their total
+                    expect(number).to_have_text(str(sum(int(f) for f in faces)))
+                    assert len(faces) == (2 if game == "tuplanoppa" else 3)
+                    expect(page.locator("#dice .die.landed")).to_have_count(len(faces))
+                    assert page.locator("#dice .die").evaluate_all(
+                        "nodes => nodes.map(n => n.dataset.face)") == faces
+                    for i, face in enumerate(faces):
+                        expect(page.locator("#dice .die").nth(i).locator(".pip")) \
+                            .to_have_count(int(face))
+                settled_on_page(page, round_)
+                staked = sum(s["stake"] for s in round_["settlements"])
+                paid = sum(s["paid"] for s in round_["settlements"])
+                assert staked == 1_000 and round_["balance"] == balance - staked + paid
+                balance = round_["balance"]
+                assert aino.balance_matches_server() == balance
+                page.click("#rebet")  # the same chips again, for the picture
+                top_shot(page, shots / f"{game}.png")
+                page.click("#clear")
+
+            # The language switch reaches the new tables' own words.
+            page.click('#lang [data-lang="en"]')
+            expect(page.locator("#spin")).to_have_text("Roll")
+            expect(page.locator('#layout [data-spot="small"] strong')).to_have_text("Small")
+            page.click('#lang [data-lang="sv"]')
+            expect(page.locator("#spin")).to_have_text("Kasta")
+            page.click('#lang [data-lang="fi"]')
+            expect(page.locator("#spin")).to_have_text("Heitä")
+            expect(page.locator('#layout [data-spot="small"] strong')).to_have_text("Pieni")
+
+            # Punto banco: the player, banker and tie boxes; the cards dealt as cards.
+            page.click("#nav-lobby")
+            page.click('#lobby-games .game-card[data-game="punto-banco"] a.game-open')
+            expect(page.locator("#table-view")).to_have_attribute("data-game", "punto-banco")
+            expect(page.locator("#layout [data-spot]")).to_have_count(3)
+            place(page, 500, ["banker", "tie"])
+            with page.expect_response("**/api/cards/punto-banco") as dealt:
+                page.click("#spin")
+            assert dealt.value.status == 200, dealt.value.text()
+            coup = dealt.value.json()
+            for side in ("player", "banker"):
+                cards = [c["card"] for c in coup["cards"] if c["side"] == side]
+                expect(page.locator(f"#cards .pb-{side} .pcard")).to_have_count(len(cards))
+                assert page.locator(f"#cards .pb-{side} .pcard").evaluate_all(
+                    "nodes => nodes.map(n => n.dataset.card)") == cards
+            expect(page.locator("#result-number")).to_have_attribute("data-result", coup["result"])
+            expect(page.locator(f'#layout [data-spot="{coup["result"]}"]')).to_have_class(
+                re.compile(r"\bwinner\b"))
+            settled_on_page(page, coup)
+            balance = coup["balance"]
+            assert aino.balance_matches_server() == balance
+            top_shot(page, shots / "punto-banco.png")
+
+            # Blackjack: chips on two seats, the deal, the actions the rules allow (the
+            # dealer's hole card face down meanwhile), to the round's end.
+            page.click("#nav-lobby")
+            page.click('#lobby-games .game-card[data-game="blackjack"] a.game-open')
+            expect(page.locator("#table-view")).to_have_attribute("data-game", "blackjack")
+            expect(page.locator("#layout [data-spot]")).to_have_count(7)
+            place(page, 500, ["3", "5"])
+            with page.expect_response("**/api/cards/blackjack/deal") as dealt:
+                page.click("#spin")
+            assert dealt.value.status == 200, dealt.value.text()
+            view = dealt.value.json()
+            assert page_fetch(page, "/api/me")["body"]["balance"] == balance - 1_000
+            pictured = False
+            for _ in range(20):
+                if view["status"] != "playing":
+                    break
+                # One up card and one face down, while the dealer waits.
+                expect(page.locator("#cards .bj-dealer .pcard")).to_have_count(2)
+                expect(page.locator("#cards .bj-dealer .pcard.back")).to_have_count(1)
+                for hand in view["hands"]:
+                    cards = page.locator(f'#layout .bj-hand[data-seat="{hand["seat"]}"]'
+                                         f'[data-hand="{hand["hand"]}"] .pcard')
+                    expect(cards).to_have_count(len(hand["cards"]))
+                if view["insurance"]:
+                    seat = next(iter(view["insurance"]))
+                    button = page.locator(
+                        f'#bj-actions [data-action="no-insurance"][data-seat="{seat}"]')
+                else:
+                    expect(page.locator("#bj-actions button")).to_have_count(len(view["actions"]))
+                    turn = next(h for h in view["hands"] if [h["seat"], h["hand"]] == view["turn"])
+                    action = "hit" if "hit" in view["actions"] and turn["total"] <= 11 else "stand"
+                    button = page.locator(f'#bj-actions [data-action="{action}"]')
+                if not pictured:
+                    top_shot(page, shots / "blackjack.png")
+                    pictured = True
+                with page.expect_response("**/api/cards/blackjack/act") as acted:
+                    button.click()
+                assert acted.value.status == 200, acted.value.text()
+                view = acted.value.json()
+            assert view["status"] == "settled"
+            expect(page.locator("#bj-actions")).to_be_hidden()
+            expect(page.locator("#cards .bj-dealer .pcard.back")).to_have_count(0)
+            expect(page.locator("#cards .bj-dealer .pcard")).to_have_count(len(view["dealer"]))
+            settled_on_page(page, view)
+            assert aino.balance_matches_server() == view["balance"]
+            if not pictured:
+                top_shot(page, shots / "blackjack.png")
+
+            # The table's rules, one version only.
+            page.click("#table-rules")
+            expect(page.locator("#rules-view")).to_be_visible()
+            expect(page.locator("#rules-title")).to_have_text("Blackjack")
+            expect(page.locator("#rules-lines tr").first).to_be_visible()
+            expect(page.locator("#rules-variant")).to_be_hidden()
+
+            # Every round is in the history.
+            page.click("#nav-history")
+            expect(page.locator("#history-rows tr")).to_have_count(
+                len(page_fetch(page, "/api/history")["body"]["bets"]))
+            assert aino.errors == []
+        finally:
+            browser.close()
+
+
+def test_two_players_bet_on_the_same_live_roulette_round(server: str, tmp_path: Path) -> None:
+    need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    shots = shots_dir(tmp_path)
+    assert staff_post(server, "/api/staff/tables", {
+        "name": "live-1", "game": "roulette", "variant": "C", "mode": "live"}) == {"name": "live-1"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            aino, bertil = Player(browser, server, "aino"), Player(browser, server, "bertil")
+            players = (aino, bertil)
+            for player in players:
+                page = player.page
+                page.click("#nav-lobby")
+                page.click('#lobby-tables .table-card[data-table="live-1"] a.table-open')
+                expect(page.locator("#table-view")).to_have_attribute("data-mode", "live")
+                expect(page.locator("#live-box")).to_have_attribute("data-connected", "true")
+                layout = page_fetch(page, "/api/layout/roulette?variant=C")["body"]
+                expect(page.locator("#layout [data-spot]")).to_have_count(len(layout["spots"]))
+            bertil.page.click('#lang [data-lang="sv"]')  # the table's words follow the switch
+            expect(bertil.page.locator("#spin")).to_have_text("Satsa")
+            bertil.page.click('#lang [data-lang="en"]')
+            expect(bertil.page.locator("#spin")).to_have_text("Place bets")
+            # Chips on the layout whenever; they go to the table in a betting window.
+            place(aino.page, 500, ["red", "straight 17"])
+            place(bertil.page, 2500, ["black"])
+
+            # A fresh window for both: wait for the one open now to close.
+            box = aino.page.locator("#live-box")
+            expect(box).to_have_attribute("data-phase", re.compile("closed|result"))
+            expect(box).to_have_attribute("data-phase", "betting")
+            round_id = box.get_attribute("data-round")
+            for player in players:
+                expect(player.page.locator("#live-box")).to_have_attribute("data-round", round_id)
+                expect(player.page.locator("#live-box")).to_have_attribute("data-phase", "betting")
+                expect(player.page.locator("#live-countdown")).to_have_text(re.compile(r"\d+ s"))
+                player.page.click("#spin")
+            expect(aino.page.locator("#live-countdown")).to_have_text("1 s")  # it counts down
+            for player, spots, chip in ((aino, ["red", "straight 17"], 500),
+                                        (bertil, ["black"], 2500)):
+                expect(player.page.locator("#table-message")).to_have_class(re.compile(r"\bok\b"))
+                for key in spots:
+                    expect(player.page.locator(f'#layout [data-spot="{key}"]')).to_have_attribute(
+                        "data-confirmed", str(chip))
+                expect(player.page.locator("#bet-total")).to_have_text(euros(0))
+            expect(aino.page.locator("#balance")).to_have_text(euros(100_000 - 1_000))
+            expect(bertil.page.locator("#balance")).to_have_text(euros(100_000 - 2_500))
+            top_shot(aino.page, shots / "live-roulette.png")
+
+            # No more bets, then the same result for both, as the server sent it.
+            for player in players:
+                expect(player.page.locator("#live-box")).to_have_attribute("data-phase", "closed")
+            shown = []
+            for player in players:
+                result = player.frame(lambda m: m.get("type") == "result"
+                                      and str(m.get("round_id")) == round_id)
+                pocket = result["result"].split("-")[0]
+                number = player.page.locator(f'#result-number[data-round="{round_id}"]')
+                expect(number).to_have_text(pocket)
+                shown.append(number.inner_text())
+                expect(player.page.locator(f'#layout [data-spot="straight {pocket}"]')) \
+                    .to_have_class(re.compile(r"\bwinner\b"))
+            assert shown[0] == shown[1]
+
+            # Each player's own settlement, and the balance the server holds.
+            for player, staked in ((aino, 1_000), (bertil, 2_500)):
+                settled = player.frame(lambda m: m.get("type") == "settled"
+                                       and str(m.get("round_id")) == round_id)
+                assert sum(s["stake"] for s in settled["settlements"]) == staked
+                settled_on_page(player.page, {**settled, "round_id": int(round_id)})
+                assert player.balance_matches_server() == settled["balance"]
+
+            # A dropped connection comes back by itself and asks for what it missed.
+            page = aino.page
+            seq = int(page.locator("#live-box").get_attribute("data-seq") or 0)
+            assert seq > 0
+            page.evaluate("window.pelisaliLive.drop()")
+            expect(page.locator("#live-box")).to_have_attribute("data-reconnects", "1")
+            expect(page.locator("#live-box")).to_have_attribute("data-connected", "true")
+            hello = next((m for m in aino.sent if m.get("type") == "hello"), None)
+            deadline = time.monotonic() + 10
+            while hello is None and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+                hello = next((m for m in aino.sent if m.get("type") == "hello"), None)
+            assert hello is not None and hello["since"] >= seq
+            # and follows the table on: the next round's window reaches it.
+            expect(page.locator("#live-box")).not_to_have_attribute("data-round", round_id)
+            assert aino.errors == [] and bertil.errors == []
+        finally:
+            browser.close()
+
+
+def test_two_players_play_a_poker_hand_against_each_other(server: str, tmp_path: Path) -> None:
+    need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    shots = shots_dir(tmp_path)
+    opened = staff_post(server, "/api/staff/poker-tables", {
+        "name": "nl-1", "small_blind": 50, "big_blind": 100, "min_buy_in": 2000})
+    assert opened == {"name": "nl-1"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            aino, bertil = Player(browser, server, "aino"), Player(browser, server, "bertil")
+            players = {player.name: player for player in (aino, bertil)}
+            other = {"aino": bertil, "bertil": aino}
+            for player in players.values():
+                page = player.page
+                page.click("#nav-lobby")
+                page.click('#lobby-tables .table-card[data-table="nl-1"] a.table-open')
+                expect(page.locator("#poker-view")).to_be_visible()
+                expect(page.locator("#poker-sit-form")).to_be_visible()
+                page.fill("#poker-buyin", "50")
+                page.click("#poker-sit-btn")
+                expect(page.locator(f'#poker-table .p-seat.me[data-player="{player.name}"]')) \
+                    .to_be_visible()
+                expect(page.locator("#balance")).to_have_text(euros(100_000 - 5_000))
+                assert player.balance_matches_server() == 95_000
+            bertil.page.click('#lang [data-lang="en"]')  # the table's words follow the switch
+            expect(bertil.page.locator("#poker-title")).to_have_text("Poker table nl-1")
+            expect(bertil.page.locator("#poker-leave")).to_have_text("Leave the table")
+            bertil.page.click('#lang [data-lang="sv"]')
+            expect(bertil.page.locator("#poker-leave")).to_have_text("Lämna bordet")
+
+            # The hand starts: your own two cards face up, the other's two face down, and
+            # the other's real cards nowhere in your page.
+            for player in players.values():
+                expect(player.page.locator("#poker-table")).to_have_attribute("data-hand", "on")
+            hole = {}
+            for name, player in players.items():
+                mine = player.page.locator("#poker-table .p-seat.me .p-cards .pcard")
+                expect(mine).to_have_count(2)
+                hole[name] = mine.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+                dealt = player.frame(lambda m: m.get("type") == "view" and m.get("hand"))
+                assert hole[name] == dealt["hand"]["hole"]
+                theirs = player.page.locator(
+                    f'#poker-table .p-seat[data-player="{other[name].name}"] .p-cards .pcard')
+                expect(theirs).to_have_count(2)
+                expect(theirs.and_(player.page.locator(".back"))).to_have_count(2)
+            for name in players:
+                html = other[name].page.content()
+                for card in hole[name]:
+                    assert f'data-card="{card}"' not in html
+                    face = ("10" if card[0] == "T" else card[0]) + "♠♥♦♣"["shdc".index(card[1])]
+                    assert f'title="{face}"' not in html
+
+            # Play to the end: a raise with the slider, a call, then check it down. Both
+            # sit out before the river (from the next hand), to leave afterwards.
+            table = aino.page.locator("#poker-table")
+            raised = sat_out = pictured = False
+            for _ in range(30):
+                aino.page.wait_for_function(
+                    """() => { const t = document.querySelector('#poker-table');
+                               return t.dataset.toAct || t.dataset.results !== '0'; }""")
+                if table.get_attribute("data-results") != "0":
+                    break
+                board = aino.page.locator("#poker-board .pcard[data-card]").count()
+                if board == 3 and not pictured:
+                    top_shot(aino.page, shots / "poker.png")
+                    pictured = True
+                if board == 5 and not sat_out:
+                    for player in players.values():
+                        player.page.click("#poker-sitout")
+                        expect(player.page.locator("#poker-sitout")).to_have_attribute(
+                            "data-out", "true")
+                    sat_out = True
+                actor = players[table.get_attribute("data-to-act") or ""]
+                page = actor.page
+                expect(page.locator("#poker-actions")).to_be_visible()
+                expect(page.locator("#poker-turn")).not_to_be_empty()
+                expect(other[actor.name].page.locator("#poker-actions")).to_be_hidden()
+                expect(page.locator("#poker-table .p-seat.to-act .p-timer-bar")).to_have_count(1)
+                before = int(page.locator("#poker-table").get_attribute("data-seq") or 0)
+                if not raised:
+                    page.fill("#poker-raise-range", "300")
+                    expect(page.locator("#poker-raise-amount")).to_have_text(euros(300))
+                    page.click("#poker-raise")
+                    raised = True
+                else:
+                    page.click("#poker-check-call")
+                for player in players.values():
+                    player.page.wait_for_function(
+                        "seq => +document.querySelector('#poker-table').dataset.seq > seq",
+                        arg=before)
+            else:
+                pytest.fail("the hand did not end")
+            assert raised and sat_out and pictured
+
+            # The hand's result: the chips the server counted, on both pages.
+            results = {}
+            for name, player in players.items():
+                results[name] = player.frame(lambda m: m.get("type") == "hand-result")
+                expect(player.page.locator("#poker-result")).to_be_visible()
+            assert results["aino"] == results["bertil"]
+            chips = results["aino"]["chips"]
+            assert sum(chips.values()) == 10_000 and results["aino"]["rake"] == 0
+            assert set(results["aino"]["shown"]) == {"aino", "bertil"}  # a showdown
+            for player in players.values():
+                for name, count in chips.items():
+                    expect(player.page.locator(
+                        f'#poker-table .p-seat[data-player="{name}"] .p-chips')).to_have_text(
+                        euros(count))
+                # At the showdown both hands face up.
+                for name, cards in results["aino"]["shown"].items():
+                    assert player.page.locator(
+                        f'#poker-table .p-seat[data-player="{name}"] .pcard[data-card]'
+                    ).evaluate_all("nodes => nodes.map(n => n.dataset.card)") == cards
+
+            # Both leave with their chips: the wallets hold what the table counted.
+            for name, player in players.items():
+                player.page.click("#poker-leave")
+                expect(player.page.locator("#poker-sit-form")).to_be_visible()
+                expect(player.page.locator("#balance")).to_have_text(euros(95_000 + chips[name]))
+                assert player.balance_matches_server() == 95_000 + chips[name]
+            assert aino.errors == [] and bertil.errors == []
         finally:
             browser.close()
