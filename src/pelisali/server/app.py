@@ -22,7 +22,9 @@ requests by guessing a key.
 """
 
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import date
@@ -62,6 +64,7 @@ from pelisali.server.poker_room import PokerRoom
 from pelisali.server.rules_text import LANGUAGES, card_rules_of, poker_rules_of, rules_of
 
 COOKIE = "pelisali_session"
+log = logging.getLogger("pelisali.server")
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 MAX_CENTS = 10**11  # a billion euros: far above any limit, far below any overflow
 Cents = Annotated[int, Field(gt=0, le=MAX_CENTS)]
@@ -182,6 +185,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
     result is shown for ``live_pause``; a poker player has ``act_seconds`` to act."""
     rooms: dict[str, LiveRoom] = {}
     poker_rooms: dict[str, PokerRoom] = {}
+    opening = asyncio.Lock()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -522,6 +526,8 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                                             "reason": "messages: hello {since}, bet"})
         except (WebSocketDisconnect, ValueError, KeyError):
             pass
+        except Exception:  # logged; the client reconnects and resumes from its last event
+            log.exception("live table %s: %s's connection failed", name, login.name)
         finally:
             room.leave(login.name, socket)
 
@@ -537,11 +543,12 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
         except LedgerError as exc:
             await socket.close(code=4403, reason=str(exc)[:120])
             return
-        room = poker_rooms.get(name)
-        if room is None:
-            room = poker_rooms[name] = PokerRoom(engine, name, draws,
-                                                 act_seconds=act_seconds)
-            await room.start()
+        async with opening:  # two first players open one room, not two
+            room = poker_rooms.get(name)
+            if room is None:
+                room = PokerRoom(engine, name, draws, act_seconds=act_seconds)
+                await room.start()
+                poker_rooms[name] = room
         await socket.accept()
         await room.join(login.name, socket)
         try:
@@ -569,6 +576,8 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                 await socket.send_json(answer)
         except (WebSocketDisconnect, ValueError, KeyError):
             pass
+        except Exception:  # logged; the client reconnects and gets the table again
+            log.exception("poker table %s: %s's connection failed", name, login.name)
         finally:
             room.leave_socket(login.name, socket)
 

@@ -16,6 +16,7 @@ concerns it, so it misses nothing.
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from pelisali.platform.ledger import LedgerError, balance
 from pelisali.rng import Rng
 
 KEEP = 500  # events kept for clients that reconnect
+log = logging.getLogger("pelisali.server")
 
 
 @dataclass
@@ -128,33 +130,43 @@ class LiveRoom:
                 continue
 
     async def _run(self) -> None:
-        assert self._desk is not None
         while True:
-            if not self.clients:  # nobody at the table: the wheel waits
-                self.phase = "waiting"
-                self._wake.clear()
-                await self._wake.wait()
-            self.round_id = self._desk.round_id
-            self.phase, self.closes_at = "betting", self.clock() + self.window
-            await self._publish(None, {"type": "betting", "round_id": self.round_id,
-                                       "closes_in": self.window})
-            await asyncio.sleep(self.window)
-            self.phase = "closed"
-            await self._publish(None, {"type": "no-more-bets", "round_id": self.round_id})
-            round_id, settled = await asyncio.to_thread(self._desk.spin, self.rng)
-            self.phase = "result"
-            draws = await asyncio.to_thread(self._result, round_id)
-            await self._publish(None, {"type": "result", "round_id": round_id,
-                                       "result": draws})
-            players = sorted({s.player for s in settled})
-            wallets = await asyncio.to_thread(self._wallets, players)
-            for name in players:
-                await self._publish(name, {
-                    "type": "settled", "round_id": round_id, "balance": wallets[name],
-                    "settlements": [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                     "paid": s.paid, "result": s.result}
-                                    for s in settled if s.player == name]})
-            await asyncio.sleep(self.pause)
+            try:
+                await self._round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # logged; the next round starts after a breath
+                log.exception("live table %s", self.table)
+                await asyncio.sleep(1)
+
+    async def _round(self) -> None:
+        """One round: the window, no more bets, the draw, the settlements."""
+        assert self._desk is not None
+        if not self.clients:  # nobody at the table: the wheel waits
+            self.phase = "waiting"
+            self._wake.clear()
+            await self._wake.wait()
+        self.round_id = self._desk.round_id
+        self.phase, self.closes_at = "betting", self.clock() + self.window
+        await self._publish(None, {"type": "betting", "round_id": self.round_id,
+                                   "closes_in": self.window})
+        await asyncio.sleep(self.window)
+        self.phase = "closed"
+        await self._publish(None, {"type": "no-more-bets", "round_id": self.round_id})
+        round_id, settled = await asyncio.to_thread(self._desk.spin, self.rng)
+        self.phase = "result"
+        draws = await asyncio.to_thread(self._result, round_id)
+        await self._publish(None, {"type": "result", "round_id": round_id,
+                                   "result": draws})
+        players = sorted({s.player for s in settled})
+        wallets = await asyncio.to_thread(self._wallets, players)
+        for name in players:
+            await self._publish(name, {
+                "type": "settled", "round_id": round_id, "balance": wallets[name],
+                "settlements": [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
+                                 "paid": s.paid, "result": s.result}
+                                for s in settled if s.player == name]})
+        await asyncio.sleep(self.pause)
 
     def _result(self, round_id: int) -> str:
         import json

@@ -19,6 +19,7 @@ says nothing of timers.
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
 
 KEEP = 200
+log = logging.getLogger("pelisali.server")
 
 
 @dataclass
@@ -168,45 +170,55 @@ class PokerRoom:
     # -- the table's loop ----------------------------------------------------------------
     async def _run(self) -> None:
         while True:
-            cash = self.cash
-            hand = cash.hand
-            if hand is None:
-                ready = [s for s in cash.table.seats
-                         if s is not None and not s.sitting_out and s.chips > 0]
-                if len(ready) < 2:
-                    self._wake.clear()
-                    await self._wake.wait()
-                    continue
-                try:
-                    cash.start_hand()
-                except LedgerError:
-                    self._wake.clear()
-                    await self._wake.wait()
-                    continue
-                self.deadline = self.clock() + self.act_seconds
-                await self._broadcast()
-                continue
-            if hand.finished:
-                names = cash.in_hand
-                shown = {names[seat]: cards for seat, cards in
-                         _shown(hand.view(None)).items()}
-                result = await asyncio.to_thread(cash.finish_hand)
-                self.seq += 1
-                self.results.append({"type": "hand-result", "seq": self.seq,
-                                     "round_id": result.round_id, "rake": result.rake,
-                                     "chips": result.chips, "shown": shown})
-                await self._publish(self.results[-1])
-                for name in sorted(self.leaving):
-                    await self._cash_out(name, f"leave-{self.table}-{result.round_id}-{name}")
-                await self._broadcast()
-                await asyncio.sleep(self.between_hands)
-                continue
-            self._wake.clear()
             try:
-                await asyncio.wait_for(self._wake.wait(),
-                                       timeout=max(0.0, self.deadline - self.clock()))
-            except TimeoutError:
-                await self._timed_out()
+                await self._step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # logged; the table carries on after a breath
+                log.exception("poker table %s", self.table)
+                await asyncio.sleep(1)
+
+    async def _step(self) -> None:
+        """One turn of the table: deal, wait for the player to act, or record."""
+        cash = self.cash
+        hand = cash.hand
+        if hand is None:
+            ready = [s for s in cash.table.seats
+                     if s is not None and not s.sitting_out and s.chips > 0]
+            if len(ready) < 2:
+                self._wake.clear()
+                await self._wake.wait()
+                return
+            try:
+                cash.start_hand()
+            except LedgerError:
+                self._wake.clear()
+                await self._wake.wait()
+                return
+            self.deadline = self.clock() + self.act_seconds
+            await self._broadcast()
+            return
+        if hand.finished:
+            names = cash.in_hand
+            shown = {names[seat]: cards for seat, cards in
+                     _shown(hand.view(None)).items()}
+            result = await asyncio.to_thread(cash.finish_hand)
+            self.seq += 1
+            self.results.append({"type": "hand-result", "seq": self.seq,
+                                 "round_id": result.round_id, "rake": result.rake,
+                                 "chips": result.chips, "shown": shown})
+            await self._publish(self.results[-1])
+            for name in sorted(self.leaving):
+                await self._cash_out(name, f"leave-{self.table}-{result.round_id}-{name}")
+            await self._broadcast()
+            await asyncio.sleep(self.between_hands)
+            return
+        self._wake.clear()
+        try:
+            await asyncio.wait_for(self._wake.wait(),
+                                   timeout=max(0.0, self.deadline - self.clock()))
+        except TimeoutError:
+            await self._timed_out()
 
     async def _timed_out(self) -> None:
         hand = self.cash.hand
