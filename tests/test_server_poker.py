@@ -108,6 +108,12 @@ def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
             ann.send_json({"type": "leave", "key": "l1"})
             bob.send_json({"type": "leave", "key": "l1"})
             until(bob, lambda m: m["type"] in ("leaving", "cashed-out"))
+        client.cookies.clear()
+        history = client.get("/api/history", headers=ann_h).json()["hands"]
+        assert history and history[0]["table"] == "nl-1"
+        recalled = client.get(f"/api/recall/{history[-1]['round_id']}", headers=ann_h).json()
+        assert recalled["game"] == "poker" and recalled["same"]
+        assert "finishing_stacks" in recalled["recorded"]
         with transaction(engine) as s:
             assert check(s).ok and verify_audit(s).ok
             from sqlalchemy import select

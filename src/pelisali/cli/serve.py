@@ -33,6 +33,16 @@ def serve(
     if min(live_window, live_pause, act_seconds) <= 0:
         fail("the windows and timers are positive numbers of seconds")
     engine = _engine()
+    with _session() as session:
+        from pelisali.platform.ledger import LedgerError, balance
+
+        try:
+            bank = balance(session, "house:bank")
+        except LedgerError:
+            bank = 0
+    if bank <= 0:  # every payout would be refused: no credit, for the house too
+        console.print("[yellow]the house bank is empty: fund it before players win "
+                      "(pelisali house fund EUR --staff NAME)[/]")
     console.print(f"Pelisali at http://{host}:{port}/ (OpenAPI at /docs)")
     uvicorn.run(create_app(engine, live_window=live_window, live_pause=live_pause,
                            act_seconds=act_seconds), host=host, port=port,

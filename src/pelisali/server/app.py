@@ -449,10 +449,15 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
         with db() as session:
             found = rounds.history(session, login.name)
             tables = {t.id: t.name for t in session.query(GameTable)}
+            hands = [{"round_id": row.id, "table": tables.get(row.table_id, ""),
+                      "at": row.finished_at.isoformat() if row.finished_at else None,
+                      "chips": next((seat[2] for seat in record.get("seats", [])
+                                     if seat[1] == login.name), None)}
+                     for row, record in _poker_hands(session, login.name)]
             return {"bets": [{"round_id": r.id, "table": tables.get(r.table_id, ""),
                               "spot": b.spot, "stake": b.stake, "paid": b.paid,
                               "result": b.result, "at": b.created_at.isoformat()}
-                             for r, b in found]}
+                             for r, b in found], "hands": hands}
 
     @app.get("/api/recall/{round_id}")
     def recall(round_id: Annotated[int, Field(gt=0, le=2**62)], login: Player,
@@ -460,9 +465,14 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
         with db() as session:
             mine = session.scalar(select(BetRow.id).where(BetRow.round_id == round_id,
                                                           BetRow.player == login.name).limit(1))
-            if mine is None:
+            hand = mine is None and any(row.id == round_id for row, _ in
+                                        _poker_hands(session, login.name, limit=10_000))
+            if mine is None and not hand:
                 raise HTTPException(404, "no such round of yours")
             result = recall_round(session, round_id)
+        if hand:  # a poker hand's stacks, rake and shares are the table's, cards are not
+            return {"round_id": round_id, "game": result.game, "same": result.same,
+                    "recorded": result.recorded, "replayed": result.replayed}
         own = [s for s in result.recorded if s["player"] == login.name]
         again = [s for s in result.replayed if s["player"] == login.name]
         return {"round_id": round_id, "game": result.game, "same": result.same,
@@ -675,6 +685,20 @@ def _blackjack(session: Session, view: card_rounds.BlackjackView | None,
             "your_turn": view.to_act == name, "actions": list(view.actions),
             "settlements": [_settlement(x) for x in view.settlements if x.player == name],
             "balance": wallet}
+
+
+def _poker_hands(session: Session, name: str, limit: int = 200,
+                 ) -> list[tuple[RoundRow, dict[str, Any]]]:
+    """The recorded poker hands ``name`` played, newest first (of the last ``limit``)."""
+    rows = session.scalars(select(RoundRow).join(GameTable, GameTable.id == RoundRow.table_id)
+                           .where(GameTable.game == "poker", RoundRow.status == "settled")
+                           .order_by(RoundRow.id.desc()).limit(limit))
+    hands = []
+    for row in rows:
+        record = json.loads(row.record)
+        if name in record.get("players", []):
+            hands.append((row, record))
+    return hands
 
 
 def _replayed(session: Session, key: str, name: str) -> dict[str, Any] | None:
