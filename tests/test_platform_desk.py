@@ -227,3 +227,22 @@ def test_staff_close_a_table_only_without_bets_and_set_its_limits(engine: Engine
     with transaction(engine) as s:
         assert place_bets(s, "t1", "ann", [("red", 2_000)], key="d")[0].accepted == 2_000
         assert verify_audit(s).ok
+
+
+def test_the_desk_answers_a_retried_slip_with_its_first_receipts(engine: Engine) -> None:
+    setup(engine, ("ann", "bob"))
+    desk = TableDesk(engine, "t1")
+    try:
+        first = desk.bet("ann", [("red", 1_000), ("odd", 500)], key="a1")
+        # the retry arrives in one batch with bob's new slip: both get their answers
+        retry = desk.submit("ann", [("red", 1_000), ("odd", 500)], key="a1")
+        fresh = desk.submit("bob", [("black", 700)], key="b1")
+        assert [r.bet_id for r in retry.result(60).receipts] == [r.bet_id for r in first]
+        assert fresh.result(60).refused is None
+        with pytest.raises(TableError, match="different bet"):
+            desk.bet("ann", [("black", 1_000)], key="a1")
+    finally:
+        desk.close()
+    with transaction(engine) as s:
+        assert balance(s, "player:ann") == 98_500 and balance(s, "player:bob") == 99_300
+        assert check(s).ok and reconcile_bets(s).ok

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Table, bindparam, func, select
+from sqlalchemy import Table, and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from pelisali.money import format_cents
@@ -272,13 +272,15 @@ class Standing:
 
 
 _PLAYERS = cast(Table, Player.__table__)
-_STANDINGS = select(*(_PLAYERS.c[f.name] for f in fields(Standing))).where(
-    _PLAYERS.c.name.in_(bindparam("names", expanding=True)))
 _LIMITS = cast(Table, Limit.__table__)
-_LOSS_LIMITS = (select(_LIMITS.c.player_id, _LIMITS.c.period, _LIMITS.c.amount)
-                .where(_LIMITS.c.player_id.in_(bindparam("players", expanding=True)),
-                       _LIMITS.c.kind == "loss", _LIMITS.c.effective_at <= bindparam("at"))
-                .order_by(_LIMITS.c.effective_at, _LIMITS.c.id))
+# The players with their loss limits in force, in one statement.
+_STANDINGS = (select(*(_PLAYERS.c[f.name] for f in fields(Standing)), _LIMITS.c.period,
+                     _LIMITS.c.amount)
+              .outerjoin(_LIMITS, and_(_LIMITS.c.player_id == _PLAYERS.c.id,
+                                       _LIMITS.c.kind == "loss",
+                                       _LIMITS.c.effective_at <= bindparam("at")))
+              .where(_PLAYERS.c.name.in_(bindparam("names", expanding=True)))
+              .order_by(_PLAYERS.c.id, _LIMITS.c.effective_at, _LIMITS.c.id))
 
 
 class StakeCheck:
@@ -301,12 +303,15 @@ class StakeCheck:
         self.session, self.at = session, at or now_utc()
         session.flush()
         connection = session.connection()
-        self.players = {row.name: Standing(*row) for row in connection.execute(
-            _STANDINGS, {"names": sorted(set(names))})}
+        self.players: dict[str, Standing] = {}
         self.limits: dict[tuple[int, str], int | None] = {}
-        for player_id, period, amount in connection.execute(_LOSS_LIMITS, {
-                "players": [p.id for p in self.players.values()], "at": self.at}):
-            self.limits[(player_id, period)] = amount  # the latest in force wins
+        width = len(fields(Standing))
+        for row in connection.execute(_STANDINGS, {"names": sorted(set(names)), "at": self.at}):
+            standing = Standing(*row[:width])
+            self.players[standing.name] = standing
+            period, amount = row[width:]
+            if period is not None:  # rows come oldest limit first: the latest wins
+                self.limits[(standing.id, period)] = amount
 
     def barred(self, name: str) -> str | None:
         """Why ``name`` may not play at all now (unknown, restricted, excluded), or None."""

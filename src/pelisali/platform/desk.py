@@ -177,8 +177,9 @@ class TableDesk:
         if not settled or any(s.held_level for s in settled):
             self._load(session)  # waiting for choices, or bets carried into the next round
             return round_id, settled
-        lock_table(session, self.table)
-        self.table = find_table(session, self.table_name)  # staff may have set new limits
+        # Staff may have set new limits: the next round takes them.
+        self.table.limit_min, self.table.limit_max, self.table.status = lock_table(
+            session, self.table)
         row = new_round(session, self.table)
         self._round_id, self._round = row.id, _engine_round(self.table, row, [])
         return round_id, settled
@@ -186,7 +187,7 @@ class TableDesk:
     def _lock_round(self, session: Session) -> tuple[str, str]:
         return lock_round(session, self._round_id)
 
-    def _accept(self, batch: list[_Request]) -> None:
+    def _accept(self, batch: list[_Request], check_keys: bool = False) -> None:
         slips = [request.slip for request in batch if request.slip is not None]
         try:
             with transaction(self.engine) as session:
@@ -195,16 +196,17 @@ class TableDesk:
                     self._load(session)
                 self.table.status = table_status  # closed by staff: no more slips
                 results = accept_slips(session, self.table, self._round_id, self._round,
-                                       slips)
+                                       slips, check_keys=check_keys)
         except Exception as exc:
             # Nothing committed, but the engine's round may hold the batch's bets: read it
-            # again, and try each slip alone so that one failing slip fails only itself.
+            # again, and try each slip alone, keys looked up (a retried slip's key is the
+            # usual cause), so that one failing slip fails only itself.
             self._reload()
-            if len(batch) == 1:
+            if check_keys:
                 batch[0].done.set_exception(exc)
             else:
                 for request in batch:
-                    self._accept([request])
+                    self._accept([request], check_keys=True)
             return
         for request, result in zip(batch, results, strict=True):
             request.done.set_result(result)

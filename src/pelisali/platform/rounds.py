@@ -177,9 +177,11 @@ def lock_round(session: Session, round_id: int) -> tuple[str, str]:
     return str(row[0]), str(row[1])
 
 
-def lock_table(session: Session, table: GameTable) -> None:
-    """Lock the table's row: whoever opens a round at a table holds it first."""
-    session.connection().execute(_LOCK_TABLE, {"table": table.id})
+def lock_table(session: Session, table: GameTable) -> tuple[int, int, str]:
+    """Lock the table's row (whoever opens a round at a table holds it first); its limits
+    and status as they are now."""
+    row = session.connection().execute(_LOCK_TABLE, {"table": table.id}).one()
+    return int(row[0]), int(row[1]), str(row[2])
 
 
 def _engine_round(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
@@ -233,19 +235,22 @@ _SETTLED = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("round"))
 _LOCK_ROUND = (select(_ROUNDS.c.status, _TABLES.c.status)
                .join(_TABLES, _TABLES.c.id == _ROUNDS.c.table_id)
                .where(_ROUNDS.c.id == bindparam("round")).with_for_update(of=_ROUNDS))
-_LOCK_TABLE = select(_TABLES.c.id).where(_TABLES.c.id == bindparam("table")).with_for_update()
+_LOCK_TABLE = (select(_TABLES.c.limit_min, _TABLES.c.limit_max, _TABLES.c.status)
+               .where(_TABLES.c.id == bindparam("table")).with_for_update())
 _NEW_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
 
 
 def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
-                 slips: Sequence[Slip]) -> list[SlipResult]:
+                 slips: Sequence[Slip], check_keys: bool = True) -> list[SlipResult]:
     """Check every slip with the engine and debit the accepted ones, all in this
     transaction and in a fixed number of statements, however many slips: the players'
     status and loss limits, their wallets (locked), the stakes and the bet rows.
 
     ``rnd`` is the round as the engine holds it; accepted bets are added to it. A slip
     is taken whole or refused whole (a spot that does not exist, a limit, no money); a
-    retried slip (a key seen before) gets its first receipts.
+    retried slip (a key seen before) gets its first receipts. Without ``check_keys`` the
+    look-up is left to the keys' unique constraints: a key used before then fails the
+    whole transaction, and the caller tries again with the look-up.
     """
     session.flush()
     connection = session.connection()  # Core statements, without the ORM's overhead
@@ -254,7 +259,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
     results: list[SlipResult | None] = [None] * len(slips)
     # A slip's first bet is keyed ``KEY`` alone or ``KEY/0``: either one seen means the
     # key was used before, whatever the slip held then.
-    firsts = [k for slip in slips for k in (slip.key, f"{slip.key}/0")]
+    firsts = [k for slip in slips for k in (slip.key, f"{slip.key}/0")] if check_keys else []
     used: set[str] = set()
     for start in range(0, len(firsts), 500):
         used.update(connection.execute(_USED_KEYS, {"keys": firsts[start:start + 500]})
