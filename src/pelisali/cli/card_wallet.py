@@ -12,11 +12,10 @@ import shlex
 import sys
 import uuid
 
-from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from pelisali.cli.common import console, fail
-from pelisali.cli.platform import remind
+from pelisali.cli.platform import _engine, remind
 from pelisali.games import GameError
 from pelisali.money import MoneyError, format_cents, parse_amount
 from pelisali.platform import accounts
@@ -30,7 +29,7 @@ from pelisali.platform.card_rounds import (
     insure,
     place_card_bet,
 )
-from pelisali.platform.db import database_url, make_engine, transaction, upgrade
+from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, balance, now_utc
 from pelisali.platform.rounds import TableError, find_table
 from pelisali.rng import Rng, SecureRng, SeededRng
@@ -40,15 +39,6 @@ COMMANDS = {
     "blackjack": "bet SEAT AMOUNT, deal, insure AMOUNT, no, hit, stand, double [AMOUNT], "
                  "split, balance, quit",
 }
-
-
-def _engine() -> Engine:
-    engine = make_engine()
-    try:
-        upgrade(engine)
-    except Exception as exc:  # the database is unreachable or not ours
-        fail(f"database {database_url()}: {exc}")
-    return engine
 
 
 def _wallet(session: Session, account: str) -> str:

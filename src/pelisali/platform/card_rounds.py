@@ -213,6 +213,15 @@ def _round(session: Session, table: GameTable, status: str, create: bool = False
     return found
 
 
+def _betting(session: Session, table: GameTable) -> tuple[RoundRow, list[BetRow]]:
+    """The round open for bets and its bets, or a refusal when there are none."""
+    row = _round(session, table, OPEN)
+    bets = _bets(session, row.id) if row is not None else []
+    if row is None or not bets:
+        raise TableError(f"{table.name}: no bets on the table")
+    return row, bets
+
+
 def _bets(session: Session, round_id: int) -> list[BetRow]:
     return list(session.scalars(select(BetRow).where(BetRow.round_id == round_id)
                                 .order_by(BetRow.number)))
@@ -392,10 +401,7 @@ def deal_coup(session: Session, table_name: str, rng: Rng | None = None,
     third-card rule and pay every bet, with the round's record, in this transaction."""
     table = _card_table(session, table_name, "punto-banco")
     _lock_table(session, table)
-    row = _round(session, table, OPEN)
-    bets = _bets(session, row.id) if row is not None else []
-    if row is None or not bets:
-        raise TableError(f"{table.name}: no bets on the table")
+    row, bets = _betting(session, table)
     config = PuntoBancoConfig.from_settings(_settings(table))
     shoe, number = _table_shoe(session, table, config.decks, config.cut_cards_from_back)
     money = {b.player: 0 for b in bets}
@@ -543,10 +549,7 @@ def deal_blackjack(session: Session, table_name: str, rng: Rng | None = None,
     _lock_table(session, table)
     if _round(session, table, PLAYING) is not None:
         raise TableError(f"{table.name}: a round is already in play")
-    row = _round(session, table, OPEN)
-    bets = _bets(session, row.id) if row is not None else []
-    if row is None or not bets:
-        raise TableError(f"{table.name}: no bets on the table")
+    row, bets = _betting(session, table)
     config = BlackjackConfig.from_settings(_settings(table))
     shoe, number = _table_shoe(session, table, config.decks, config.cut_cards_from_back)
     engine = _blackjack(table, _balances(session, bets),

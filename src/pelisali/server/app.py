@@ -535,7 +535,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                     await socket.send_json({"type": "error",
                                             "reason": "messages: hello {since}, bet"})
         except (WebSocketDisconnect, ValueError, KeyError):
-            pass
+            return  # the client went away or sent what is not JSON; finally lets it go
         except Exception:  # logged; the client reconnects and resumes from its last event
             log.exception("live table %s: %s's connection failed", name, login.name)
         finally:
@@ -585,7 +585,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                                             request.cards)
                 await socket.send_json(answer)
         except (WebSocketDisconnect, ValueError, KeyError):
-            pass
+            return  # the client went away or sent what is not JSON; finally lets it go
         except Exception:  # logged; the client reconnects and gets the table again
             log.exception("poker table %s: %s's connection failed", name, login.name)
         finally:

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,14 +130,7 @@ class LiveRoom:
                 continue
 
     async def _run(self) -> None:
-        while True:
-            try:
-                await self._round()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # logged; the next round starts after a breath
-                log.exception("live table %s", self.table)
-                await asyncio.sleep(1)
+        await keep_going(self._round, f"live table {self.table}")
 
     async def _round(self) -> None:
         """One round: the window, no more bets, the draw, the settlements."""
@@ -181,6 +174,19 @@ class LiveRoom:
     def _wallets(self, players: list[str]) -> dict[str, int]:
         with transaction(self.engine) as session:
             return {p: balance(session, accounts.wallet_code(p)) for p in players}
+
+
+async def keep_going(step: Callable[[], Awaitable[None]], what: str) -> None:
+    """Run ``step`` again and again until cancelled; an unexpected error is logged and
+    the table carries on after a breath rather than stopping for good."""
+    while True:
+        try:
+            await step()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("%s", what)
+            await asyncio.sleep(1)
 
 
 def _refused(key: str, reason: str) -> dict[str, Any]:

@@ -19,7 +19,6 @@ says nothing of timers.
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections import deque
 from collections.abc import Callable
@@ -33,9 +32,9 @@ from pelisali.platform.ledger import LedgerError
 from pelisali.platform.poker_tables import CashTable, PokerTableError
 from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
+from pelisali.server.live import keep_going
 
 KEEP = 200
-log = logging.getLogger("pelisali.server")
 
 
 @dataclass
@@ -169,14 +168,7 @@ class PokerRoom:
 
     # -- the table's loop ----------------------------------------------------------------
     async def _run(self) -> None:
-        while True:
-            try:
-                await self._step()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # logged; the table carries on after a breath
-                log.exception("poker table %s", self.table)
-                await asyncio.sleep(1)
+        await keep_going(self._step, f"poker table {self.table}")
 
     async def _step(self) -> None:
         """One turn of the table: deal, wait for the player to act, or record."""

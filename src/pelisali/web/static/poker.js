@@ -128,6 +128,10 @@ export function rerenderPoker() {
 }
 
 function send(message) {
+  if (poker.socket && !poker.connected && poker.socket.readyState === WebSocket.CONNECTING) {
+    poker.unsent.push(message);  // the table is still being reached: sent once it opens
+    return true;
+  }
   if (!poker.socket || !poker.connected) {
     setMessage($("#poker-message"), t("poker.reconnecting"));
     return false;
@@ -140,12 +144,14 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/poker/${encodeURIComponent(poker.name)}`);
   poker.socket = socket;
+  poker.unsent = [];
   poker.connected = false;
   socket.addEventListener("open", () => {
     if (poker.socket !== socket) return;
     poker.connected = true;
     poker.retry = 0;
     if (poker.resultSeq > 0) send({ type: "hello", since: poker.resultSeq });
+    for (const message of poker.unsent.splice(0)) send(message);
     render();
   });
   socket.addEventListener("message", (event) => {
