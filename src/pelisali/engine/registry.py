@@ -1,0 +1,35 @@
+"""The registry of every game and version: the one place a game id is looked up.
+
+Each family adds its engines here, with its default version set once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from pelisali.engine.contract import Game, IllegalMove
+from pelisali.engine.wager import wager_engines
+
+
+def _build() -> dict[str, Game]:
+    games: dict[str, Game] = {}
+    games.update(wager_engines())
+    return games
+
+
+GAMES: Mapping[str, Game] = MappingProxyType(_build())
+"""Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
+``tuplanoppa``, ``sic-bo``, and the card and poker games."""
+
+
+def game(game_id: str) -> Game:
+    """The game with this id; an unknown id is an :class:`IllegalMove` naming the ids.
+
+    >>> game("roulette-C").title()
+    'roulette C'
+    """
+    found = GAMES.get(game_id)
+    if found is None:
+        raise IllegalMove(f"no game {game_id!r}; games: {', '.join(GAMES)}")
+    return found
