@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pelisali.analysis.walk import random_policy
 from pelisali.cards import DECK
 from pelisali.engine import CHANCE, GAMES, Action, ChanceOutcome, Game, IllegalMove, Seats, State
 from pelisali.engine import replay as replay_history
@@ -35,11 +35,14 @@ MAX_STEPS = 600
 
 
 def seats_for(game: Game, rng: SeededRng) -> Seats:
-    """A table for ``game``: seats with chips where the game plays for chips at the table."""
-    count = game.min_seats + rng.randbelow(min(game.max_seats, 4) - game.min_seats + 1)
-    stacks = getattr(game, "example_stacks", None)
-    if stacks is not None:
-        chips: list[int] = stacks(count, rng)
+    """A table for ``game``: a random number of seats; with chips where the game plays for
+    chips at the table (the engine's default table gives their size)."""
+    usual = game.default_seats()
+    top = min(game.max_seats, max(4, usual.count))
+    count = game.min_seats + rng.randbelow(top - game.min_seats + 1)
+    if usual.stacks:
+        base = max(usual.stacks)
+        chips = [base // 2 + rng.randbelow(base) for _ in range(count)]
         return Seats.with_stacks(chips, button=rng.randbelow(count))
     return Seats(count)
 
@@ -47,13 +50,8 @@ def seats_for(game: Game, rng: SeededRng) -> Seats:
 def choose(state: State, rng: SeededRng) -> Action:
     """A random legal action: first a kind of action, then one of that kind, so that
     games with many bets on offer still end their betting."""
-    by_kind: dict[type, list[Action]] = defaultdict(list)
-    for action in state.legal_actions():
-        by_kind[type(action)].append(action)
-    kinds = list(by_kind)
-    assert kinds, f"seat {state.to_move()} is to move but has no legal action"
-    actions = by_kind[kinds[rng.randbelow(len(kinds))]]
-    return actions[rng.randbelow(len(actions))]
+    assert state.legal_actions(), f"seat {state.to_move()} is to move but has no legal action"
+    return random_policy(rng)(state)
 
 
 def strings_of(data: Any) -> list[str]:
@@ -186,3 +184,23 @@ def test_seats_outside_the_table_are_refused() -> None:
         game.new_state(Seats(13))
     with pytest.raises(IllegalMove, match="against the house"):
         game.new_state(Seats.with_stacks([100]))
+
+
+def test_simulate_self_plays_an_engine_game_and_conserves_money() -> None:
+    from typer.testing import CliRunner
+
+    from pelisali.cli.main import app
+
+    result = CliRunner().invoke(app, ["simulate", "roulette-C", "--rounds", "300", "--seed", "4",
+                                      "--seats", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["rounds"] == 300 and data["seats"] == 3
+    assert set(data["totals"]) == {"seat 0", "seat 1", "seat 2", "house", "table"}
+    assert sum(data["totals"].values()) == 0
+    again = CliRunner().invoke(app, ["simulate", "roulette-C", "--rounds", "300", "--seed", "4",
+                                     "--seats", "3", "--json"])
+    assert again.output == result.output
+    refused = CliRunner().invoke(app, ["simulate", "roulette-C", "--rounds", "3", "--seed", "4",
+                                       "--seats", "40"])
+    assert refused.exit_code == 2 and "seats 1 to 12, not 40" in refused.output

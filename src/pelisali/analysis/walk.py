@@ -17,9 +17,10 @@ checked against this walk in the tests.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from pelisali.engine.contract import Action, IllegalMove, State, sample_chance
+from pelisali.engine.contract import Action, Game, IllegalMove, Seats, State, sample_chance
 from pelisali.rng import Rng
 
 Policy = Callable[[State], Action]
@@ -36,12 +37,17 @@ def first_action(state: State) -> Action:
 
 
 def random_policy(rng: Rng) -> Policy:
-    """A policy that picks uniformly among the listed legal actions."""
+    """A policy that picks a kind of action uniformly (bet, done; fold, call, raise), then
+    one action of that kind: a seat offered hundreds of bets still ends its betting."""
 
     def choose(state: State) -> Action:
-        actions = state.legal_actions()
-        if not actions:
+        by_kind: dict[type, list[Action]] = {}
+        for action in state.legal_actions():
+            by_kind.setdefault(type(action), []).append(action)
+        if not by_kind:
             raise IllegalMove("no legal action here")
+        kinds = list(by_kind.values())
+        actions = kinds[rng.randbelow(len(kinds))]
         return actions[rng.randbelow(len(actions))]
 
     return choose
@@ -105,3 +111,38 @@ def play_out(state: State, policy: Policy, rng: Rng) -> State:
         action = sample_chance(state, rng) if state.is_chance() else policy(state)
         state = state.apply(action).state
     return state
+
+
+@dataclass
+class Simulation:
+    """Totals of many sampled rounds: each party's net change (``seat N``, ``house``, ``fee``,
+    ``jackpot``, ``table``) in cents or chips."""
+
+    game: str
+    seats: Seats
+    rounds: int = 0
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def mean(self, party: str) -> Fraction:
+        return Fraction(self.totals.get(party, 0), max(self.rounds, 1))
+
+    def to_json(self) -> dict[str, object]:
+        return {"game": self.game, "rounds": self.rounds, "seats": self.seats.count,
+                "stacks": list(self.seats.stacks), "totals": dict(self.totals),
+                "mean": {k: float(self.mean(k)) for k in self.totals}}
+
+
+def simulate(game: Game, seats: Seats, rounds: int, rng: Rng, policy: Policy | None = None,
+             progress: Callable[[int], None] | None = None) -> Simulation:
+    """Play ``rounds`` independent rounds from new states; chance and, unless ``policy`` is
+    given, the seats' choices (:func:`random_policy`) drawn with ``rng``."""
+    chooser = policy or random_policy(rng)
+    out = Simulation(game.game_id, seats)
+    for played in range(1, rounds + 1):
+        end = play_out(game.new_state(seats), chooser, rng)
+        for party, amount in end.accounts().items():
+            out.totals[party] = out.totals.get(party, 0) + amount
+        out.rounds = played
+        if progress is not None and (played % 100 == 0 or played == rounds):
+            progress(100 if played % 100 == 0 else played % 100)
+    return out

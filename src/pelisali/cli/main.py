@@ -12,6 +12,7 @@ from rich.table import Table as RichTable
 from pelisali.analysis.odds import exact_odds
 from pelisali.analysis.simulate import SimResult
 from pelisali.analysis.simulate import simulate as run_simulation
+from pelisali.analysis.walk import simulate as simulate_contract
 from pelisali.cli.card_commands import (
     baccarat_odds_command,
     blackjack_app,
@@ -35,6 +36,9 @@ from pelisali.cli.platform import (
 )
 from pelisali.cli.poker import poker_app
 from pelisali.cli.serve import login_app, serve
+from pelisali.engine import GAMES as ENGINE_GAMES
+from pelisali.engine import Game, Seats
+from pelisali.rng import SeededRng
 from pelisali.rules import available, load_rules
 
 app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact, auditable games.",
@@ -119,15 +123,25 @@ def simulate(
     variant: VariantOpt = None,
     sets: SetOpt = None,
     workers: Annotated[int, typer.Option(help="processes (default: every core)")] = 0,
+    seats: Annotated[int | None, typer.Option(
+        help="engine games (poker): seats at the table, each with the default chips")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Monte Carlo through the round code: observed RTP with its 99 % interval."""
+    """Monte Carlo through the round code: observed RTP with its 99 % interval.
+
+    Any other game id of the engine registry (the poker games: holdem, stud, ...) is
+    self-played through the engine contract with random legal actions."""
     if rounds <= 0:
         fail("--rounds must be positive")
     if seed < 0:
         fail("--seed must be 0 or more")
     if workers < 0:
         fail("--workers must be 0 (every core) or more")
+    if game in ENGINE_GAMES and game.lower() not in (*LEGACY_SIMULATIONS, *CARD_GAMES):
+        _simulate_contract(ENGINE_GAMES[game], rounds, seed, seats, as_json)
+        return
+    if seats is not None:
+        fail("--seats is for the games simulated through the engine contract (poker)")
     if game.lower() in CARD_GAMES:
         result = simulate_card_command(CARD_GAMES[game.lower()], rounds, seed, sets,
                                        workers or None, as_json)
@@ -142,6 +156,35 @@ def simulate(
         result = run_simulation(engine, rounds, seed, workers or None,
                                 progress=lambda n: progress.advance(task, n))
     _print_simulation(result, f"{engine.rules.name.en}: {rounds:,} rounds, seed {seed}", as_json)
+
+
+LEGACY_SIMULATIONS = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo")
+
+
+def _simulate_contract(game: Game, rounds: int, seed: int, seats: int | None,
+                       as_json: bool) -> None:
+    usual = game.default_seats()
+    if seats is not None:
+        if not game.min_seats <= seats <= game.max_seats:
+            fail(f"{game.game_id} seats {game.min_seats} to {game.max_seats}, not {seats}")
+        stacks = (usual.stacks[0],) * seats if usual.stacks else ()
+        usual = Seats(seats, stacks, usual.button)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, disable=as_json,
+                  transient=True) as progress:
+        task = progress.add_task(f"self-play {game.title()}", total=rounds)
+        result = simulate_contract(game, usual, rounds, SeededRng(seed),
+                                   progress=lambda n: progress.advance(task, n))
+    if as_json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        return
+    unit = "chips" if usual.stacks else "cents"
+    table = RichTable(title=f"{game.title()}: {rounds:,} rounds, seed {seed}, random legal play")
+    for col in ("party", f"total ({unit})", "mean a round"):
+        table.add_column(col, justify="right")
+    for party, total in sorted(result.totals.items()):
+        table.add_row(party, f"{total:,}", f"{float(result.mean(party)):.4f}")
+    console.print(table)
 
 
 def _print_simulation(result: SimResult, title: str, as_json: bool) -> None:

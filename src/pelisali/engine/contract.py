@@ -233,6 +233,11 @@ class Game(ABC):
     def title(self) -> str:
         return self.game_id
 
+    def default_seats(self) -> Seats:
+        """The table a simulation uses when nobody says otherwise (one seat against the house;
+        a poker game's engine gives six seats with chips)."""
+        return Seats(self.min_seats)
+
     def check_seats(self, seats: Seats) -> None:
         if not self.min_seats <= seats.count <= self.max_seats:
             raise IllegalMove(f"{self.game_id} seats {self.min_seats} to {self.max_seats}, "
