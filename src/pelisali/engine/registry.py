@@ -8,19 +8,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from pelisali.engine.baccarat import baccarat_engines
+from pelisali.engine.blackjack import blackjack_engines
+from pelisali.engine.chinese import chinese_engines
 from pelisali.engine.contract import Game, IllegalMove
 from pelisali.engine.wager import wager_engines
 
 
 def _build() -> dict[str, Game]:
     games: dict[str, Game] = {}
-    games.update(wager_engines())
+    for family in (wager_engines, baccarat_engines, blackjack_engines, chinese_engines):
+        games.update(family())
     return games
 
 
 GAMES: Mapping[str, Game] = MappingProxyType(_build())
 """Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
-``tuplanoppa``, ``sic-bo``, and the card and poker games."""
+``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games and ``chinese``."""
 
 
 def game(game_id: str) -> Game:
