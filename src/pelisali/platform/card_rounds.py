@@ -81,6 +81,7 @@ from pelisali.games.punto_banco import (
 )
 from pelisali.games.round import Limits, Receipt, Settlement
 from pelisali.platform import accounts
+from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import append_audit, balance, now_utc, post
 from pelisali.platform.models import BetRow, GameTable, RoundRow
 from pelisali.platform.rounds import (
@@ -112,7 +113,7 @@ __all__ = [
 
 CARD_GAMES = {"punto-banco": "punto-banco", "baccarat": "punto-banco",
               "blackjack": "blackjack"}
-OPEN, PLAYING = "open", "playing"
+OPEN, PLAYING = RoundStatus.OPEN, RoundStatus.PLAYING
 VENUE = "pelisali"
 
 
@@ -433,7 +434,7 @@ def deal_coup(session: Session, table_name: str, rng: Rng | None = None,
                          reason=f"{table.name} round {row.id} {s.spot} {s.result}",
                          round_id=row.id)
     _keep_rounding(session, table.name, row.id, settlements)
-    row.status, row.finished_at = "settled", now_utc()
+    row.status, row.finished_at = RoundStatus.SETTLED, now_utc()
     row.record = json.dumps(record, sort_keys=True)
     append_audit(session, "table:" + table.name, "settle", {
         "round": row.id, "cards": record["cards"], "result": record["result"],
@@ -603,7 +604,7 @@ def _after(session: Session, table: GameTable, row: RoundRow, engine: BlackjackT
     _keep_rounding(session, table.name, row.id, engine.settlements)
     for number, bet in by_seat.items():
         bet.paid, bet.result = paid[number], "/".join(results[number])[:16]
-    row.status, row.finished_at = "settled", now_utc()
+    row.status, row.finished_at = RoundStatus.SETTLED, now_utc()
     row.record = json.dumps(final, sort_keys=True)
     append_audit(session, "table:" + table.name, "settle", {
         "round": row.id, "dealer": list(engine.dealer), "cards": len(final["cards"]),
@@ -739,7 +740,7 @@ def void_card_round(session: Session, table_name: str, reason: str, actor: str) 
                      kind="refund", reason=f"{table.name} round {row.id} void: {reason}",
                      round_id=row.id)
         bet.paid, bet.result = bet.stake, "refund"
-    row.status, row.finished_at = "void", now_utc()
+    row.status, row.finished_at = RoundStatus.VOID, now_utc()
     row.record = json.dumps(record, sort_keys=True)
     append_audit(session, actor, "void", {"round": row.id, "reason": reason})
     return row.id

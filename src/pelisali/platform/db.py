@@ -26,7 +26,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["database_url", "make_engine", "text", "transaction", "upgrade"]
+__all__ = ["database_url", "downgrade", "make_engine", "text", "transaction", "upgrade"]
 
 DEFAULT_URL = "sqlite:///pelisali.db"
 
@@ -88,11 +88,37 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` with the Alembic migrations."""
+    _migrate(engine, revision, "upgrade")
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the schema back to ``revision`` (an operator's way back after a failed release)."""
+    _migrate(engine, revision, "downgrade")
+
+
+def _migrate(engine: Engine, revision: str, direction: str) -> None:
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        raw = connection.connection.driver_connection
+        if sqlite and raw is not None:
+            # SQLite changes a table by rebuilding it, which its reference checks would
+            # refuse midway; they are off for the migration and every reference is checked
+            # before it commits.
+            raw.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                getattr(command, direction)(config, revision)
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"the migration would leave broken references: "
+                                           f"{broken[:5]}")
+        finally:
+            if sqlite and raw is not None:
+                raw.execute("PRAGMA foreign_keys=ON")

@@ -54,11 +54,10 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from pelisali.money import format_cents
+from pelisali.platform.kinds import TransferKind, values
 from pelisali.platform.models import ACCOUNT_KINDS, Account, AuditEntry, AuditHead, Transfer
 
-TRANSFER_KINDS = ("deposit", "withdrawal", "stake", "win", "refund", "commission", "fee",
-                  "jackpot_contribution", "jackpot_payout", "rounding", "correction", "funding",
-                  "buy_in", "cash_out")
+TRANSFER_KINDS = tuple(values(TransferKind))
 GENESIS = "0" * 64
 _HEAD = cast(Table, AuditHead.__table__)
 _HEADS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()

@@ -12,15 +12,19 @@ from sqlalchemy import (
     CheckConstraint,
     Date,
     DateTime,
+    Enum,
     ForeignKey,
     Index,
     Integer,
     String,
     Text,
     TypeDecorator,
+    event,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from pelisali.platform.kinds import AccountKind, RoundStatus, TransferKind, values
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -40,9 +44,20 @@ class Base(DeclarativeBase):
     """The declarative base of every platform table."""
 
 
-# ``table``: chips a player has taken to a poker table (bought in from the wallet, cashed
-# out when leaving); the money is the players', held in the table's custody.
-ACCOUNT_KINDS = ("player", "house", "fee", "jackpot", "rounding", "external", "table")
+ACCOUNT_KINDS = tuple(values(AccountKind))
+
+
+def _enum(kind: type[AccountKind] | type[TransferKind] | type[RoundStatus], name: str,
+          length: int) -> Enum:
+    """A column type that stores an enum's strings and refuses any other (a CHECK
+    constraint named ``name``, the same on SQLite and PostgreSQL)."""
+    return Enum(kind, name=name, native_enum=False, create_constraint=True, length=length,
+                values_callable=values, validate_strings=True)
+
+
+def _restrict(target: str) -> ForeignKey:
+    """A reference whose row may not be deleted while it is referred to."""
+    return ForeignKey(target, ondelete="RESTRICT")
 
 
 class Account(Base):
@@ -52,7 +67,7 @@ class Account(Base):
     __tablename__ = "accounts"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     code: Mapped[str] = mapped_column(String(120), unique=True)
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[AccountKind] = mapped_column(_enum(AccountKind, "account_kind", 16))
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (
@@ -67,13 +82,13 @@ class Transfer(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(200), unique=True)  # idempotency key
     digest: Mapped[str] = mapped_column(String(64))  # of the content, to spot a reused key
-    source_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
-    target_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    source_id: Mapped[int] = mapped_column(_restrict("accounts.id"))
+    target_id: Mapped[int] = mapped_column(_restrict("accounts.id"))
     amount: Mapped[int] = mapped_column(BigInteger)
-    kind: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[TransferKind] = mapped_column(_enum(TransferKind, "transfer_kind", 32))
     reason: Mapped[str] = mapped_column(Text, default="")
     round_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    corrects_id: Mapped[int | None] = mapped_column(ForeignKey("transfers.id"), nullable=True)
+    corrects_id: Mapped[int | None] = mapped_column(_restrict("transfers.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (
         CheckConstraint("amount > 0", name="positive_amount"),
@@ -95,7 +110,7 @@ class Player(Base):
                                                             nullable=True)
     excluded_forever: Mapped[bool] = mapped_column(default=False)
     session_reminder_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    account_id: Mapped[int] = mapped_column(_restrict("accounts.id"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
@@ -105,7 +120,7 @@ class Limit(Base):
 
     __tablename__ = "limits"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[int] = mapped_column(_restrict("players.id"))
     kind: Mapped[str] = mapped_column(String(16))  # deposit or loss
     period: Mapped[str] = mapped_column(String(8))  # day, week, month
     amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # None: no limit
@@ -159,8 +174,9 @@ class RoundRow(Base):
 
     __tablename__ = "rounds"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
-    status: Mapped[str] = mapped_column(String(12), default="betting")
+    table_id: Mapped[int] = mapped_column(_restrict("tables.id"))
+    status: Mapped[RoundStatus] = mapped_column(_enum(RoundStatus, "round_status", 12),
+                                                default=RoundStatus.BETTING)
     gaming_day: Mapped[date] = mapped_column(Date)
     record: Mapped[str] = mapped_column(Text, default="{}")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -173,7 +189,7 @@ class RoundRow(Base):
 class BetRow(Base):
     __tablename__ = "bets"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    round_id: Mapped[int] = mapped_column(_restrict("rounds.id"))
     number: Mapped[int] = mapped_column(Integer)  # the engine's bet id in the round
     player: Mapped[str] = mapped_column(String(80))
     spot: Mapped[str] = mapped_column(String(60))
@@ -195,7 +211,7 @@ class Jackpot(Base):
     __tablename__ = "jackpots"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(80), unique=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    table_id: Mapped[int] = mapped_column(_restrict("tables.id"))
     kind: Mapped[str] = mapped_column(String(12))  # fixed, odds, progressive
     fee: Mapped[int] = mapped_column(BigInteger)  # participation fee a round, cents
     amount: Mapped[int] = mapped_column(BigInteger, default=0)  # fixed: the sum
@@ -209,8 +225,8 @@ class Jackpot(Base):
 class JackpotEntry(Base):
     __tablename__ = "jackpot_entries"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    jackpot_id: Mapped[int] = mapped_column(ForeignKey("jackpots.id"))
-    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    jackpot_id: Mapped[int] = mapped_column(_restrict("jackpots.id"))
+    round_id: Mapped[int] = mapped_column(_restrict("rounds.id"))
     player: Mapped[str] = mapped_column(String(80))
     key: Mapped[str] = mapped_column(String(200), unique=True)
     paid: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -240,3 +256,19 @@ class WebSession(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (Index("ix_web_sessions_name", "name"),)
+
+
+class ImmutableRowError(ValueError):
+    """A transfer or an audit entry was changed or deleted through the ORM."""
+
+
+@event.listens_for(Session, "before_flush")
+def _append_only(session: Session, _context: object, _instances: object) -> None:
+    """Transfers and audit entries are append-only: a correction is a new transfer."""
+    for row in (*session.dirty, *session.deleted):
+        if not isinstance(row, Transfer | AuditEntry):
+            continue
+        if row in session.deleted or session.is_modified(row):
+            what = "transfer" if isinstance(row, Transfer) else "audit entry"
+            raise ImmutableRowError(f"a {what} is never edited or deleted; "
+                                    "correct it with a new transfer")

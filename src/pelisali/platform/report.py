@@ -79,7 +79,7 @@ def day_report(session: Session, day: date) -> list[TableDay]:
         if not rounds:
             continue
         bets = session.scalars(select(BetRow).where(BetRow.round_id.in_(rounds))).all()
-        lines = {kind: int(total) for kind, total in session.execute(
+        lines = {str(kind): int(total) for kind, total in session.execute(
             select(Transfer.kind, func.sum(Transfer.amount))
             .where(Transfer.round_id.in_(rounds), Transfer.kind.in_(LINES))
             .group_by(Transfer.kind))}

@@ -46,6 +46,7 @@ from pelisali.games.base import WagerGame
 from pelisali.games.round import Bet, Limits, Receipt, Round, Settlement, replay
 from pelisali.money import format_cents
 from pelisali.platform import accounts, jackpots
+from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import (
     LedgerError,
     Posting,
@@ -561,7 +562,7 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
                      round_id=row.id)
         bet.paid, bet.result = bet.stake, "refund"
     jackpots.refund_entries(session, row.id, f"void: {reason}", actor)
-    row.status, row.finished_at = "void", now_utc()
+    row.status, row.finished_at = RoundStatus.VOID, now_utc()
     row.record = json.dumps(rnd.record(), sort_keys=True)
     for bet in held:
         bet.result = "prison"
