@@ -32,10 +32,10 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from loadgen import LiveLoad, play, prepare  # benchmarks/loadgen.py, beside this script
 from sqlalchemy import Engine, create_engine, text
 
 from pelisali.platform.db import make_engine, upgrade
-from pelisali.platform.loadgen import LiveLoad, play, prepare
 
 POSTGRES = os.environ.get("PELISALI_TEST_POSTGRES",
                           "postgresql+psycopg://postgres@127.0.0.1:5432/test")

@@ -19,14 +19,19 @@ from typer.testing import CliRunner
 from pelisali.cli.main import app
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import check, verify_audit
-from pelisali.platform.loadgen import prepare
 from pelisali.platform.models import BetRow, RoundRow, Transfer
 from pelisali.platform.rounds import reconcile_bets, recover
 
+# The load generator is a benchmark's tool, not part of the installed package.
+BENCHMARKS = str(Path(__file__).resolve().parents[1] / "benchmarks")
+sys.path.insert(0, BENCHMARKS)
+from loadgen import prepare  # noqa: E402
+
 WORKER = textwrap.dedent("""
     import sys, threading
+    sys.path.insert(0, sys.argv[2])
     from pelisali.platform.db import make_engine
-    from pelisali.platform.loadgen import play
+    from loadgen import play
     engine = make_engine(sys.argv[1])
     threads = [threading.Thread(target=play, args=(engine, p, 100_000, p)) for p in range(4)]
     for t in threads:
@@ -40,7 +45,8 @@ WORKER = textwrap.dedent("""
 def test_sigkill_mid_settlement_leaves_nothing_half_done(engine: Engine) -> None:
     prepare(engine, players=4)
     url = engine.url.render_as_string(hide_password=False)
-    worker = subprocess.Popen([sys.executable, "-c", WORKER, url], stdout=subprocess.PIPE,
+    worker = subprocess.Popen([sys.executable, "-c", WORKER, url, BENCHMARKS],
+                              stdout=subprocess.PIPE,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert worker.stdout is not None and worker.stdout.readline().strip() == b"playing"
     deadline = time.monotonic() + 30
@@ -86,7 +92,7 @@ def test_the_restart_commands_after_a_crash(kind: str, tmp_path: Path,
     url = engine.url.render_as_string(hide_password=False)
     prepare(engine, players=2)
     worker = subprocess.Popen([sys.executable, "-c", WORKER.replace("range(4)", "range(2)"),
-                               url], stdout=subprocess.PIPE)
+                               url, BENCHMARKS], stdout=subprocess.PIPE)
     assert worker.stdout is not None and worker.stdout.readline().strip() == b"playing"
     time.sleep(1.5)
     worker.kill()
