@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import pytest
 
+from pelisali.poker.dealing import ShuffledCards
 from pelisali.poker.hands import pack
 from pelisali.poker.jackpot import BadBeatJackpot, BadBeatRules, JackpotError
 from pelisali.poker.table import HOLDEM_NL, PokerHand
@@ -77,18 +78,18 @@ def test_no_trigger_and_refusal() -> None:
 
 
 def test_the_hand_takes_the_drop_only_when_it_qualifies() -> None:
-    hand = PokerHand(HOLDEM_NL, [200] * 4, 0, 1, 2, SeededRng(1), jackpot_drop=50,
+    hand = PokerHand(HOLDEM_NL, [200] * 4, 0, 1, 2, ShuffledCards(SeededRng(1)), jackpot_drop=50,
                      jackpot_min_players=4)
     hand.act("fold")
     hand.act("fold")
     hand.act("fold")  # ends before the flop: no contribution
     assert hand.finished and hand.jackpot_taken == 0
-    hand = PokerHand(HOLDEM_NL, [200] * 4, 0, 1, 2, SeededRng(1), jackpot_drop=5,
+    hand = PokerHand(HOLDEM_NL, [200] * 4, 0, 1, 2, ShuffledCards(SeededRng(1)), jackpot_drop=5,
                      jackpot_min_players=4)
     while not hand.finished:
         hand.act("check" if hand.legal().check else "call")
     assert hand.jackpot_taken == 5  # from the pot of 8
-    short = PokerHand(HOLDEM_NL, [200] * 3, 0, 1, 2, SeededRng(1), jackpot_drop=5,
+    short = PokerHand(HOLDEM_NL, [200] * 3, 0, 1, 2, ShuffledCards(SeededRng(1)), jackpot_drop=5,
                       jackpot_min_players=4)
     while not short.finished:
         short.act("check" if short.legal().check else "call")

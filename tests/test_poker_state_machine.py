@@ -8,6 +8,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from pelisali.poker.dealing import ShuffledCards
 from pelisali.poker.selfplay import VARIANTS, forced_bets
 from pelisali.poker.table import PokerError, PokerHand
 from pelisali.rng import SeededRng
@@ -26,7 +27,7 @@ class HandMachine(RuleBasedStateMachine):
         variant = VARIANTS[game]
         game_ante, bring_in = forced_bets(variant, 2)
         self.hand = PokerHand(variant, stacks[:players], button % players, 1, 2,
-                              SeededRng(seed), fee_percent=Fraction(fee, 100),
+                              ShuffledCards(SeededRng(seed)), fee_percent=Fraction(fee, 100),
                               fee_cap=3 if fee else None, jackpot_drop=1, jackpot_min_players=3,
                               ante=max(ante, game_ante), bring_in=bring_in)
         self.brought = sum(stacks[:players])
@@ -73,7 +74,7 @@ class HandMachine(RuleBasedStateMachine):
         if len(stacks) < 2:
             stacks = [100, 100]
         ante, bring_in = forced_bets(hand.variant, 2)
-        self.hand = PokerHand(hand.variant, stacks, 0, 1, 2, SeededRng(seed),
+        self.hand = PokerHand(hand.variant, stacks, 0, 1, 2, ShuffledCards(SeededRng(seed)),
                               jackpot_drop=1, jackpot_min_players=3, ante=ante, bring_in=bring_in)
         self.brought = sum(stacks)
 
@@ -101,7 +102,7 @@ class HandMachine(RuleBasedStateMachine):
         assert seat is not None
         held = list(self.hand.hole[seat])
         stranger = next(c for c in ("2c", "3d", "4h", "5s", "6c", "7d") if c not in held)
-        before = (list(self.hand.hole[seat]), len(self.hand.log), self.hand.shoe.position)
+        before = (list(self.hand.hole[seat]), len(self.hand.log), self.hand.cards.remaining)
         throw = data.draw(st.sampled_from([[stranger], [held[0], held[0]]]))
         try:
             self.hand.draw(throw)
@@ -109,7 +110,7 @@ class HandMachine(RuleBasedStateMachine):
             pass
         else:
             raise AssertionError(f"a draw of {throw} was accepted")
-        assert (list(self.hand.hole[seat]), len(self.hand.log), self.hand.shoe.position) == before
+        assert (list(self.hand.hole[seat]), len(self.hand.log), self.hand.cards.remaining) == before
 
     @invariant()
     def chips_are_conserved(self) -> None:
@@ -122,7 +123,7 @@ class HandMachine(RuleBasedStateMachine):
         hand = self.hand
         seen = Counter([c for h in hand.hole for c in h] + hand.board + hand.second_board)
         assert all(n == 1 for n in seen.values())
-        assert len(set(hand.shoe.cards)) == 52
+        assert len(set(hand.cards.shoe.cards)) == 52
 
 
 TestHand = HandMachine.TestCase

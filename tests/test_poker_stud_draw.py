@@ -15,6 +15,7 @@ from typing import Literal
 
 import pytest
 
+from pelisali.poker.dealing import ShuffledCards
 from pelisali.poker.games import make_variant
 from pelisali.poker.table import (
     DRAW_LIMIT,
@@ -61,7 +62,7 @@ def stud(variant: PokerVariant, hands: Mapping[int, str], button: int = 0,
     first = 2 if variant.stud_streets[0] == (1, 1) else 3
     deck = stud_deck(hands, button, first) + extra.split()
     return PokerHand(variant, stacks or [100] * len(hands), button, 0, small_bet,
-                     SeededRng(0), ante=ante, bring_in=bring_in, deck=deck)
+                     ante=ante, bring_in=bring_in, deck=deck)
 
 
 def dealt(hands: Mapping[int, str], button: int, then: str = "") -> list[str]:
@@ -112,7 +113,7 @@ def value(hand: PokerHand, seat: int, board: list[str] | None = None) -> int:
 
 def snapshot(hand: PokerHand) -> tuple[object, ...]:
     return (list(hand.stacks), [list(h) for h in hand.hole], list(hand.street_commit),
-            hand.actor, list(hand.log), hand.shoe.remaining, hand.street, hand.drawing)
+            hand.actor, list(hand.log), hand.cards.remaining, hand.street, hand.drawing)
 
 
 # -- 1. the bring-in -------------------------------------------------------------------------
@@ -188,7 +189,7 @@ def test_bring_in_sizes() -> None:
     with pytest.raises(PokerError, match="bring-in"):
         stud(STUD_LIMIT, deal, small_bet=2, bring_in=3)
     with pytest.raises(PokerError, match="bring-in"):
-        PokerHand(STUD_LIMIT, [100] * 3, 0, 0, 2, SeededRng(0), deck=stud_deck(deal, 0))
+        PokerHand(STUD_LIMIT, [100] * 3, 0, 0, 2, deck=stud_deck(deal, 0))
     # A bring-in of the full small bet leaves nothing to complete.
     hand = stud(STUD_LIMIT, deal, small_bet=2, bring_in=2)
     legal = hand.legal()
@@ -305,7 +306,7 @@ def test_eight_players_share_one_community_card_on_seventh_street() -> None:
     assert (hand.street, hand.actor) == (2, 5)  # Ks Qc Qd: a pair of queens
     play(hand, *["check"] * 8)
     play(hand, *["check"] * 8)
-    assert hand.street == 4 and hand.shoe.remaining == 3
+    assert hand.street == 4 and hand.cards.remaining == 3
     assert hand.board == ["As"]
     assert all(len(hand.hole[s]) == 6 for s in range(8))
     assert hand.log[-1] == "d db As"
@@ -381,7 +382,7 @@ def test_five_card_draw_one_draw_two_rounds_and_refused_draws() -> None:
     # Heads-up, button 0: seat 0 posts the small blind 1, seat 1 the big blind 2; seat 1 is
     # dealt first. Seat 1: a pair of aces; seat 0: three kings. Seat 1 draws three.
     deck = dealt({1: "Ah Ad 7c 4d 2s", 0: "Kh Kd Ks 9c 3h"}, 0, then="As 8h 5c")
-    hand = PokerHand(DRAW_LIMIT, [100, 100], 0, 1, 2, SeededRng(0), deck=deck)
+    hand = PokerHand(DRAW_LIMIT, [100, 100], 0, 1, 2, deck=deck)
     assert hand.variant.rounds == 2
     assert (hand.actor, hand.street_commit) == (0, [1, 2])
     play(hand, "call", "check")
@@ -423,7 +424,7 @@ def test_triple_draw_three_draws_four_rounds() -> None:
     # Draw 2: seat 1 throws 9h for 4c (7-5-4-3-2); seat 0 throws 8h for 5h: 6-5-4-3-2, a
     # straight, which is bad in deuce-to-seven. Draw 3: seat 1 pat; seat 0 throws 6d for 8c.
     deck = dealt({1: "Kc Qd 9h 5s 3c", 0: "8h 6d 4s 3d 2c"}, 0, then="7d 2h 4c 5h 8c")
-    hand = PokerHand(TRIPLE_DRAW_LIMIT, [100, 100], 0, 1, 2, SeededRng(0), deck=deck)
+    hand = PokerHand(TRIPLE_DRAW_LIMIT, [100, 100], 0, 1, 2, deck=deck)
     assert hand.variant.rounds == 4
     play(hand, "call", "check")
     assert hand.draw(["Kc", "Qd"]) == ["7d", "2h"]
@@ -451,10 +452,10 @@ def test_triple_draw_three_draws_four_rounds() -> None:
 def test_stub_runs_out_folded_hands_and_discards_are_reshuffled() -> None:
     # Nine players, the deck in its plain order (2c 2d ... As). 45 cards dealt leave a stub
     # of seven: Kd Kh Ks Ac Ad Ah As. Seats 3, 4 and 5 fold; the other six throw all five.
-    hand = PokerHand(DRAW_LIMIT, [100] * 9, 0, 1, 2, SeededRng(0), deck=[])
+    hand = PokerHand(DRAW_LIMIT, [100] * 9, 0, 1, 2, deck=[])
     mucked = [c for s in (3, 4, 5) for c in hand.hole[s]]
     play(hand, "fold", "fold", "fold", "call", "call", "call", "call", "call", "check")
-    assert hand.drawing and hand.shoe.remaining == 7
+    assert hand.drawing and hand.cards.remaining == 7
     order = []
     first_thrown: list[str] = []
     while hand.drawing:
@@ -485,11 +486,11 @@ def test_stub_runs_out_folded_hands_and_discards_are_reshuffled() -> None:
 def test_nine_players_each_draw_five_and_ten_cannot_sit() -> None:
     """52 - 5 x 9 = 7: every draw of five is served at nine players; ten cannot be."""
     with pytest.raises(PokerError, match="at most 9 players"):
-        PokerHand(DRAW_LIMIT, [100] * 10, 0, 1, 2, SeededRng(0))
-    hand = PokerHand(DRAW_LIMIT, [100] * 9, 0, 1, 2, SeededRng(0), deck=[])
+        PokerHand(DRAW_LIMIT, [100] * 10, 0, 1, 2, ShuffledCards(SeededRng(0)))
+    hand = PokerHand(DRAW_LIMIT, [100] * 9, 0, 1, 2, deck=[])
     while not hand.drawing:
         hand.act("check" if hand.legal().check else "call")
-    assert hand.shoe.remaining == 7
+    assert hand.cards.remaining == 7
     while hand.drawing:
         seat = hand.actor
         assert seat is not None
@@ -505,8 +506,8 @@ def test_jacks_or_better_only_openers_may_bet_first() -> None:
     hands = {1: "Th Tc 7d 4s 2c", 2: "Jh Js 9c 6d 3h", 0: "Ad Kc 8s 5h 3c"}
     deck = dealt(hands, 0, then="Td 8c 5d Kd Qd 2h")
     with pytest.raises(PokerError, match="antes"):
-        PokerHand(JACKS_OR_BETTER, [100] * 3, 0, 0, 2, SeededRng(0), deck=deck)
-    hand = PokerHand(JACKS_OR_BETTER, [100] * 3, 0, 0, 2, SeededRng(0), ante=1, deck=deck)
+        PokerHand(JACKS_OR_BETTER, [100] * 3, 0, 0, 2, deck=deck)
+    hand = PokerHand(JACKS_OR_BETTER, [100] * 3, 0, 0, 2, ante=1, deck=deck)
     assert hand.stacks == [99, 99, 99] and hand.street_commit == [0, 0, 0]
     assert hand.actor == 1
     legal = hand.legal()
@@ -528,7 +529,7 @@ def test_jacks_or_better_only_openers_may_bet_first() -> None:
 
 def test_jacks_or_better_nobody_opens_the_hand_is_dealt_again() -> None:
     hands = {1: "Th Tc 7d 4s 2c", 2: "9h 9s 8c 6d 3h", 0: "Ad Kc 8s 5h 3c"}
-    hand = PokerHand(JACKS_OR_BETTER, [100] * 3, 0, 0, 2, SeededRng(0), ante=1,
+    hand = PokerHand(JACKS_OR_BETTER, [100] * 3, 0, 0, 2, ante=1,
                      deck=dealt(hands, 0))
     for _ in range(3):
         assert hand.legal().raise_min is None
@@ -552,7 +553,7 @@ def test_jacks_or_better_nobody_opens_the_hand_is_dealt_again() -> None:
     ("Kc Qd Jh 9s 8c", "9h 8h 6h 4h 2h", 1),  # a flush is worse than king high
 ], ids=["seven-five", "wheel-is-ace-high", "straight-is-bad", "flush-is-bad"])
 def test_deuce_to_seven_showdowns(seat1: str, seat0: str, winner: int) -> None:
-    hand = PokerHand(LOWBALL_NL, [100, 100], 0, 1, 2, SeededRng(0),
+    hand = PokerHand(LOWBALL_NL, [100, 100], 0, 1, 2,
                      deck=dealt({1: seat1, 0: seat0}, 0))
     play(hand, "call", "check")
     assert hand.draw([]) == [] and hand.draw([]) == []  # both stand pat
@@ -570,7 +571,7 @@ BOARD = "2c 5d 7h Kc Qd"
 
 def omaha_hi_lo(hands: Mapping[int, str], board: str) -> PokerHand:
     # Three players, button 0: seat 1 small blind 1, seat 2 big blind 2, seat 0 first.
-    return PokerHand(OMAHA_HI_LO, [100] * 3, 0, 1, 2, SeededRng(0),
+    return PokerHand(OMAHA_HI_LO, [100] * 3, 0, 1, 2,
                      deck=dealt(hands, 0, then=board))
 
 
@@ -625,7 +626,7 @@ def test_omaha_hi_lo_side_pot_without_a_low_goes_to_the_high() -> None:
     # bet on: seat 1 three kings, seat 2 three queens, neither has a low.
     hands = {1: "Ks Kh 9s 9d", 2: "Qh Qs Td Tc", 0: "Ac 3d Jh Js"}
     deck = dealt(hands, 0, then=BOARD)
-    hand = PokerHand(OMAHA_HI_LO, [4, 100, 100], 0, 1, 2, SeededRng(0), deck=deck)
+    hand = PokerHand(OMAHA_HI_LO, [4, 100, 100], 0, 1, 2, deck=deck)
     play(hand, "raise 4", "call", "call")  # seat 0 all in
     play(hand, "raise 2", "call", "raise 4", "call", "check", "check")
     # Main pot 3 x 4 = 12: 6 to the high (seat 1), 6 to the low (seat 0). Side pot
@@ -657,7 +658,7 @@ def test_stud_hi_lo_splits_with_the_odd_chip_to_the_high() -> None:
 def test_lowball_all_in_small_blind_replays_in_pokerkit() -> None:
     # Heads-up: seat 0, the button, posts the small blind with 2 chips and calls all in.
     deck = dealt({1: "Kc Qd Jh 9s 8c", 0: "7s 5d 4c 3h 2c"}, 0)
-    hand = PokerHand(LOWBALL_NL, [2, 100], 0, 1, 2, SeededRng(0), deck=deck)
+    hand = PokerHand(LOWBALL_NL, [2, 100], 0, 1, 2, deck=deck)
     hand.act("call")
     while not hand.drawing:
         hand.act("check")
@@ -705,7 +706,7 @@ def test_stud_view_shows_up_cards_and_hides_down_cards() -> None:
 
 def test_draw_view_hides_discards_but_shows_how_many() -> None:
     deck = dealt({1: "Ah Ad 7c 4d 2s", 0: "Kh Kd Ks 9c 3h"}, 0, then="As 8h 5c")
-    hand = PokerHand(DRAW_LIMIT, [100, 100], 0, 1, 2, SeededRng(0), deck=deck)
+    hand = PokerHand(DRAW_LIMIT, [100, 100], 0, 1, 2, deck=deck)
     play(hand, "call", "check")
     hand.draw(["7c", "4d", "2s"])
     seen_by_0 = hand.view(0)["actions"]

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from pelisali.poker.dealing import ShuffledCards
 from pelisali.poker.selfplay import selfplay
 from pelisali.poker.table import (
     HOLDEM_LIMIT,
@@ -37,7 +38,7 @@ def stacked(variant: PokerVariant, stacks: list[int], order: list[str], button: 
 
     Shoe.shuffle = fixed  # type: ignore[method-assign]
     try:
-        hand = PokerHand(variant, stacks, button, sb, bb, rng, **kw)  # type: ignore[arg-type]
+        hand = PokerHand(variant, stacks, button, sb, bb, ShuffledCards(rng), **kw)  # type: ignore[arg-type]
     finally:
         Shoe.shuffle = original_shuffle  # type: ignore[method-assign]
     return hand
@@ -155,7 +156,8 @@ def random_hand(variant: PokerVariant, seed: int) -> PokerHand:
     chooser = random.Random(seed)
     players = chooser.randint(2, 6)
     stacks = [chooser.randint(5, 400) for _ in range(players)]
-    hand = PokerHand(variant, stacks, chooser.randrange(players), 1, 2, SeededRng(seed))
+    hand = PokerHand(variant, stacks, chooser.randrange(players), 1, 2,
+                     ShuffledCards(SeededRng(seed)))
     while not hand.finished:
         legal = hand.legal()
         options: list[tuple[str, int | None]] = [
@@ -210,7 +212,7 @@ def test_pineapple_games_discard_after_the_right_rounds() -> None:
 
     for variant, holes, after in ((PINEAPPLE_NL, 3, [0]), (CRAZY_PINEAPPLE_NL, 3, [1]),
                                   (HELSINKI_NL, 4, [0, 1])):
-        hand = PokerHand(variant, [200, 200, 200], 0, 1, 2, SeededRng(4))
+        hand = PokerHand(variant, [200, 200, 200], 0, 1, 2, ShuffledCards(SeededRng(4)))
         assert all(len(h) == holes for h in hand.hole)
         discards_seen = []
         while not hand.finished:
@@ -235,7 +237,7 @@ def test_pineapple_games_discard_after_the_right_rounds() -> None:
 def test_courchevel_deals_a_board_card_with_the_hole_cards() -> None:
     from pelisali.poker.table import COURCHEVEL_PL
 
-    hand = PokerHand(COURCHEVEL_PL, [200, 200], 0, 1, 2, SeededRng(2))
+    hand = PokerHand(COURCHEVEL_PL, [200, 200], 0, 1, 2, ShuffledCards(SeededRng(2)))
     assert len(hand.board) == 1 and all(len(h) == 5 for h in hand.hole)
     hand.act("call")
     hand.act("check")
@@ -243,14 +245,14 @@ def test_courchevel_deals_a_board_card_with_the_hole_cards() -> None:
 
 
 def test_a_player_sees_only_their_own_hole_cards() -> None:
-    hand = PokerHand(HOLDEM_NL, [200, 200, 200], 0, 1, 2, SeededRng(8))
+    hand = PokerHand(HOLDEM_NL, [200, 200, 200], 0, 1, 2, ShuffledCards(SeededRng(8)))
     view = hand.view(1)
     assert view["hole"] == hand.hole[1]
     text = json_dump(view)
     for seat in (0, 2):
         for card in hand.hole[seat]:
             assert card not in text  # never another player's hole card, nor the deck
-    for card in hand.shoe.cards[hand.shoe.position:hand.shoe.position + 5]:
+    for card in hand.cards.shoe.cards[hand.cards.shoe.position:hand.cards.shoe.position + 5]:
         assert card not in text
     while not hand.finished:
         hand.act("check" if hand.legal().check else "call")

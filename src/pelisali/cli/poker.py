@@ -405,6 +405,7 @@ def play(
     import random
     import sys
 
+    from pelisali.poker.dealing import ShuffledCards
     from pelisali.poker.selfplay import forced_bets
     from pelisali.poker.table import PokerHand
     from pelisali.rng import SecureRng, SeededRng
@@ -450,7 +451,8 @@ def play(
     while stacks[me] > 0 and sum(1 for s in stacks if s > 0) >= 2:
         seats = [i for i, s in enumerate(stacks) if s > 0]
         hand = PokerHand(variant, [stacks[i] for i in seats],
-                         seats.index(button) if button in seats else 0, 1, 2, rng,
+                         seats.index(button) if button in seats else 0, 1, 2,
+                         ShuffledCards(rng),
                          ante=ante, bring_in=bring_in)
         mine = seats.index(me)
         if _play_hand(hand, mine, [f"seat {i}" for i in seats], bots, ask, str, _chips):

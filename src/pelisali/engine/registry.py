@@ -12,12 +12,14 @@ from pelisali.engine.baccarat import baccarat_engines
 from pelisali.engine.blackjack import blackjack_engines
 from pelisali.engine.chinese import chinese_engines
 from pelisali.engine.contract import Game, IllegalMove
+from pelisali.engine.poker import poker_engines
 from pelisali.engine.wager import wager_engines
 
 
 def _build() -> dict[str, Game]:
     games: dict[str, Game] = {}
-    for family in (wager_engines, baccarat_engines, blackjack_engines, chinese_engines):
+    for family in (wager_engines, baccarat_engines, blackjack_engines, poker_engines,
+                   chinese_engines):
         games.update(family())
     return games
 

@@ -108,7 +108,7 @@ from pelisali.poker.jackpot import BadBeatJackpot, BadBeatRules, JackpotError
 from pelisali.poker.selfplay import forced_bets
 from pelisali.poker.session import PokerTable, Seat
 from pelisali.poker.table import PokerError, PokerHand, PokerVariant
-from pelisali.rng import Rng, SeededRng
+from pelisali.rng import Rng
 
 GAME = "poker"
 JACKPOT_KIND = "bad-beat"
@@ -248,8 +248,8 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
                              qualifier, draws, jackpot,
                              None if bad_beat is None else _rules_json(bad_beat))
     try:  # the engine's own checks of the forced bets (stud needs its bring-in)
-        PokerHand(variant, [big_blind * 2] * 2, 0, small_blind, big_blind, SeededRng(0),
-                  ante=ante, bring_in=bring_in)
+        PokerHand(variant, [big_blind * 2] * 2, 0, small_blind, big_blind, ante=ante,
+                  bring_in=bring_in, deck=[])
     except PokerError as exc:
         raise PokerTableError(str(exc)) from None
     code = STRUCTURE_CODES[variant.structure] + GAME_CODES[game] + (
@@ -910,7 +910,7 @@ def _replay(record: dict[str, Any], phh: dict[str, Any]) -> dict[str, Any]:
     jp = record["jackpot"]
     rules = None if jp is None else _rules(jp["rules"], jp["contribution_rule"], jp["minimum"])
     hand = PokerHand(settings.variant(), starting, button, settings.small_blind,
-                     settings.big_blind, SeededRng(0), ante=settings.ante,
+                     settings.big_blind, ante=settings.ante,
                      bring_in=settings.bring_in, fee_percent=settings.rake,
                      fee_cap=settings.rake_cap,
                      jackpot_drop=rules.contribution if rules else 0,

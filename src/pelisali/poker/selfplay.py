@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pelisali.cards import DECK
+from pelisali.poker.dealing import ShuffledCards
 from pelisali.poker.evaluate import high_value
 from pelisali.poker.games import make_variant
 from pelisali.poker.table import (
@@ -157,8 +158,8 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
                 bought += stack - s
                 stacks[i] = stack
         ante, bring_in = forced_bets(variant, big_blind)
-        hand = PokerHand(variant, stacks, button, small_blind, big_blind, rng, ante=ante,
-                         bring_in=bring_in)
+        hand = PokerHand(variant, stacks, button, small_blind, big_blind, ShuffledCards(rng),
+                         ante=ante, bring_in=bring_in)
         while not hand.finished:
             seat = hand.actor
             assert seat is not None

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pelisali.poker.dealing import ShuffledCards
 from pelisali.poker.jackpot import BadBeatJackpot
 from pelisali.poker.table import PokerError, PokerHand, PokerVariant
 from pelisali.rng import Rng
@@ -143,7 +144,7 @@ class PokerTable:
         jp = self.jackpot
         self.revealed = False
         self.hand = PokerHand(self.variant, stacks, active.index(self.button), self.small_blind,
-                              self.big_blind, self.rng, ante=self.ante,
+                              self.big_blind, ShuffledCards(self.rng), ante=self.ante,
                               bring_in=self.bring_in, fee_percent=self.fee_percent,
                               fee_cap=self.fee_cap,
                               jackpot_drop=jp.rules.contribution if jp else 0,

@@ -6,12 +6,14 @@ pot-limit and no-limit betting: blinds and antes, the minimum raise, a short
 all-in that does not reopen the betting, the pot-limit maximum, uncalled bets
 returned, side pots, showdown, odd chips, and the house fee. Every action is
 checked; a refused action changes nothing. Chance enters only through the
-shuffled deck, and every card dealt is in the action log, which is also
+hand's card source (:mod:`pelisali.poker.dealing`): the hand draws no
+randomness itself. Every card dealt is in the action log, which is also
 written as a PHH hand history.
 
+>>> from pelisali.poker.dealing import ShuffledCards
 >>> from pelisali.rng import SeededRng
 >>> hand = PokerHand(HOLDEM_NL, [200, 200], button=1, small_blind=1, big_blind=2,
-...                  rng=SeededRng(3))
+...                  cards=ShuffledCards(SeededRng(3)))
 >>> hand.actor, hand.legal().call
 (1, 1)
 >>> hand.act("fold")
@@ -21,17 +23,18 @@ written as a PHH hand history.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Literal
 
-from pelisali.cards import DECK, CardError, Shoe
+from pelisali.cards import DECK
+from pelisali.poker.dealing import CardSource, DealtCards
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
 from pelisali.poker.rankings import omaha_best
 from pelisali.poker.showing import bring_in_key, showing_value, suit_tiebreak
-from pelisali.rng import Rng, shuffle
 
 Structure = Literal["limit", "pot-limit", "no-limit"]
 Kind = Literal["board", "stud", "draw"]
@@ -139,14 +142,42 @@ class Legal:
     raise_max: int | None
 
 
+class _NoCards:
+    """The card source of a hand given none: refuses to deal."""
+
+    remaining = 0
+
+    def deal(self, n: int) -> list[str]:
+        raise PokerError("a hand needs its cards: cards= (a card source) or deck= "
+                         "(a dealt order)")
+
+    def reshuffle_in(self, cards: Sequence[str]) -> None:
+        self.deal(0)
+
+    def new_deck(self) -> None:
+        self.deal(0)
+
+
 @dataclass
 class PokerHand:
+    """One hand: ``cards`` deals it (:class:`~pelisali.poker.dealing.ShuffledCards` for a
+    shuffled deck), or ``deck`` names the order it is dealt in.
+
+    >>> hand = PokerHand(HOLDEM_NL, [100, 100], 1, 1, 2, deck=["As", "Ad", "Ks", "Kd"])
+    >>> hand.hole, hand.cards.remaining
+    ([['As', 'Ad'], ['Ks', 'Kd']], 48)
+    >>> snapshot = hand.copy()
+    >>> hand.act("fold")
+    >>> snapshot.finished, hand.finished
+    (False, True)
+    """
+
     variant: PokerVariant
     starting_stacks: list[int]
     button: int
     small_blind: int
     big_blind: int
-    rng: Rng
+    cards: CardSource = field(default_factory=_NoCards)
     ante: int = 0
     fee_percent: Fraction = Fraction(0)  # of the chips bet in the hand (RAY 1.4.1.1.1 A)
     fee_cap: int | None = None
@@ -184,7 +215,7 @@ class PokerHand:
     _drawn: set[int] = field(default_factory=set)  # rounds whose draws are done
     _thrown: list[str] = field(default_factory=list)  # discards and folded hands
     _bring_in_due: bool = False
-    _legal: Legal | None = None
+    _legal: Legal | None = field(default=None, compare=False, repr=False)  # a cache
 
     def __post_init__(self) -> None:
         n = len(self.starting_stacks)
@@ -215,21 +246,57 @@ class PokerHand:
         self.winnings = [0] * n
         self._level_acted = [-1] * n
         self.up = [[] for _ in range(n)]
-        self.shoe = Shoe(1, 0)
-        if self.deck is None:
-            self.shoe.shuffle(self.rng)
-        else:  # the given cards first, the rest after them in deck order
+        if not all(hasattr(self.cards, name) for name in ("deal", "reshuffle_in", "new_deck")):
+            raise PokerError(f"cards= takes a card source such as ShuffledCards(rng), "
+                             f"not {type(self.cards).__name__}")
+        if self.deck is not None:  # the given cards first, the rest after them in deck order
+            if not isinstance(self.cards, _NoCards):
+                raise PokerError("give the hand cards= or deck=, not both")
             strangers = [c for c in self.deck if c not in DECK]
             if strangers:
                 raise PokerError(f"deck: {strangers[0]!r} is not a card of the 52-card deck")
-            try:
-                self.shoe.load(self.deck + [c for c in DECK if c not in self.deck])
-            except CardError as error:
-                raise PokerError(f"deck: {error}") from None
+            twice = [c for i, c in enumerate(self.deck) if c in self.deck[:i]]
+            if twice:
+                raise PokerError(f"deck: a 1-deck shoe cannot hold {twice[0]} that often")
+            self.cards = DealtCards(self.deck)
+        elif isinstance(self.cards, _NoCards):
+            self.cards.deal(0)  # refused: a hand needs its cards
         self.hole = [[] for _ in range(n)]
         self._post_forced_bets()
         self._deal_first()
         self._start_round(preflop=True)
+
+    def copy(self, cards: CardSource | None = None) -> PokerHand:
+        """A snapshot that plays on apart from this hand; it deals from ``cards``, by default
+        the same card source as this hand (which the two then share).
+
+        >>> hand = PokerHand(HOLDEM_NL, [100, 100], 0, 1, 2, deck=[])
+        >>> later = hand.copy()
+        >>> later.act("raise", 10)
+        >>> hand.stacks, later.stacks
+        ([99, 98], [90, 98])
+        """
+        new = object.__new__(PokerHand)
+        fields = dict(self.__dict__)
+        for name in ("starting_stacks", "stacks", "board", "second_board", "folded",
+                     "street_commit", "total_commit", "log", "winnings", "_pending",
+                     "_level_acted", "_discarding", "_drawing", "_thrown"):
+            fields[name] = list(fields[name])
+        for name in ("_discarded", "shown", "_drawn"):
+            fields[name] = set(fields[name])
+        fields["hole"] = [list(h) for h in self.hole]
+        fields["up"] = [list(u) for u in self.up]
+        if self.deck is not None:
+            fields["deck"] = list(self.deck)
+        if cards is not None:
+            fields["cards"] = cards
+        new.__dict__.update(fields)
+        return new
+
+    @property
+    def stub_and_thrown(self) -> int:
+        """The most cards a draw can replace now: the stub and the cards thrown so far."""
+        return self.cards.remaining + len(self._thrown)
 
     @property
     def _blinds_posted(self) -> bool:
@@ -243,10 +310,10 @@ class PokerHand:
             self._deal_stud_street(0)
             return
         for seat in self._order_from(self._left_of(self.button)):
-            self.hole[seat] = self.shoe.deal(self.variant.hole_cards)
+            self.hole[seat] = self.cards.deal(self.variant.hole_cards)
             self.log.append(f"d dh p{self._phh(seat)} {''.join(self.hole[seat])}")
         if self.variant.board_streets and self.variant.board_streets[0]:
-            cards = self.shoe.deal(self.variant.board_streets[0])  # Courchevel
+            cards = self.cards.deal(self.variant.board_streets[0])  # Courchevel
             self.board.extend(cards)
             self.log.append(f"d db {''.join(cards)}")
 
@@ -256,13 +323,13 @@ class PokerHand:
         (RAY 2016 1.4.1.1.10)."""
         down, up = self.variant.stud_streets[street]
         live = [s for s in self._order_from(self._left_of(self.button)) if not self.folded[s]]
-        if self.shoe.remaining < (down + up) * len(live):
-            card = self.shoe.deal(1)
+        if self.cards.remaining < (down + up) * len(live):
+            card = self.cards.deal(1)
             self.board.extend(card)
             self.log.append(f"d db {card[0]}")
             return
         for seat in live:
-            cards = self.shoe.deal(down + up)
+            cards = self.cards.deal(down + up)
             self.hole[seat].extend(cards)
             self.up[seat].extend(cards[down:])
             self.log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
@@ -403,11 +470,11 @@ class PokerHand:
             if self.variant.kind == "stud":
                 self._deal_stud_street(self.street)
             elif self.variant.kind == "board":
-                cards = self.shoe.deal(self.variant.board_streets[self.street])
+                cards = self.cards.deal(self.variant.board_streets[self.street])
                 self.board.extend(cards)
                 self.log.append(f"d db {''.join(cards)}")
                 if self.variant.boards == 2:
-                    second = self.shoe.deal(self.variant.board_streets[self.street])
+                    second = self.cards.deal(self.variant.board_streets[self.street])
                     self.second_board.extend(second)
                     self.log.append(f"d db2 {''.join(second)}")
             self._start_round()
@@ -418,7 +485,7 @@ class PokerHand:
         freshly shuffled deck (RULINGS, Five Card Draw)."""
         self.redeals += 1
         self.log.append(f"# nobody opened: deal {self.redeals + 1}")
-        self.shoe.shuffle(self.rng)
+        self.cards.new_deck()
         self._thrown = []
         self.hole = [[] for _ in range(self.players)]
         self._deal_first()
@@ -479,20 +546,20 @@ class PokerHand:
         for card in discards:
             if card not in self.hole[actor]:
                 raise PokerError(f"{card} is not a card seat {actor} holds: {self.hole[actor]}")
-        if len(discards) > self.shoe.remaining + len(self._thrown):
-            raise PokerError(f"the stub and the discards hold {self.shoe.remaining} and "
+        if len(discards) > self.cards.remaining + len(self._thrown):
+            raise PokerError(f"the stub and the discards hold {self.cards.remaining} and "
                              f"{len(self._thrown)} cards, not {len(discards)}")
         p = self._phh(actor)
         self.log.append(f"p{p} sd {''.join(discards)}".rstrip())
         new: list[str] = []
         if discards:
-            from_stub = min(len(discards), self.shoe.remaining)
-            new = self.shoe.deal(from_stub)
+            from_stub = min(len(discards), self.cards.remaining)
+            new = self.cards.deal(from_stub)
             if from_stub < len(discards):
                 self.log.append(f"# the stub ran out: {len(self._thrown)} discards shuffled")
-                self.shoe.cards.extend(shuffle(self._thrown, self.rng))
+                self.cards.reshuffle_in(self._thrown)
                 self._thrown = []
-                new += self.shoe.deal(len(discards) - from_stub)
+                new += self.cards.deal(len(discards) - from_stub)
             for card in discards:
                 self.hole[actor].remove(card)
             self.hole[actor].extend(new)

@@ -1,0 +1,215 @@
+"""Where a poker hand's cards come from: the one place chance enters a hand.
+
+A :class:`~pelisali.poker.table.PokerHand` asks a :class:`CardSource` for cards
+and never draws randomness itself. The stub is the undealt part of the deck.
+Three sources:
+
+* :class:`ShuffledCards` shuffles a full deck with a random generator, the
+  same :meth:`~pelisali.cards.Shoe.shuffle` calls in the same order as the hand
+  always made, so a seed deals the same cards it always dealt;
+* :class:`DealtCards` deals a given order (a replay, a hall's physical
+  shuffle, a scripted test), and after it the rest of the deck in deck order;
+* :class:`ChanceCards` deals the cards chance has supplied so far and, asked
+  for more, raises :class:`CardsNeeded` with the cards that may come next:
+  how the engine contract (:mod:`pelisali.engine.poker`) makes every card a
+  chance outcome.
+
+>>> from pelisali.rng import SeededRng
+>>> cards = ShuffledCards(SeededRng(3))
+>>> len(cards.deal(2)), cards.remaining
+(2, 50)
+>>> scripted = DealtCards(["As", "Kd"])
+>>> scripted.deal(3), scripted.remaining
+(['As', 'Kd', '2c'], 49)
+>>> scripted.reshuffle_in(["Ah", "7c"])
+>>> scripted.remaining
+51
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from pelisali.cards import DECK, Shoe, ShoeError
+from pelisali.rng import Rng, shuffle
+
+_IN_DECK = frozenset(DECK)
+
+
+class CardSource(Protocol):
+    """The cards of one hand: a deck dealt from the front, the stub what is left of it."""
+
+    @property
+    def remaining(self) -> int:
+        """Cards left in the stub."""
+        ...
+
+    def deal(self, n: int) -> list[str]:
+        """The next ``n`` cards of the stub (a refused request takes nothing)."""
+        ...
+
+    def reshuffle_in(self, cards: Sequence[str]) -> None:
+        """The thrown ``cards`` join the stub (empty when a hand asks), in an order chance
+        decides: a draw game's stub ran short (RULINGS)."""
+        ...
+
+    def new_deck(self) -> None:
+        """A freshly shuffled full deck replaces the stub: a deal again (nobody opened)."""
+        ...
+
+
+class ShuffledCards:
+    """A full deck shuffled with ``rng`` when the hand first needs a card.
+
+    One source a hand; a hand after another shares the generator, not the source.
+
+    >>> from pelisali.rng import SeededRng
+    >>> a, b = ShuffledCards(SeededRng(1)), ShuffledCards(SeededRng(1))
+    >>> a.deal(5) == b.deal(5)
+    True
+    """
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+        self.shoe = Shoe(1, 0)
+
+    def _stub(self) -> Shoe:
+        if not self.shoe.cards:  # shuffled when first asked, as the hand always did
+            self.shoe.shuffle(self.rng)
+        return self.shoe
+
+    @property
+    def remaining(self) -> int:
+        return self._stub().remaining
+
+    def deal(self, n: int) -> list[str]:
+        return self._stub().deal(n)
+
+    def reshuffle_in(self, cards: Sequence[str]) -> None:
+        self._stub().cards.extend(shuffle(list(cards), self.rng))
+
+    def new_deck(self) -> None:
+        self.shoe.shuffle(self.rng)
+
+
+class DealtCards:
+    """The cards of ``order`` first, then the rest of the stub in its order: a fresh deck
+    in deck order, a reshuffled pile in the order it was thrown.
+
+    ``order`` may run past a new deck or a reshuffle: every card it names must then be
+    in the stub, so the order chance dealt replays a whole hand.
+
+    >>> cards = DealtCards(["Kd"])
+    >>> cards.deal(1)
+    ['Kd']
+    >>> cards.new_deck()
+    >>> cards.deal(2)
+    ['2c', '2d']
+    >>> DealtCards(["Kx"])
+    Traceback (most recent call last):
+    ...
+    pelisali.cards.ShoeError: deck: 'Kx' is not a card of the 52-card deck
+    """
+
+    def __init__(self, order: Sequence[str]) -> None:
+        strangers = [c for c in order if c not in _IN_DECK]
+        if strangers:
+            raise ShoeError(f"deck: {strangers[0]!r} is not a card of the 52-card deck")
+        self.order = list(order)
+        self.position = 0  # the next card of ``order``
+        self.stub = list(DECK)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.stub)
+
+    def deal(self, n: int) -> list[str]:
+        if n > len(self.stub):
+            raise ShoeError(f"the stub holds {len(self.stub)} card(s), not {n}")
+        given = self.order[self.position:self.position + n]
+        left = set(self.stub)
+        for card in given:
+            if card not in left:
+                raise ShoeError(f"deck: {card} is not in the stub; it was dealt already")
+            left.discard(card)
+        out = given + [c for c in self.stub if c in left][:n - len(given)]
+        self.position += len(given)
+        taken = set(out)
+        self.stub = [c for c in self.stub if c not in taken]
+        return out
+
+    def reshuffle_in(self, cards: Sequence[str]) -> None:
+        self.stub.extend(cards)
+
+    def new_deck(self) -> None:
+        self.stub = list(DECK)
+
+
+class CardsNeeded(Exception):
+    """A hand asked :class:`ChanceCards` for more cards than chance has supplied.
+
+    ``pool`` holds the cards the next one may be (the stub less the cards supplied for
+    this deal already), in deck order.
+    """
+
+    def __init__(self, pool: tuple[str, ...]) -> None:
+        super().__init__(f"chance must deal one of {len(pool)} cards")
+        self.pool = pool
+
+
+class ChanceCards:
+    """Deals the cards chance ``supplied``, in order, from a stub it keeps in deck order;
+    asked for more, raises :class:`CardsNeeded` and takes nothing.
+
+    >>> cards = ChanceCards(supplied=["As"])
+    >>> cards.deal(1), cards.remaining
+    (['As'], 51)
+    >>> try:
+    ...     cards.deal(1)
+    ... except CardsNeeded as needed:
+    ...     len(needed.pool), "As" in needed.pool
+    (51, False)
+    """
+
+    def __init__(self, stub: Sequence[str] = DECK, supplied: Sequence[str] = ()) -> None:
+        self.stub = list(stub)
+        self.supplied = list(supplied)
+        self.used = 0  # supplied cards dealt
+
+    @property
+    def remaining(self) -> int:
+        return len(self.stub)
+
+    @property
+    def unused(self) -> int:
+        """Supplied cards not dealt yet."""
+        return len(self.supplied) - self.used
+
+    def deal(self, n: int) -> list[str]:
+        if n > len(self.stub):
+            raise ShoeError(f"the stub holds {len(self.stub)} card(s), not {n}")
+        given = self.supplied[self.used:self.used + n]
+        if len(given) < n:
+            waiting = set(given)
+            raise CardsNeeded(tuple(c for c in self.stub if c not in waiting))
+        taken = set(given)
+        if len(taken) != n or not taken <= set(self.stub):
+            raise ShoeError(f"chance supplied {' '.join(given)}, not all in the stub")
+        self.used += n
+        self.stub = [c for c in self.stub if c not in taken]
+        return given
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChanceCards):
+            return NotImplemented
+        return (self.stub, self.supplied, self.used) == (other.stub, other.supplied, other.used)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def reshuffle_in(self, cards: Sequence[str]) -> None:
+        # Chance orders the pile: as a pool it keeps deck order.
+        self.stub = sorted([*self.stub, *cards], key=DECK.index)
+
+    def new_deck(self) -> None:
+        self.stub = list(DECK)
