@@ -1,6 +1,7 @@
 """A poker table over WebSocket with two browsers' worth of clients: each sees its own
 hole cards and never the other's, the hand is played to the end and recorded, the
-action timer acts for a player who does not, and the money is the ledger's."""
+action timer acts for a player who does not, and the money is the ledger's. The table
+keeps time by a manual clock: the timer runs out when the test moves time."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pelisali.platform.poker_tables import recall_hand
 from pelisali.rng import SeededRng
 from pelisali.server.app import COOKIE, create_app
 from pelisali.server.auth import add_login
+from pelisali.server.clock import ManualClock
 
 PASSWORD = "correct horse battery"
 
@@ -38,7 +40,8 @@ def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
     with transaction(engine) as s:
         move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
         add_login(s, "floor", PASSWORD, "staff")
-    app = create_app(engine, rng=SeededRng(5), act_seconds=4.0)
+    clock = ManualClock()  # nobody's time runs out until the test moves the clock
+    app = create_app(engine, rng=SeededRng(5), act_seconds=4.0, clock=clock)
     with TestClient(app) as client:
         tokens = {}
         for name in ("ann", "bob", "floor"):
@@ -99,10 +102,18 @@ def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
             assert sum(hand_over["chips"].values()) + hand_over["rake"] == 10_000
             assert hand_over["rake"] <= 300
             # the next hand: bob does nothing, so the timer acts for him and sits him out
-            until(ann, dealt)
+            clock.tick()  # the breath between hands
+            again = until(ann, dealt)
+            assert again["seconds_left"] == 4.0 and again["to_act"] == "bob"
+            clock.advance(1.5)
+            ann.send_json({"type": "hello"})
+            waiting = until(ann, lambda m: m["type"] == "view")
+            assert waiting["seconds_left"] == 2.5  # the countdown, and the timer waits
+            assert not any(s["sitting_out"] for s in waiting["seats"])
+            clock.tick()  # bob's time is up
             timed = until(bob, lambda m: m["type"] == "view" and m["hand"] is not None and
                           any(s["player"] == "bob" and s["sitting_out"] for s in m["seats"]))
-            assert timed
+            assert timed["hand"]["finished"]  # facing the big blind, bob's hand is folded
             ann.send_json({"type": "act", "action": "dance"})
             assert until(ann, lambda m: m["type"] == "error")
             ann.send_json({"type": "leave", "key": "l1"})
@@ -125,3 +136,28 @@ def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
             total = (balance(s, "player:ann") + balance(s, "player:bob")
                      + balance(s, "table:nl-1") + balance(s, "fee:nl-1"))
             assert total == 20_000
+
+
+def test_only_a_player_sits_at_a_poker_table_that_exists(tmp_path: Path) -> None:
+    """A socket refused is closed before it is accepted, with the reason."""
+    import pytest
+    from starlette.websockets import WebSocketDisconnect
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
+    upgrade(engine)
+    with transaction(engine) as s:
+        add_login(s, "floor", PASSWORD, "staff")
+    with TestClient(create_app(engine, clock=ManualClock())) as client:
+        client.post("/api/register", json={"name": "ann", "password": PASSWORD,
+                                           "born": "1990-01-01", "country": "FI"})
+        tokens = {name: client.post("/api/login", json={
+            "name": name, "password": PASSWORD}).cookies[COOKIE] for name in ("ann", "floor")}
+        client.cookies.clear()
+        for token, table, reason in ((None, "nl-1", "not logged in"),
+                                     (tokens["floor"], "nl-1", "players only"),
+                                     (tokens["ann"], "nl-9", "no poker table 'nl-9'")):
+            headers = {"cookie": f"{COOKIE}={token}"} if token else {}
+            with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(
+                    f"/ws/poker/{table}", headers=headers) as socket:
+                socket.receive_json()
+            assert (refused.value.code, refused.value.reason) == (4403, reason)

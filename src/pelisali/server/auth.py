@@ -1,9 +1,9 @@
 """Logins, sessions and rate limits for the server.
 
-Passwords are kept only as argon2 hashes; a session is a random token in a cookie,
-of which the database keeps only the SHA-256. A player logs in under their player
-name; staff have logins of their own and no wallet, and only a staff session reaches
-the staff endpoints.
+The logins and sessions are the platform's (:mod:`pelisali.platform.logins`, named
+here too for the server's callers); a session's token travels in the :data:`COOKIE`.
+Only a staff session reaches the staff endpoints. What this module adds is the rate
+limit the server puts on login attempts and on slips.
 
 >>> from datetime import date
 >>> from pelisali.platform import accounts
@@ -20,88 +20,23 @@ Login(name='ann', role='player')
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
-from datetime import timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
-from sqlalchemy.orm import Session
+from pelisali.platform.logins import (
+    MIN_PASSWORD,
+    ROLES,
+    SESSION_HOURS,
+    AuthError,
+    Login,
+    add_login,
+    log_in,
+    log_out,
+    who,
+)
 
-from pelisali.platform.accounts import Refused
-from pelisali.platform.ledger import LedgerError, append_audit, now_utc
-from pelisali.platform.models import Credential, WebSession
-
-ROLES = ("player", "staff")
-SESSION_HOURS = 12
-MIN_PASSWORD = 8
-_HASHER = PasswordHasher()
-
-
-class AuthError(LedgerError):
-    """A login or session refused."""
-
-
-@dataclass(frozen=True)
-class Login:
-    name: str
-    role: str
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def add_login(session: Session, name: str, password: str, role: str,
-              actor: str = "system") -> None:
-    """A login for ``name`` (a registered player, or a staff member)."""
-    if role not in ROLES:
-        raise Refused(f"role {role!r}: player or staff")
-    if len(password) < MIN_PASSWORD:
-        raise Refused(f"a password has at least {MIN_PASSWORD} characters")
-    if session.scalars(select(Credential).where(Credential.name == name)).one_or_none():
-        raise Refused(f"a login called {name!r} exists")
-    session.add(Credential(name=name, role=role, password_hash=_HASHER.hash(password),
-                           created_at=now_utc()))
-    session.flush()
-    append_audit(session, actor, "login-added", {"name": name, "role": role})
-
-
-def log_in(session: Session, name: str, password: str) -> str:
-    """A new session token for a correct name and password."""
-    found = session.scalars(select(Credential).where(Credential.name == name)).one_or_none()
-    try:
-        if found is None:
-            raise VerificationError("no such login")
-        _HASHER.verify(found.password_hash, password)
-    except (VerificationError, InvalidHashError):
-        raise AuthError("wrong name or password") from None
-    token = secrets.token_urlsafe(32)
-    now = now_utc()
-    session.add(WebSession(token_hash=_digest(token), name=found.name, role=found.role,
-                           created_at=now, expires_at=now + timedelta(hours=SESSION_HOURS)))
-    session.flush()
-    return token
-
-
-def who(session: Session, token: str | None) -> Login:
-    """The login a session token belongs to, if it is still valid."""
-    if not token:
-        raise AuthError("not logged in")
-    found = session.get(WebSession, _digest(token))
-    if found is None or found.expires_at <= now_utc():
-        raise AuthError("not logged in")
-    return Login(found.name, found.role)
-
-
-def log_out(session: Session, token: str | None) -> None:
-    if token:
-        session.execute(delete(WebSession).where(WebSession.token_hash == _digest(token)))
+COOKIE = "pelisali_session"
 
 
 class RateLimit:
@@ -128,3 +63,7 @@ class RateLimit:
                 return False
             seen.append(now)
             return True
+
+
+__all__ = ["COOKIE", "MIN_PASSWORD", "ROLES", "SESSION_HOURS", "AuthError", "Login",
+           "RateLimit", "add_login", "log_in", "log_out", "who"]

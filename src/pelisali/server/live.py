@@ -17,7 +17,6 @@ concerns it, so it misses nothing.
 import asyncio
 import contextlib
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,11 +26,12 @@ from fastapi import WebSocket
 from sqlalchemy import Engine
 
 from pelisali.games import GameError
-from pelisali.platform import accounts
+from pelisali.platform import queries
 from pelisali.platform.db import transaction
 from pelisali.platform.desk import TableDesk
-from pelisali.platform.ledger import LedgerError, balance
+from pelisali.platform.ledger import LedgerError
 from pelisali.rng import Rng
+from pelisali.server.clock import Clock, SystemClock
 
 KEEP = 500  # events kept for clients that reconnect
 log = logging.getLogger("pelisali.server")
@@ -46,15 +46,16 @@ class Event:
 
 @dataclass
 class LiveRoom:
-    """One live table's rounds, paced by the clock; every method runs on the event
-    loop, and the desk's blocking work in a thread."""
+    """One live table's rounds, paced by its ``clock`` (the real time unless a test
+    gives it a :class:`~pelisali.server.clock.ManualClock`); every method runs on the
+    event loop, and the desk's blocking work in a thread."""
 
     engine: Engine
     table: str
     rng: Rng
     window: float = 15.0  # seconds the betting is open
     pause: float = 4.0  # seconds the result is shown before the next round
-    clock: Callable[[], float] = time.time
+    clock: Clock = field(default_factory=SystemClock)
     seq: int = 0
     phase: str = "waiting"
     round_id: int = 0
@@ -98,16 +99,17 @@ class LiveRoom:
     def state(self) -> dict[str, Any]:
         return {"type": "state", "table": self.table, "phase": self.phase,
                 "round_id": self.round_id, "seq": self.seq,
-                "closes_in": max(0.0, self.closes_at - self.clock())
+                "closes_in": max(0.0, self.closes_at - self.clock.now())
                 if self.phase == "betting" else 0.0}
 
     async def bet(self, player: str, bets: list[tuple[str, int]], key: str) -> dict[str, Any]:
         """A slip from a connected player during the betting window."""
         if player not in self.clients:
             return _refused(key, "not connected to the table")
-        if self.phase != "betting" or self.clock() >= self.closes_at:
+        if self.phase != "betting" or self.clock.now() >= self.closes_at:
             return _refused(key, "no more bets: the betting window has closed")
-        assert self._desk is not None
+        if self._desk is None:
+            return _refused(key, "the table is not open")
         try:
             receipts = await asyncio.to_thread(self._desk.bet, player, bets, key)
         except (LedgerError, GameError) as exc:
@@ -130,7 +132,7 @@ class LiveRoom:
                 continue
 
     async def _run(self) -> None:
-        await keep_going(self._round, f"live table {self.table}")
+        await keep_going(self._round, f"live table {self.table}", self.clock)
 
     async def _round(self) -> None:
         """One round: the window, no more bets, the draw, the settlements."""
@@ -140,10 +142,10 @@ class LiveRoom:
             self._wake.clear()
             await self._wake.wait()
         self.round_id = self._desk.round_id
-        self.phase, self.closes_at = "betting", self.clock() + self.window
+        self.phase, self.closes_at = "betting", self.clock.now() + self.window
         await self._publish(None, {"type": "betting", "round_id": self.round_id,
                                    "closes_in": self.window})
-        await asyncio.sleep(self.window)
+        await self.clock.sleep(self.window)
         self.phase = "closed"
         await self._publish(None, {"type": "no-more-bets", "round_id": self.round_id})
         round_id, settled = await asyncio.to_thread(self._desk.spin, self.rng)
@@ -159,26 +161,23 @@ class LiveRoom:
                 "settlements": [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
                                  "paid": s.paid, "result": s.result}
                                 for s in settled if s.player == name]})
-        await asyncio.sleep(self.pause)
+        await self.clock.sleep(self.pause)
 
     def _result(self, round_id: int) -> str:
-        import json
-
-        from pelisali.platform.models import RoundRow
-
         with transaction(self.engine) as session:
-            row = session.get(RoundRow, round_id)
-            assert row is not None
-            return "-".join(d["face"] for d in json.loads(row.record).get("draws", []))
+            return queries.round_result(session, round_id)
 
     def _wallets(self, players: list[str]) -> dict[str, int]:
         with transaction(self.engine) as session:
-            return {p: balance(session, accounts.wallet_code(p)) for p in players}
+            return queries.wallets(session, players)
 
 
-async def keep_going(step: Callable[[], Awaitable[None]], what: str) -> None:
+async def keep_going(step: Callable[[], Awaitable[None]], what: str,
+                     clock: Clock | None = None) -> None:
     """Run ``step`` again and again until cancelled; an unexpected error is logged and
-    the table carries on after a breath rather than stopping for good."""
+    the table carries on after a breath (a second on ``clock``) rather than stopping
+    for good."""
+    pace = clock or SystemClock()
     while True:
         try:
             await step()
@@ -186,7 +185,7 @@ async def keep_going(step: Callable[[], Awaitable[None]], what: str) -> None:
             raise
         except Exception:
             log.exception("%s", what)
-            await asyncio.sleep(1)
+            await pace.sleep(1)
 
 
 def _refused(key: str, reason: str) -> dict[str, Any]:

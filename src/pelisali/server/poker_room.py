@@ -19,9 +19,7 @@ says nothing of timers.
 
 import asyncio
 import contextlib
-import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +30,7 @@ from pelisali.platform.ledger import LedgerError
 from pelisali.platform.poker_tables import CashTable, PokerTableError
 from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
+from pelisali.server.clock import Clock, SystemClock, wait_for_event
 from pelisali.server.live import keep_going
 
 KEEP = 200
@@ -39,15 +38,16 @@ KEEP = 200
 
 @dataclass
 class PokerRoom:
-    """One poker table's play in the server process; every method runs on the event
-    loop, the ledger's work in a thread."""
+    """One poker table's play in the server process, its action timer and the breath
+    between hands paced by its ``clock``; every method runs on the event loop, the
+    ledger's work in a thread."""
 
     engine: Engine
     table: str
     rng: Rng
     act_seconds: float = 20.0
     between_hands: float = 2.0
-    clock: Callable[[], float] = time.time
+    clock: Clock = field(default_factory=SystemClock)
     seq: int = 0
     deadline: float = 0.0
     results: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEEP))
@@ -109,7 +109,7 @@ class PokerRoom:
         actor = hand.actor
         if actor is not None and not hand.finished:
             out["to_act"] = names[actor]
-            out["seconds_left"] = max(0.0, self.deadline - self.clock())
+            out["seconds_left"] = max(0.0, self.deadline - self.clock.now())
             if mine == actor and not (hand.drawing or hand.discarding):
                 legal = hand.legal()
                 out["legal"] = {"fold": legal.fold, "check": legal.check, "call": legal.call,
@@ -161,14 +161,14 @@ class PokerRoom:
                 hand.act(action, to=amount)
         except PokerError as exc:
             return {"type": "refused", "reason": str(exc)}
-        self.deadline = self.clock() + self.act_seconds
+        self.deadline = self.clock.now() + self.act_seconds
         self._wake.set()
         await self._broadcast()
         return {"type": "acted", "action": action}
 
     # -- the table's loop ----------------------------------------------------------------
     async def _run(self) -> None:
-        await keep_going(self._step, f"poker table {self.table}")
+        await keep_going(self._step, f"poker table {self.table}", self.clock)
 
     async def _step(self) -> None:
         """One turn of the table: deal, wait for the player to act, or record."""
@@ -187,7 +187,7 @@ class PokerRoom:
                 self._wake.clear()
                 await self._wake.wait()
                 return
-            self.deadline = self.clock() + self.act_seconds
+            self.deadline = self.clock.now() + self.act_seconds
             await self._broadcast()
             return
         if hand.finished:
@@ -203,13 +203,11 @@ class PokerRoom:
             for name in sorted(self.leaving):
                 await self._cash_out(name, f"leave-{self.table}-{result.round_id}-{name}")
             await self._broadcast()
-            await asyncio.sleep(self.between_hands)
+            await self.clock.sleep(self.between_hands)
             return
         self._wake.clear()
-        try:
-            await asyncio.wait_for(self._wake.wait(),
-                                   timeout=max(0.0, self.deadline - self.clock()))
-        except TimeoutError:
+        if not await wait_for_event(self._wake, self.clock,
+                                    max(0.0, self.deadline - self.clock.now())):
             await self._timed_out()
 
     async def _timed_out(self) -> None:
@@ -225,7 +223,7 @@ class PokerRoom:
             hand.act("check" if hand.legal().check else "fold")
         with contextlib.suppress(LedgerError):
             self.cash.sit_out(player, True)
-        self.deadline = self.clock() + self.act_seconds
+        self.deadline = self.clock.now() + self.act_seconds
         await self._broadcast()
 
     async def _cash_out(self, player: str, key: str) -> dict[str, Any]:

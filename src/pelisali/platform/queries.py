@@ -1,0 +1,302 @@
+"""What the server reads and opens, as plain values: tables, a player's profile and
+wallet, a round's result, a slip's first answer, a player's history and recall.
+
+The server never holds an ORM row nor parses a round record: each function here
+reads what one answer needs, in the caller's transaction, and returns frozen
+dataclasses, strings and numbers. Where the data is another platform module's, the
+function is a thin wrapper that turns its row into a value.
+
+>>> from datetime import date
+>>> from pelisali.platform import accounts
+>>> from pelisali.platform.db import make_engine, transaction, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with transaction(engine) as s:
+...     _ = accounts.register(s, "ann", date(1990, 1, 1), "FI")
+...     live = open_table(s, "live-1", "roulette", "C", mode="live")
+...     rng_table(s, "rng-roulette-C-ann", "roulette", "C", "ann")
+...     lobby = lobby_tables(s)
+...     wallet(s, "ann")
+0
+>>> live.name, live.mode, live.status, live.min, live.max
+('live-1', 'live', 'open', 100, 100000)
+>>> [t.name for t in lobby]  # the player's own RNG table is not in the lobby
+['live-1']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from pelisali.platform import accounts, card_rounds, poker_tables, rounds
+from pelisali.platform.kinds import RoundStatus
+from pelisali.platform.ledger import balance
+from pelisali.platform.models import BetRow, GameTable, RoundRow
+from pelisali.platform.recalls import RoundRecall, recall_round
+
+HANDS_SHOWN = 200  # the newest poker hands looked through for a player's history
+HANDS_RECALLED = 10_000  # a poker hand older than this many is not recalled by its player
+
+
+# -- tables ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableInfo:
+    """A table as the lobby and the staff see it."""
+
+    name: str
+    game: str
+    variant: str
+    mode: str  # rng or live
+    status: str  # open or closed
+    min: int
+    max: int
+
+
+def _info(row: GameTable) -> TableInfo:
+    return TableInfo(row.name, row.game, row.variant, row.mode, row.status, row.limit_min,
+                     row.limit_max)
+
+
+def table(session: Session, name: str) -> TableInfo:
+    """The table called ``name`` (:class:`~pelisali.platform.rounds.TableError` if
+    there is none)."""
+    return _info(rounds.find_table(session, name))
+
+
+def poker_table(session: Session, name: str) -> TableInfo:
+    """The poker table called ``name``
+    (:class:`~pelisali.platform.poker_tables.PokerTableError` if there is none)."""
+    return _info(poker_tables.find_table(session, name))
+
+
+def lobby_tables(session: Session) -> list[TableInfo]:
+    """The open tables players join together: the live tables and the poker tables, by
+    name (a player's own RNG tables are not among them)."""
+    rows = session.scalars(select(GameTable).where(
+        or_(GameTable.mode == "live", GameTable.game == poker_tables.GAME),
+        GameTable.status == "open").order_by(GameTable.name))
+    return [_info(row) for row in rows]
+
+
+def round_table(session: Session, round_id: int) -> TableInfo | None:
+    """The table round ``round_id`` was played at, if there is such a round."""
+    row = session.get(RoundRow, round_id)
+    found = session.get(GameTable, row.table_id) if row is not None else None
+    return None if found is None else _info(found)
+
+
+def open_table(session: Session, name: str, game: str, variant: str | None = None, *,
+               limit_min: int | None = None, limit_max: int | None = None,
+               mode: str = "rng", actor: str = "system") -> TableInfo:
+    """A new table of a wager game (:func:`pelisali.platform.rounds.create_table`)."""
+    return _info(rounds.create_table(session, name, game, variant, limit_min=limit_min,
+                                     limit_max=limit_max, mode=mode, actor=actor))
+
+
+def change_table(session: Session, name: str, actor: str, status: str | None = None,
+                 limit_min: int | None = None, limit_max: int | None = None) -> TableInfo:
+    """Open or close a table or set its limits (:func:`pelisali.platform.rounds.set_table`)."""
+    return _info(rounds.set_table(session, name, actor, status=status, limit_min=limit_min,
+                                  limit_max=limit_max))
+
+
+def open_poker_table(session: Session, name: str, game: str, *, small_blind: int,
+                     big_blind: int, min_buy_in: int, rake: Fraction = Fraction(0),
+                     rake_cap: int | None = None, actor: str = "system") -> TableInfo:
+    """A new poker table (:func:`pelisali.platform.poker_tables.create_table`)."""
+    return _info(poker_tables.create_table(
+        session, name, game, small_blind=small_blind, big_blind=big_blind,
+        min_buy_in=min_buy_in, rake=rake, rake_cap=rake_cap, actor=actor))
+
+
+def rng_table(session: Session, name: str, game: str, variant: str | None,
+              player: str) -> None:
+    """Make sure ``player``'s own RNG table of a wager game, ``name``, exists."""
+    try:
+        rounds.find_table(session, name)
+    except rounds.TableError:
+        rounds.create_table(session, name, game, variant, mode="rng", actor=player)
+
+
+def card_table(session: Session, name: str, game: str, player: str) -> None:
+    """Make sure ``player``'s own RNG table of a card game, ``name``, exists."""
+    try:
+        rounds.find_table(session, name)
+    except rounds.TableError:
+        card_rounds.create_card_table(session, name, game, mode="rng", actor=player)
+
+
+# -- players -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Profile:
+    """A player's standing and wallet."""
+
+    name: str
+    status: str  # active, restricted or barred
+    excluded_until: datetime | None
+    excluded_forever: bool
+    balance: int
+
+
+def profile(session: Session, name: str) -> Profile:
+    """Player ``name``'s standing and wallet balance."""
+    found = accounts.find(session, name)
+    return Profile(found.name, found.status, found.excluded_until, found.excluded_forever,
+                   wallet(session, name))
+
+
+def wallet(session: Session, name: str) -> int:
+    """The balance of player ``name``'s wallet, in cents."""
+    return balance(session, accounts.wallet_code(name))
+
+
+def wallets(session: Session, names: Iterable[str]) -> dict[str, int]:
+    """The wallet balances of the players ``names``."""
+    return {name: wallet(session, name) for name in names}
+
+
+# -- rounds ------------------------------------------------------------------------------
+def _faces(record: dict[str, Any]) -> str:
+    return "-".join(draw["face"] for draw in record.get("draws", []))
+
+
+def round_result(session: Session, round_id: int) -> str:
+    """What round ``round_id`` drew, as shown at the table: the faces joined by ``-``
+    (``"17"``, ``"2-5"``); empty while nothing is drawn."""
+    row = session.get(RoundRow, round_id)
+    if row is None:
+        raise rounds.TableError(f"no round {round_id}")
+    return _faces(json.loads(row.record))
+
+
+@dataclass(frozen=True)
+class SlipAnswer:
+    """A settled slip as its player was first answered: the round, what it drew and
+    the player's settlements of the slip's bets."""
+
+    round_id: int
+    result: str
+    settlements: list[dict[str, Any]]  # bet_id, spot, stake, paid, result
+
+
+def settled_slip(session: Session, key: str, player: str) -> SlipAnswer | None:
+    """The first answer to the slip with idempotency key ``key`` (its bets are ``key``
+    or ``key/n``), if its round is settled."""
+    bets = session.scalars(select(BetRow).where(
+        or_(BetRow.key == key, BetRow.key.startswith(f"{key}/", autoescape=True)))
+        .order_by(BetRow.number)).all()
+    row = session.get(RoundRow, bets[0].round_id) if bets else None
+    if row is None or row.status != RoundStatus.SETTLED:
+        return None
+    record = json.loads(row.record)
+    numbers = {bet.number for bet in bets}
+    return SlipAnswer(row.id, _faces(record), [
+        {k: s[k] for k in ("bet_id", "spot", "stake", "paid", "result")}
+        for s in record["settlements"] if s["player"] == player and s["bet_id"] in numbers])
+
+
+# -- history and recall ------------------------------------------------------------------
+@dataclass(frozen=True)
+class BetLine:
+    """One bet in a player's history."""
+
+    round_id: int
+    table: str
+    spot: str
+    stake: int
+    paid: int | None
+    result: str | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One poker hand in a player's history: the chips they finished it with."""
+
+    round_id: int
+    table: str
+    at: datetime | None
+    chips: int | None
+
+
+@dataclass(frozen=True)
+class History:
+    """A player's bets and poker hands, newest first."""
+
+    bets: list[BetLine]
+    hands: list[HandLine]
+
+
+def _poker_hands(session: Session, player: str, limit: int
+                 ) -> list[tuple[RoundRow, dict[str, Any]]]:
+    """The recorded poker hands ``player`` played, newest first (of the last ``limit``)."""
+    rows = session.scalars(select(RoundRow).join(GameTable, GameTable.id == RoundRow.table_id)
+                           .where(GameTable.game == poker_tables.GAME,
+                                  RoundRow.status == RoundStatus.SETTLED)
+                           .order_by(RoundRow.id.desc()).limit(limit))
+    hands = []
+    for row in rows:
+        record = json.loads(row.record)
+        if player in record.get("players", []):
+            hands.append((row, record))
+    return hands
+
+
+def history(session: Session, player: str) -> History:
+    """``player``'s last bets (:func:`pelisali.platform.rounds.history`) and the poker
+    hands they played among the newest :data:`HANDS_SHOWN`."""
+    bets = rounds.history(session, player)
+    hands = _poker_hands(session, player, HANDS_SHOWN)
+    ids = {r.table_id for r, _ in bets} | {r.table_id for r, _ in hands}
+    names: dict[int, str] = {}
+    if ids:
+        names = {row.id: row.name for row in session.execute(
+            select(GameTable.id, GameTable.name).where(GameTable.id.in_(ids)))}
+    return History(
+        [BetLine(r.id, names.get(r.table_id, ""), b.spot, b.stake, b.paid, b.result,
+                 b.created_at) for r, b in bets],
+        [HandLine(row.id, names.get(row.table_id, ""), row.finished_at,
+                  next((seat[2] for seat in record.get("seats", []) if seat[1] == player),
+                       None)) for row, record in hands])
+
+
+def _played_hand(session: Session, player: str, round_id: int) -> bool:
+    """Round ``round_id`` is a settled poker hand ``player`` played, among the newest
+    :data:`HANDS_RECALLED` hands."""
+    row = session.get(RoundRow, round_id)
+    if row is None or row.status != RoundStatus.SETTLED:
+        return False
+    found = session.get(GameTable, row.table_id)
+    if found is None or found.game != poker_tables.GAME:
+        return False
+    if player not in json.loads(row.record).get("players", []):
+        return False
+    newer = session.scalar(select(func.count()).select_from(RoundRow)
+                           .join(GameTable, GameTable.id == RoundRow.table_id)
+                           .where(GameTable.game == poker_tables.GAME,
+                                  RoundRow.status == RoundStatus.SETTLED,
+                                  RoundRow.id > round_id))
+    return (newer or 0) < HANDS_RECALLED
+
+
+def recall_for(session: Session, round_id: int, player: str) -> RoundRecall | None:
+    """Round ``round_id`` replayed for ``player``: their own settlements of a round they
+    bet in; a poker hand they played whole (its stacks, rake and shares are the
+    table's; no cards are in them). None if the round is not theirs."""
+    mine = session.scalar(select(BetRow.id).where(BetRow.round_id == round_id,
+                                                  BetRow.player == player).limit(1))
+    if mine is None:
+        return recall_round(session, round_id) if _played_hand(session, player,
+                                                                round_id) else None
+    found = recall_round(session, round_id)
+    return RoundRecall(found.round_id, found.game, found.same,
+                       [s for s in found.recorded if s["player"] == player],
+                       [s for s in found.replayed if s["player"] == player], found.problem)

@@ -1,0 +1,22 @@
+"""The server's routes, one :class:`fastapi.APIRouter` per concern, in the order
+:func:`pelisali.server.app.create_app` includes them."""
+
+from fastapi import APIRouter
+
+from pelisali.server.routers import (
+    auth,
+    cards,
+    history,
+    live,
+    lobby,
+    play,
+    poker,
+    staff,
+    wallet,
+)
+
+ROUTERS: tuple[APIRouter, ...] = (auth.router, wallet.router, lobby.router, play.router,
+                                  cards.router, history.router, live.router, poker.router,
+                                  staff.router)
+
+__all__ = ["ROUTERS"]

@@ -1,0 +1,92 @@
+"""The card games one player against the house at their own table: punto banco coups,
+and blackjack dealt, played decision by decision and resumed after a reconnection."""
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from sqlalchemy.orm import Session
+
+from pelisali.platform import card_rounds, queries
+from pelisali.server.dependencies import AppState, Player
+from pelisali.server.schemas import CardSlip, Decision, settlement
+
+router = APIRouter(tags=["cards"])
+
+
+def _table(session: Session, game: str, name: str) -> str:
+    table = f"rng-{game}-{name}"
+    queries.card_table(session, table, game, name)
+    return table
+
+
+def _bets(session: Session, table: str, name: str, body: CardSlip) -> None:
+    for i, bet in enumerate(body.bets):
+        card_rounds.place_card_bet(session, table, name, bet.spot, bet.amount,
+                                   key=f"web:{name}:{body.key}/{i}")
+
+
+@router.post("/api/cards/punto-banco")
+def punto_banco(body: CardSlip, login: Player, state: AppState) -> dict[str, Any]:
+    """Bets on player, banker or tie, and the coup dealt from the table's shoe."""
+    if not state.betting.allow(login.name):
+        raise HTTPException(429, "too many bets: slow down")
+    with state.db() as session:
+        table = _table(session, "punto-banco", login.name)
+        _bets(session, table, login.name, body)
+    with state.db() as session:
+        coup = card_rounds.deal_coup(session, table, state.rng)
+        return {"round_id": coup.round_id, "result": coup.result,
+                "cards": [{"side": side, "card": card} for side, card in coup.cards],
+                "description": coup.description, "new_shoe_next": coup.last_hand,
+                "settlements": [settlement(x) for x in coup.settlements],
+                "balance": queries.wallet(session, login.name)}
+
+
+@router.get("/api/cards/blackjack")
+def blackjack_now(login: Player, state: AppState) -> dict[str, Any]:
+    """The player's blackjack round in play (after a reconnection: where it stopped)."""
+    with state.db() as session:
+        table = _table(session, "blackjack", login.name)
+        return _blackjack(session, card_rounds.blackjack_view(session, table), login.name)
+
+
+@router.post("/api/cards/blackjack/deal")
+def blackjack_deal(body: CardSlip, login: Player, state: AppState) -> dict[str, Any]:
+    """Bets on seats (``"1"`` to ``"7"``) and the deal."""
+    if not state.betting.allow(login.name):
+        raise HTTPException(429, "too many bets: slow down")
+    with state.db() as session:
+        table = _table(session, "blackjack", login.name)
+        _bets(session, table, login.name, body)
+    with state.db() as session:
+        view = card_rounds.deal_blackjack(session, table, state.rng)
+        return _blackjack(session, view, login.name)
+
+
+@router.post("/api/cards/blackjack/act")
+def blackjack_act(body: Decision, login: Player, state: AppState) -> dict[str, Any]:
+    with state.db() as session:
+        table = _table(session, "blackjack", login.name)
+        if body.action == "insure":
+            view = card_rounds.insure(session, table, login.name, body.seat or 0,
+                                      body.amount or 0)
+        else:
+            view = card_rounds.act(session, table, login.name, body.action, body.amount)
+        return _blackjack(session, view, login.name)
+
+
+def _blackjack(session: Session, view: card_rounds.BlackjackView | None,
+               name: str) -> dict[str, Any]:
+    """What the player is shown: the dealer's up card only until the dealer plays."""
+    wallet = queries.wallet(session, name)
+    if view is None:
+        return {"round_id": None, "status": "none", "balance": wallet}
+    return {"round_id": view.round_id, "status": view.status, "dealer": list(view.dealer),
+            "hands": [{"seat": h.seat, "hand": h.hand, "cards": list(h.cards),
+                       "stake": h.stake, "doubled": h.doubled, "total": h.total,
+                       "text": h.text} for h in view.hands if h.player == name],
+            "insurance": {str(k): v for k, v in view.insurance_max.items()},
+            "turn": list(view.turn) if view.turn else None,
+            "your_turn": view.to_act == name, "actions": list(view.actions),
+            "settlements": [settlement(x) for x in view.settlements if x.player == name],
+            "balance": wallet}

@@ -1,0 +1,35 @@
+"""A player's history (their bets and poker hands) and game recall of a round of
+theirs, replayed through its engine."""
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import Field
+
+from pelisali.platform import queries
+from pelisali.server.dependencies import AppState, Player
+
+router = APIRouter(tags=["history"])
+
+
+@router.get("/api/history")
+def history(login: Player, state: AppState) -> dict[str, Any]:
+    with state.db() as session:
+        found = queries.history(session, login.name)
+    return {"bets": [{"round_id": b.round_id, "table": b.table, "spot": b.spot,
+                      "stake": b.stake, "paid": b.paid, "result": b.result,
+                      "at": b.at.isoformat()} for b in found.bets],
+            "hands": [{"round_id": h.round_id, "table": h.table,
+                       "at": h.at.isoformat() if h.at else None, "chips": h.chips}
+                      for h in found.hands]}
+
+
+@router.get("/api/recall/{round_id}")
+def recall(round_id: Annotated[int, Field(gt=0, le=2**62)], login: Player, state: AppState,
+           ) -> dict[str, Any]:
+    with state.db() as session:
+        found = queries.recall_for(session, round_id, login.name)
+    if found is None:
+        raise HTTPException(404, "no such round of yours")
+    return {"round_id": round_id, "game": found.game, "same": found.same,
+            "recorded": found.recorded, "replayed": found.replayed}

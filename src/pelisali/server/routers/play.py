@@ -1,0 +1,59 @@
+"""The RNG wager games, one player against the house at their own table: a slip of
+bets played at once, and the choices a round may wait for (roulette D's en prison or
+la partage). A retried slip gets its first answer and is taken once."""
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from sqlalchemy.orm import Session
+
+from pelisali.games.round import Settlement
+from pelisali.platform import queries, rounds
+from pelisali.server.dependencies import AppState, Player, wager_game
+from pelisali.server.schemas import Choice, Slip, settlement
+
+router = APIRouter(tags=["play"])
+
+
+@router.post("/api/play/{game}")
+def play(game: str, body: Slip, login: Player, state: AppState) -> dict[str, Any]:
+    if not state.betting.allow(login.name):
+        raise HTTPException(429, "too many bets: slow down")
+    engine = wager_game(game, body.variant)
+    name = f"rng-{engine.name}{'-' + engine.variant if engine.variant else ''}-{login.name}"
+    with state.db() as session:
+        queries.rng_table(session, name, engine.name, engine.variant or None, login.name)
+        key = f"web:{login.name}:{body.key}"
+        receipts = rounds.place_bets(session, name, login.name,
+                                     [(b.spot, b.amount) for b in body.bets], key=key)
+        if all(r.message == "already placed" for r in receipts):
+            done = queries.settled_slip(session, key, login.name)  # a retry: the first answer
+            if done is not None:
+                return {"round_id": done.round_id, "result": done.result, "pending": {},
+                        "settlements": done.settlements,
+                        "balance": queries.wallet(session, login.name)}
+    with state.db() as session:  # an RNG round resumes: what is open is settled now
+        round_id, settled = rounds.settle(session, name, state.rng)
+        return _played(session, round_id, settled, login.name)
+
+
+@router.post("/api/play/{game}/choose")
+def choose(game: str, body: Choice, login: Player, state: AppState) -> dict[str, Any]:
+    with state.db() as session:
+        table = queries.round_table(session, body.round_id)
+        if table is None or not table.name.endswith(f"-{login.name}") or table.game != game:
+            raise HTTPException(404, "no such round of yours")
+        settled = rounds.decide(session, table.name, body.round_id, body.bet_id,
+                                body.option, login.name)
+        return _played(session, body.round_id, settled, login.name)
+
+
+def _played(session: Session, round_id: int, settled: list[Settlement],
+            name: str) -> dict[str, Any]:
+    """A played round as ``name`` is shown it: the draw, the choices still to make,
+    their settlements and their wallet."""
+    pending = rounds.pending_choices(session, round_id, name) if not settled else {}
+    return {"round_id": round_id, "result": queries.round_result(session, round_id),
+            "pending": pending,
+            "settlements": [settlement(s) for s in settled if s.player == name],
+            "balance": queries.wallet(session, name)}

@@ -1,0 +1,79 @@
+"""The staff's endpoints: opening wager and poker tables, a table's status and limits,
+voiding a round, a player's status, and the day's report."""
+
+from datetime import date
+from fractions import Fraction
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from pelisali.platform import accounts, queries, rounds
+from pelisali.platform.report import day_report
+from pelisali.server.dependencies import AppState, Staff
+from pelisali.server.schemas import (
+    PokerTableRequest,
+    StatusRequest,
+    TableRequest,
+    TableSettingsRequest,
+    VoidRequest,
+)
+
+router = APIRouter(tags=["staff"])
+
+
+@router.post("/api/staff/poker-tables", status_code=201)
+def open_poker_table(body: PokerTableRequest, login: Staff, state: AppState) -> dict[str, str]:
+    with state.db() as session:
+        table = queries.open_poker_table(
+            session, body.name, body.game, small_blind=body.small_blind,
+            big_blind=body.big_blind, min_buy_in=body.min_buy_in,
+            rake=Fraction(body.rake_percent, 100), rake_cap=body.rake_cap,
+            actor=login.name)
+    return {"name": table.name}
+
+
+@router.post("/api/staff/tables", status_code=201)
+def open_table(body: TableRequest, login: Staff, state: AppState) -> dict[str, str]:
+    with state.db() as session:
+        table = queries.open_table(session, body.name, body.game, body.variant,
+                                   limit_min=body.min, limit_max=body.max, mode=body.mode,
+                                   actor=login.name)
+    return {"name": table.name}
+
+
+@router.post("/api/staff/tables/{name}/settings")
+def table_settings(name: str, body: TableSettingsRequest, login: Staff, state: AppState,
+                   ) -> dict[str, Any]:
+    """Open or close a table, or set its limits."""
+    with state.db() as session:
+        table = queries.change_table(session, name, login.name, status=body.status,
+                                     limit_min=body.min, limit_max=body.max)
+    return {"name": table.name, "status": table.status, "min": table.min, "max": table.max}
+
+
+@router.post("/api/staff/tables/{name}/void")
+def void_round(name: str, body: VoidRequest, login: Staff, state: AppState) -> dict[str, int]:
+    with state.db() as session:
+        return {"round_id": rounds.void(session, name, body.reason, login.name)}
+
+
+@router.post("/api/staff/players/{name}/status")
+def player_status(name: str, body: StatusRequest, login: Staff, state: AppState,
+                  ) -> dict[str, bool]:
+    with state.db() as session:
+        accounts.set_status(session, name, body.status, body.reason, login.name)
+    return {"ok": True}
+
+
+@router.get("/api/staff/report")
+def report(login: Staff, state: AppState,
+           day: Annotated[date | None, Query(alias="date")] = None) -> dict[str, Any]:
+    chosen = day or date.today()
+    with state.db() as session:
+        rows = day_report(session, chosen)
+    return {"date": chosen.isoformat(), "tables": [{
+        "table": r.table, "game": r.game, "rounds": r.rounds, "bets": r.bets,
+        "staked": r.staked, "paid": r.paid, "ggr": r.ggr, **r.lines,
+        "observed_rtp": None if r.observed_rtp is None else str(r.observed_rtp),
+        "theoretical_rtp": None if r.theoretical_rtp is None else str(r.theoretical_rtp),
+    } for r in rows]}

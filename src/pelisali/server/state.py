@@ -1,0 +1,92 @@
+"""What every router shares: the database, the payment adapter, the generator and the
+clock, the rate limits, and the live and poker rooms running in this process.
+
+:func:`~pelisali.server.app.create_app` builds one :class:`ServerState` and keeps it
+on the application (``app.state.pelisali``); a request or a socket reaches it through
+its connection (:func:`state_of`), so two applications in one process share nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+from starlette.requests import HTTPConnection
+
+from pelisali.platform import queries, rounds
+from pelisali.platform.db import transaction
+from pelisali.platform.payments import PaymentAdapter
+from pelisali.rng import Rng
+from pelisali.server.auth import RateLimit
+from pelisali.server.clock import Clock
+from pelisali.server.live import LiveRoom
+from pelisali.server.poker_room import PokerRoom
+
+
+@dataclass
+class ServerState:
+    """The server's shared state and the options it was created with: a live table's
+    betting ``live_window`` and ``live_pause`` and a poker player's ``act_seconds``,
+    all in seconds of ``clock``."""
+
+    engine: Engine
+    payments: PaymentAdapter
+    rng: Rng
+    clock: Clock
+    live_window: float = 15.0
+    live_pause: float = 4.0
+    act_seconds: float = 20.0
+    logins: RateLimit = field(default_factory=lambda: RateLimit(5, 60))  # a name and address
+    betting: RateLimit = field(default_factory=lambda: RateLimit(20, 1))  # a player's slips
+    live_rooms: dict[str, LiveRoom] = field(default_factory=dict)
+    poker_rooms: dict[str, PokerRoom] = field(default_factory=dict)
+    _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
+
+    @contextmanager
+    def db(self) -> Iterator[Session]:
+        """One transaction of the platform layer."""
+        with transaction(self.engine) as session:
+            yield session
+
+    def live_room(self, name: str) -> LiveRoom:
+        """The room of live table ``name``, started when its first player comes."""
+        if name not in self.live_rooms:
+            with self.db() as session:
+                table = queries.table(session, name)
+            if table.mode != "live":
+                raise rounds.TableError(f"{name} is not a live table")
+            room = LiveRoom(self.engine, name, self.rng, window=self.live_window,
+                            pause=self.live_pause, clock=self.clock)
+            self.live_rooms[name] = room
+            room.start()
+        return self.live_rooms[name]
+
+    async def poker_room(self, name: str) -> PokerRoom:
+        """The room of poker table ``name``, opened when its first player comes."""
+        async with self._opening:  # two first players open one room, not two
+            room = self.poker_rooms.get(name)
+            if room is None:
+                room = PokerRoom(self.engine, name, self.rng, act_seconds=self.act_seconds,
+                                 clock=self.clock)
+                await room.start()
+                self.poker_rooms[name] = room
+        return room
+
+    async def stop(self) -> None:
+        """Stop every room's loop (the server is shutting down)."""
+        for live in self.live_rooms.values():
+            await live.stop()
+        for poker in self.poker_rooms.values():
+            await poker.stop()
+
+
+def state_of(connection: HTTPConnection) -> ServerState:
+    """The state of the application a request or a socket came to."""
+    found = getattr(connection.app.state, "pelisali", None)
+    if not isinstance(found, ServerState):
+        raise RuntimeError("not a Pelisali application: no server state")
+    return found
