@@ -149,22 +149,6 @@ _DEAL = _Deal()
 # -- games ----------------------------------------------------------------------------------
 
 
-def most_seats(variant: PokerVariant) -> int:
-    """The most seats one deck serves: a draw game nine (a full draw each); stud twelve
-    (a community card when the deck runs short); a board game as many as get their hole
-    cards with the boards still to come, at most twelve.
-
-    >>> most_seats(POKER_GAMES["holdem"]), most_seats(POKER_GAMES["omaha-5"])
-    (12, 9)
-    """
-    if variant.kind == "draw":
-        return 9
-    if variant.kind == "stud":
-        return 12
-    boards = sum(variant.board_streets) * variant.boards
-    return min(12, (len(DECK) - boards) // variant.hole_cards)
-
-
 class PokerEngine(Game):
     """A poker game with its structure and stakes, under the contract.
 
@@ -201,7 +185,7 @@ class PokerEngine(Game):
         self.fee_cap = fee_cap
         self.jackpot_drop = jackpot_drop
         self.jackpot_min_players = jackpot_min_players
-        self.max_seats = most_seats(variant)
+        self.max_seats = variant.max_seats  # the rule data: as many as one deck serves
         try:  # the table engine's own checks of the stakes and forced bets
             self._hand([2 * big_blind + self.ante] * 2, 0, ChanceCards(supplied=DECK))
         except (PokerError, CardError) as error:

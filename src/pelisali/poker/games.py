@@ -19,56 +19,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pelisali.poker.table import (
-    COURCHEVEL_PL,
-    CRAZY_PINEAPPLE_NL,
-    DOUBLE_FLOP_NL,
-    DRAW_LIMIT,
-    HELSINKI_NL,
-    HOLDEM_NL,
-    LOWBALL_NL,
-    OMAHA5_PL,
-    OMAHA_PL,
-    PINEAPPLE_NL,
-    RAZZ_LIMIT,
-    SOKO_LIMIT,
-    STUD_LIMIT,
-    TRIPLE_DRAW_LIMIT,
-    PokerError,
-    PokerVariant,
-    Structure,
-)
+from pelisali.poker.variants import GAME_VARIANTS, PHH_CODES, PokerError, PokerVariant, Structure
+from pelisali.rules.poker import load_poker_rules
 
-# The game names of the commands, each with its usual structure (a table setting).
-GAMES: dict[str, PokerVariant] = {
-    "holdem": HOLDEM_NL, "pineapple": PINEAPPLE_NL, "crazy-pineapple": CRAZY_PINEAPPLE_NL,
-    "helsinki": HELSINKI_NL, "omaha": OMAHA_PL, "omaha-5": OMAHA5_PL,
-    "courchevel": COURCHEVEL_PL, "double-flop": DOUBLE_FLOP_NL, "stud": STUD_LIMIT,
-    "razz": RAZZ_LIMIT, "soko": SOKO_LIMIT, "draw": DRAW_LIMIT, "lowball": LOWBALL_NL,
-    "triple-draw": TRIPLE_DRAW_LIMIT,
-}
-LOW_GAMES = ("razz", "lowball", "triple-draw")  # already the low versions of their games
+# The game names of the commands, each at its usual structure (a table setting), from the
+# rule data (``rules/data/poker``).
+GAMES: dict[str, PokerVariant] = dict(GAME_VARIANTS)
+# Already the low versions of their games: Razz, Lowball, Triple Draw Lowball.
+LOW_GAMES = tuple(game for game, variant in GAMES.items() if variant.high is None)
 STRUCTURES: tuple[Structure, ...] = ("limit", "pot-limit", "no-limit")
 LOW_RULES = {"deuce-to-seven": "low-27", "ace-to-five": "low-a5"}
 
-# PokerKit's codes for the games it plays (PHH): (game, structure, high, low) -> code.
-PHH_CODES = {
-    ("holdem", "no-limit", "high", None): "NT",
-    ("holdem", "limit", "high", None): "FT",
-    ("omaha", "pot-limit", "high", None): "PO",
-    ("omaha", "limit", "high", "low-a5-8"): "FO/8",
-    ("stud", "limit", "high", None): "F7S",
-    ("stud", "limit", "high", "low-a5-8"): "F7S/8",
-    ("razz", "limit", None, "low-a5"): "FR",
-    ("lowball", "no-limit", None, "low-27"): "N2L1D",
-    ("triple-draw", "limit", None, "low-27"): "F2L3D",
-}
+__all__ = ["GAMES", "LOW_GAMES", "LOW_RULES", "PHH_CODES", "STRUCTURES", "low_ranking",
+           "make_variant"]
 
 
 def low_ranking(game: str, low_rule: str | None, qualifier: str | None) -> str:
     """The ranking name of a game's low hand under the table's low rule and qualifier."""
     if low_rule is None:
-        base = "low-soko" if game == "soko" else GAMES[game].low or "low-27"
+        base: str = load_poker_rules(game).hand.low_version
     elif low_rule in LOW_RULES:
         base = LOW_RULES[low_rule]
     else:

@@ -28,6 +28,7 @@ from pelisali.poker.table import (
     PokerVariant,
 )
 from pelisali.rng import SeededRng
+from pelisali.rules.poker import POKER_GAME_IDS, load_poker_rules
 
 VARIANTS: dict[str, PokerVariant] = {
     "holdem": make_variant("holdem"), "holdem-limit": HOLDEM_LIMIT,
@@ -49,17 +50,20 @@ VARIANTS: dict[str, PokerVariant] = {
 
 
 def forced_bets(variant: PokerVariant, big_blind: int) -> tuple[int, int]:
-    """The ante and bring-in a game needs beyond the blinds: stud antes and a bring-in
-    (half the small bet), jacks-or-better draw antes; none for the rest.
+    """The ante and bring-in a game needs beyond the blinds, from its rule data
+    (``rules/data/poker``): stud antes and a bring-in (half the small bet), jacks-or-better
+    draw antes; none for the rest.
 
     >>> forced_bets(VARIANTS["stud"], 4), forced_bets(VARIANTS["holdem"], 4)
     ((1, 2), (0, 0))
     """
-    if variant.kind == "stud":
-        return max(1, big_blind // 4), max(1, big_blind // 2)
+    game = variant.name.removesuffix("-low").removesuffix("-hi-lo")
+    if game not in POKER_GAME_IDS:  # a variant made by hand: the rules of its kind
+        game = {"board": "holdem", "stud": "stud", "draw": "draw"}[variant.kind]
+    bets = load_poker_rules(game).forced_bets
     if variant.openers:
-        return max(1, big_blind // 2), 0
-    return 0, 0
+        return bets.openers_ante_of(big_blind), 0
+    return bets.ante_of(big_blind), bets.bring_in_of(big_blind)
 
 
 def draw_choice(hand: PokerHand, chooser: random.Random, bot: str) -> list[str]:

@@ -16,7 +16,7 @@ cap per hand) or a time charge per player, and the rule in force is shown.
 >>> table.buy_chips("ann", 50)
 Traceback (most recent call last):
 ...
-pelisali.poker.table.PokerError: no chips are bought during a hand (RAY 1.4.1.1.1)
+pelisali.poker.variants.PokerError: no chips are bought during a hand (RAY 1.4.1.1.1)
 """
 
 from __future__ import annotations

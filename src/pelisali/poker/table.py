@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Literal
 
 from pelisali.cards import DECK
 from pelisali.poker.dealing import CardSource, DealtCards
@@ -35,100 +34,29 @@ from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
 from pelisali.poker.rankings import omaha_best
 from pelisali.poker.showing import bring_in_key, showing_value, suit_tiebreak
-
-Structure = Literal["limit", "pot-limit", "no-limit"]
-Kind = Literal["board", "stud", "draw"]
-
-
-class PokerError(ValueError):
-    """An action the rules refuse; nothing was changed."""
-
-
-@dataclass(frozen=True)
-class PokerVariant:
-    """A community-card game as parameters: hole cards, boards, hand making, betting."""
-
-    name: str
-    hole_cards: int
-    board_streets: tuple[int, ...]  # cards dealt to the board before each betting round
-    exactly_two: bool
-    structure: Structure
-    raise_cap: int = 4  # limit: a bet and three raises a round (table setting)
-    phh_code: str | None = None  # PokerKit's variant code, where it has one
-    discard_after: tuple[int, ...] = ()  # betting rounds after which each player discards one
-    boards: int = 1  # Double Flop Hold'em: two boards, half the pot on each
-    kind: Kind = "board"
-    stud_streets: tuple[tuple[int, int], ...] = ()  # stud: (down, up) cards a street
-    draws: int = 0  # draw games: draws, each after a betting round
-    openers: bool = False  # draw: jacks or better to open, antes only (RULINGS)
-    high: str | None = "high"  # the ranking of the high hand, None in a low game
-    low: str | None = None  # the ranking of the low hand (low and high/low games)
-    showing_ties: Literal["position", "suit"] = "position"  # stud: equal showing hands
-
-    def __post_init__(self) -> None:
-        if self.high is None and self.low is None:
-            raise PokerError("a game needs a high or a low hand")
-        if self.high is None and self.low is not None and self.low.endswith("-8"):
-            raise PokerError("a qualifier for the low needs a high half to go to")
-        if self.kind == "draw" and not 1 <= self.draws <= 3:
-            raise PokerError("Five Card Draw has one, two or three draws (RAY 2015 1.4.1.1.12)")
-
-    @property
-    def rounds(self) -> int:
-        """Betting rounds in a hand."""
-        if self.kind == "stud":
-            return len(self.stud_streets)
-        if self.kind == "draw":
-            return self.draws + 1
-        return len(self.board_streets)
-
-    @property
-    def big_bet_from(self) -> int:
-        """Limit: the first betting round at the big bet (the turn, stud's fifth street,
-        the round after a single draw, after the second of two or three draws)."""
-        return min(2, self.rounds - 1)
-
-    @property
-    def split(self) -> bool:
-        """High/low: half the pot to the best hand, half to the best low."""
-        return self.high is not None and self.low is not None
-
-
-HOLDEM_NL = PokerVariant("holdem", 2, (0, 3, 1, 1), False, "no-limit", phh_code="NT")
-HOLDEM_LIMIT = PokerVariant("holdem", 2, (0, 3, 1, 1), False, "limit", phh_code="FT")
-HOLDEM_PL = PokerVariant("holdem", 2, (0, 3, 1, 1), False, "pot-limit")
-OMAHA_PL = PokerVariant("omaha", 4, (0, 3, 1, 1), True, "pot-limit", phh_code="PO")
-OMAHA_NL = PokerVariant("omaha", 4, (0, 3, 1, 1), True, "no-limit")
-OMAHA5_PL = PokerVariant("omaha-5", 5, (0, 3, 1, 1), True, "pot-limit")
-# RAY 2016 1.4.1.1.8: five hole cards and one board card at the first deal, two on the flop.
-COURCHEVEL_PL = PokerVariant("courchevel", 5, (1, 2, 1, 1), True, "pot-limit")
-# 1.4.1.1.3: three hole cards, one discarded after the first betting round.
-PINEAPPLE_NL = PokerVariant("pineapple", 3, (0, 3, 1, 1), False, "no-limit", discard_after=(0,))
-# 1.4.1.1.4: three hole cards, one discarded after the flop's betting round.
-CRAZY_PINEAPPLE_NL = PokerVariant("crazy-pineapple", 3, (0, 3, 1, 1), False, "no-limit",
-                                  discard_after=(1,))
-# 1.4.1.1.5 (Swedish 2015 text, RULINGS): four hole cards, a discard after the first and
-# after the flop's betting round; hold'em hand making.
-HELSINKI_NL = PokerVariant("helsinki", 4, (0, 3, 1, 1), False, "no-limit", discard_after=(0, 1))
-# 1.4.1.1.9 and RULINGS: two boards; half the pot for the best hand on each.
-DOUBLE_FLOP_NL = PokerVariant("double-flop", 2, (0, 3, 1, 1), False, "no-limit", boards=2)
-# 1.4.1.1.10: two down and one up, an up card a street to four up, the seventh down.
-STUD_STREETS = ((2, 1), (0, 1), (0, 1), (0, 1), (1, 0))
-STUD_LIMIT = PokerVariant("stud", 7, (), False, "limit", phh_code="F7S", kind="stud",
-                          stud_streets=STUD_STREETS)
-# RAY 2015 1.4.1.1.10: "the low version of Seven Card Stud is called Razz"; ace-to-five.
-RAZZ_LIMIT = PokerVariant("razz", 7, (), False, "limit", phh_code="FR", kind="stud",
-                          stud_streets=STUD_STREETS, high=None, low="low-a5")
-# RAY 2015 1.4.1.1.11 and RULINGS: one down and one up, then an up card a street to four up.
-SOKO_LIMIT = PokerVariant("soko", 5, (), False, "limit", kind="stud",
-                          stud_streets=((1, 1), (0, 1), (0, 1), (0, 1)), high="soko")
-# RAY 2015 1.4.1.1.12: five down, betting, a draw of 0-5 cards, betting.
-DRAW_LIMIT = PokerVariant("draw", 5, (), False, "limit", kind="draw", draws=1)
-# Lowball: the low version (deuce-to-seven, RULINGS); Triple Draw Lowball: three draws.
-LOWBALL_NL = PokerVariant("lowball", 5, (), False, "no-limit", phh_code="N2L1D", kind="draw",
-                          draws=1, high=None, low="low-27")
-TRIPLE_DRAW_LIMIT = PokerVariant("triple-draw", 5, (), False, "limit", phh_code="F2L3D",
-                                 kind="draw", draws=3, high=None, low="low-27")
+from pelisali.poker.variants import (  # the games as rule data; names kept importable here
+    COURCHEVEL_PL,
+    CRAZY_PINEAPPLE_NL,
+    DOUBLE_FLOP_NL,
+    DRAW_LIMIT,
+    HELSINKI_NL,
+    HOLDEM_LIMIT,
+    HOLDEM_NL,
+    HOLDEM_PL,
+    LOWBALL_NL,
+    OMAHA5_PL,
+    OMAHA_NL,
+    OMAHA_PL,
+    PINEAPPLE_NL,
+    RAZZ_LIMIT,
+    SOKO_LIMIT,
+    STUD_LIMIT,
+    TRIPLE_DRAW_LIMIT,
+    Kind,
+    PokerError,
+    PokerVariant,
+    Structure,
+)
 
 
 @dataclass(frozen=True)
@@ -222,6 +150,9 @@ class PokerHand:
         kind = self.variant.kind
         if not 2 <= n <= 12:
             raise PokerError("a table seats 2 to 12 players (RAY 1.4.1.1.1)")
+        if n > self.variant.max_seats:
+            raise PokerError(f"{self.variant.name} seats at most {self.variant.max_seats} "
+                             f"players: {self.variant.seats_reason}")
         if any(s <= 0 for s in self.starting_stacks):
             raise PokerError("every player needs chips on the table")
         if not 0 <= self.button < n:
@@ -236,9 +167,6 @@ class PokerHand:
             raise PokerError("a bring-in belongs to the stud games")
         if self.variant.openers and self.ante <= 0:
             raise PokerError("jacks or better to open is played with antes")
-        if kind == "draw" and n > 9:  # 52 - 5 x 9 = 7: every draw of up to five is served
-            raise PokerError("a draw game seats at most 9 players (one deck serves a full "
-                             "draw to nine)")
         self.stacks = list(self.starting_stacks)
         self.folded = [False] * n
         self.street_commit = [0] * n
@@ -930,3 +858,11 @@ class PokerHand:
                 deals, drawn = [], set()
                 actions.append(entry)
         return actions + deals
+
+
+__all__ = [
+    "COURCHEVEL_PL", "CRAZY_PINEAPPLE_NL", "DOUBLE_FLOP_NL", "DRAW_LIMIT", "HELSINKI_NL",
+    "HOLDEM_LIMIT", "HOLDEM_NL", "HOLDEM_PL", "LOWBALL_NL", "OMAHA5_PL", "OMAHA_NL", "OMAHA_PL",
+    "PINEAPPLE_NL", "RAZZ_LIMIT", "SOKO_LIMIT", "STUD_LIMIT", "TRIPLE_DRAW_LIMIT", "Kind",
+    "Legal", "PokerError", "PokerHand", "PokerVariant", "Structure",
+]

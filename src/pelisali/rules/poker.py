@@ -95,9 +95,10 @@ class PokerForcedBets(Strict):
     blinds: bool
     ante: str
     bring_in: str
+    openers_ante: str = "0"  # Five Card Draw with jacks or better to open: antes alone
     section: Section
 
-    @field_validator("ante", "bring_in")
+    @field_validator("ante", "bring_in", "openers_ante")
     @classmethod
     def _a_fraction(cls, value: str) -> str:
         try:
@@ -114,6 +115,9 @@ class PokerForcedBets(Strict):
 
     def bring_in_of(self, small_bet: int) -> int:
         return _share(self.bring_in, small_bet)
+
+    def openers_ante_of(self, small_bet: int) -> int:
+        return _share(self.openers_ante, small_bet)
 
 
 def _share(text: str, small_bet: int) -> int:
