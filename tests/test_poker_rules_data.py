@@ -19,24 +19,72 @@ def test_every_poker_game_has_a_rule_file_and_every_file_is_a_game() -> None:
     assert set(POKER_GAME_IDS) == set(VARIANTS)
 
 
+# What the rulebook says of each game (RAY 2016 1.4.1.1.2-12, the 2015 Swedish text where the
+# Finnish is garbled, RULINGS): kind, hole cards, board or stud streets, discards, draws,
+# high and low hand, exactly two hole cards, the usual structure.
+BOARD = (0, 3, 1, 1)
+STUD = ((2, 1), (0, 1), (0, 1), (0, 1), (1, 0))
+EXPECTED = {
+    "holdem": ("board", 2, BOARD, (), 0, "high", None, False, "no-limit"),
+    "pineapple": ("board", 3, BOARD, (0,), 0, "high", None, False, "no-limit"),
+    "crazy-pineapple": ("board", 3, BOARD, (1,), 0, "high", None, False, "no-limit"),
+    "helsinki": ("board", 4, BOARD, (0, 1), 0, "high", None, False, "no-limit"),
+    "omaha": ("board", 4, BOARD, (), 0, "high", None, True, "pot-limit"),
+    "omaha-5": ("board", 5, BOARD, (), 0, "high", None, True, "pot-limit"),
+    "courchevel": ("board", 5, (1, 2, 1, 1), (), 0, "high", None, True, "pot-limit"),
+    "double-flop": ("board", 2, BOARD, (), 0, "high", None, False, "no-limit"),
+    "stud": ("stud", 7, STUD, (), 0, "high", None, False, "limit"),
+    "razz": ("stud", 7, STUD, (), 0, None, "low-a5", False, "limit"),
+    "soko": ("stud", 5, ((1, 1), (0, 1), (0, 1), (0, 1)), (), 0, "soko", None, False, "limit"),
+    "draw": ("draw", 5, (), (), 1, "high", None, False, "limit"),
+    "lowball": ("draw", 5, (), (), 1, None, "low-27", False, "no-limit"),
+    "triple-draw": ("draw", 5, (), (), 3, None, "low-27", False, "limit"),
+}
+
+
 @pytest.mark.parametrize("game", POKER_GAME_IDS)
-def test_the_rule_file_describes_the_engines_game(game: str) -> None:
+def test_the_rule_file_says_what_the_rulebook_says(game: str) -> None:
     rules = load_poker_rules(game)
-    variant = VARIANTS[game]
-    assert rules.deal.kind == variant.kind
-    assert rules.deal.hole_cards == variant.hole_cards
-    assert rules.deal.board_streets == variant.board_streets
-    assert rules.deal.boards == variant.boards
-    assert rules.deal.discard_after == variant.discard_after
-    assert rules.deal.stud_streets == variant.stud_streets
-    assert rules.deal.draws == variant.draws
-    assert (rules.hand.high, rules.hand.low) == (variant.high, variant.low)
-    assert rules.hand.exactly_two == variant.exactly_two
-    assert rules.betting.structure == variant.structure
-    assert rules.betting.raise_cap == variant.raise_cap
+    deal, hand = rules.deal, rules.hand
+    streets = deal.stud_streets if deal.kind == "stud" else deal.board_streets
+    assert (deal.kind, deal.hole_cards, streets, deal.discard_after, deal.draws, hand.high,
+            hand.low, hand.exactly_two, rules.betting.structure) == EXPECTED[game]
+    assert deal.boards == (2 if game == "double-flop" else 1)
     for part in (rules, rules.deal, rules.hand, rules.betting, rules.forced_bets, rules.seats,
                  rules.bad_beat):
         assert "RAY" in part.section or "RULINGS" in part.section or "deck" in part.section
+
+
+@pytest.mark.parametrize("game", POKER_GAME_IDS)
+def test_the_engine_plays_the_rule_files_game(game: str) -> None:
+    rules, variant = load_poker_rules(game), VARIANTS[game]
+    assert (variant.kind, variant.hole_cards, variant.stud_streets, variant.board_streets,
+            variant.discard_after, variant.draws, variant.boards, variant.high, variant.low,
+            variant.exactly_two, variant.structure, variant.raise_cap, variant.max_seats) == (
+        rules.deal.kind, rules.deal.hole_cards, rules.deal.stud_streets,
+        rules.deal.board_streets, rules.deal.discard_after, rules.deal.draws, rules.deal.boards,
+        rules.hand.high, rules.hand.low, rules.hand.exactly_two, rules.betting.structure,
+        rules.betting.raise_cap, rules.seats.max)
+
+
+@pytest.mark.parametrize("game", POKER_GAME_IDS)
+def test_one_deck_serves_the_seat_limit(game: str) -> None:
+    """The most seats are those one deck deals in full (stud: a community card when short)."""
+    deal, most = load_poker_rules(game).deal, load_poker_rules(game).seats.max
+    if deal.kind == "stud":
+        assert most == 12
+    elif deal.kind == "draw":
+        assert most * 5 + 5 <= 52 < (most + 1) * 5 + 5  # every draw of five is served
+    else:
+        board = sum(deal.board_streets) * deal.boards
+        assert most == min(12, (52 - board) // deal.hole_cards)
+
+
+def test_more_seats_than_the_game_takes_are_refused() -> None:
+    from pelisali.poker.table import PokerError, PokerHand
+
+    with pytest.raises(PokerError, match="omaha-5 seats at most 9 players: one deck serves"):
+        PokerHand(VARIANTS["omaha-5"], [100] * 10, 0, 1, 2, deck=[])
 
 
 def test_forced_bets_and_bad_beat_criteria_follow_rulings() -> None:
