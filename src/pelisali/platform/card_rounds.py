@@ -1,5 +1,13 @@
 """Punto banco and blackjack on the persistent wallet: the card tables' rounds.
 
+The tables run the contract engines (:class:`~pelisali.engine.baccarat.BaccaratEngine`,
+:class:`~pelisali.engine.blackjack.BlackjackEngine`) through the table layer
+(:mod:`pelisali.platform.table_layer`): a round is its record (version 2: the seats'
+players, the contract's history, the shoe it was dealt from), its state is rebuilt from
+the record whenever a request needs it, each player's decision is applied with
+``state.apply(action, seat=...)``, and the money a step moved is read from the states
+before and after it (:func:`~pelisali.platform.table_layer.flows`).
+
 The money moves as in :mod:`pelisali.platform.rounds`: a bet's stake is debited in
 the transaction that accepts it; a blackjack double, split or insurance is debited when
 it is taken, each a keyed transfer checked against the wallet (no credit, RAY 1.1);
@@ -12,17 +20,19 @@ shoe is shuffled with the round's generator (the secure one by default) at the f
 deal and whenever the cut card has come out (GGPoker I 3.3.4, III 3.2.2), and every
 dealt round's record keeps the shoe's whole order (``shuffle_order``), the cards burned
 after the shuffle (``burned``), the shuffle's number at the table (``shuffle``) and the
-positions the round dealt from and to (``shoe_positions``), just as the engines record
-it. The next round continues the shoe from the last dealt round's record, so a
-restarted server deals on from the same shoe, and recall can check that the round's
-cards are the shoe's. Those records are server-side: what a player is shown is a view
-(:class:`BlackjackView`), never the order of the shoe.
+positions the round dealt from and to (``shoe_positions``). Every card the engine asks
+for (a chance node) is the next card of that shoe. The next round continues the shoe
+from the last dealt round's record, so a restarted server deals on from the same shoe,
+and recall checks that the round's cards are the shoe's. Those records are
+server-side: what a player is shown is a view (:class:`BlackjackView`), never the order
+of the shoe.
 
 **A blackjack round in play** is its record: the shoe as it stood when the round began,
-the seats' bets and the decisions so far. Each request rebuilds the engine by dealing
-the same cards from that shoe and replaying the decisions, checks that the cards agree
-with those recorded, and applies the new decision; after a restart the round resumes
-where it stopped (GGPoker house rules 2.1).
+the seats' bets and every move since. Each request rebuilds the state from the record,
+checks that its cards are the shoe's, and applies the new decision; after a restart the
+round resumes where it stopped (GGPoker house rules 2.1). The engine asks the boxes for
+their insurance answers in box order; an answer given before an earlier box has
+answered is taken (and its stake debited) at once and held in the record until its turn.
 
 **Cards entered by a dealer** (``stack``) are accepted at live tables only: they go on
 top of the shoe, taken from the cards the shoe still holds, and the round's record and
@@ -32,6 +42,9 @@ the audit chain say so. An RNG table deals only from its shuffled shoe.
 are paid down to the cent by the engine. A round's whole cents of them go from the bank
 to the rounding account; the record keeps them exactly, each settlement's ``rounding``
 and the round's sum in ``rounding`` (``"numerator/denominator"`` cents).
+
+Records written before version 2 (free-form JSON) are read through
+:meth:`CardFamily.upgrade`: their rounds recall, and a round left in play resumes.
 
 >>> from datetime import date
 >>> from pelisali.platform import accounts
@@ -64,25 +77,42 @@ from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pelisali.cards import CardError, Shoe, parse_card
-from pelisali.games.base import GameError, resolve_settings
-from pelisali.games.blackjack import BlackjackTable, Phase, replay_blackjack
-from pelisali.games.blackjack_rules import BlackjackConfig
-from pelisali.games.punto_banco import (
-    PuntoBancoConfig,
-    PuntoBancoTable,
-    replay_coup,
-    winner,
+from pelisali.engine import CHANCE, Action, ChanceOutcome, IllegalMove, Seats, State
+from pelisali.engine.baccarat import BaccaratState
+from pelisali.engine.blackjack import (
+    BlackjackBox,
+    BlackjackEngine,
+    BlackjackHand,
+    BlackjackState,
+    Double,
+    Hit,
+    Insure,
+    Split,
+    Stand,
 )
-from pelisali.games.round import Limits, Receipt, Settlement
-from pelisali.platform import accounts
+from pelisali.games.base import GameError, resolve_settings
+from pelisali.games.blackjack_rules import BlackjackConfig, hand_total
+from pelisali.games.punto_banco import BETS, PuntoBancoConfig, card_points, points
+from pelisali.games.round import Receipt, Settlement
+from pelisali.money import format_cents
+from pelisali.platform import accounts, table_layer
+from pelisali.platform.card_family import (
+    FAMILY,
+    CardBet,
+    CardEngine,
+    as_blackjack,
+    as_coup,
+    betting_moves,
+    card_engine,
+    fraction_text,
+    seat_of,
+)
 from pelisali.platform.kinds import RoundStatus
-from pelisali.platform.ledger import append_audit, balance, now_utc, post
+from pelisali.platform.ledger import Posting, append_audit, balance, now_utc, post
 from pelisali.platform.models import BetRow, GameTable, RoundRow
 from pelisali.platform.rounds import (
     PENDING_HOURS,
@@ -90,6 +120,17 @@ from pelisali.platform.rounds import (
     TableError,
     find_table,
     rounding_posting,
+)
+from pelisali.platform.table_layer import (
+    BANK,
+    Flow,
+    HeldMove,
+    LimitsRecord,
+    MoveRecord,
+    RecordError,
+    RoundRecord,
+    SettlementRecord,
+    cards_of,
 )
 from pelisali.rng import Rng, SecureRng
 from pelisali.rules import load_rules
@@ -114,23 +155,18 @@ __all__ = [
 CARD_GAMES = {"punto-banco": "punto-banco", "baccarat": "punto-banco",
               "blackjack": "blackjack"}
 OPEN, PLAYING = RoundStatus.OPEN, RoundStatus.PLAYING
+SETTLED, VOID = RoundStatus.SETTLED, RoundStatus.VOID
 VENUE = "pelisali"
 
 
-class _NoDraws:
-    """A generator that is never meant to be used: the table's shoe is loaded from the
-    record, so the engine's own shuffle at construction is thrown away unrandomised."""
-
-    name = "none"
-
-    def randbelow(self, n: int) -> int:
-        return 0
-
-    def randbelow_many(self, n: int, size: int) -> npt.NDArray[np.int64]:
-        return np.zeros(size, dtype=np.int64)
-
-
 # -- tables ------------------------------------------------------------------------------
+def _check_cut(config: PuntoBancoConfig) -> None:
+    """The largest burn is eleven cards; a few hands must fit before the cut card."""
+    if config.cut_cards_from_back > 52 * config.decks - 30:
+        raise GameError(f"cut_cards_from_back {config.cut_cards_from_back} leaves too "
+                        f"few cards of {52 * config.decks} to deal before the shuffle")
+
+
 def create_card_table(session: Session, name: str, game: str,
                       settings: dict[str, str | bool] | None = None,
                       limit_min: int | None = None, limit_max: int | None = None,
@@ -146,8 +182,8 @@ def create_card_table(session: Session, name: str, game: str,
     chosen = dict(settings or {})
     try:
         values = resolve_settings(rules, chosen, kind)
-        if kind == "punto-banco":  # the engine refuses a cut card that leaves too few cards
-            PuntoBancoTable(_NoDraws(), PuntoBancoConfig.from_settings(chosen))
+        if kind == "punto-banco":  # a cut card that leaves too few cards is refused
+            _check_cut(PuntoBancoConfig.from_settings(chosen))
         else:
             BlackjackConfig.from_settings(chosen)
     except GameError as exc:
@@ -186,8 +222,10 @@ def _settings(table: GameTable) -> dict[str, str | bool]:
     return loaded
 
 
-def _limits(table: GameTable) -> Limits:
-    return Limits(table.limit_min, table.limit_max)
+def _table_engine(table: GameTable) -> CardEngine:
+    """The engine of the table's game, settings and limits."""
+    return card_engine(table.game, json.dumps(_settings(table), sort_keys=True),
+                       table.limit_min, table.limit_max)
 
 
 def _lock_table(session: Session, table: GameTable) -> None:
@@ -228,47 +266,125 @@ def _bets(session: Session, round_id: int) -> list[BetRow]:
                                 .order_by(BetRow.number)))
 
 
-def _balances(session: Session, bets: Sequence[BetRow], also: str | None = None
-              ) -> dict[str, int]:
-    """What each player had when the round began: the wallet now plus the round's stakes
-    (so that replaying the round leaves the engine's balance equal to the wallet)."""
-    names = sorted({b.player for b in bets} | ({also} if also else set()))
-    out = {name: balance(session, accounts.wallet_code(name)) for name in names}
-    for bet in bets:
-        out[bet.player] += bet.stake
-    return out
+def _wallet(session: Session, player: str) -> int:
+    return balance(session, accounts.wallet_code(player))
+
+
+def _no_credit(session: Session, player: str, amount: int) -> None:
+    """Refuse a stake the wallet cannot pay, as the tables always said it."""
+    held = _wallet(session, player)
+    if amount > held:
+        raise TableError(f"{player}: balance {format_cents(held)}; chips are not sold on credit")
+
+
+# -- the seats and the bets in the engine ------------------------------------------------------
+
+
+def place_card_bet(session: Session, table_name: str, player: str, spot: str, amount: int,
+                   key: str) -> Receipt:
+    """Accept a bet before the deal and debit its stake in this transaction: punto banco
+    ``player``, ``banker`` or ``tie``; blackjack a seat (``"3"`` or ``"seat 3"``, one bet a
+    seat). The excess over the table maximum never leaves the wallet (RAY 1.1). A retried
+    request (same key) returns the first receipt."""
+    table = _card_table(session, table_name)
+    blackjack = table.game == "blackjack"
+    wanted = f"seat {seat_of(spot)}" if blackjack else spot.lower().strip()
+    done = session.scalars(select(BetRow).where(BetRow.key == key)).one_or_none()
+    if done is not None:
+        if (done.player, done.spot) != (player, wanted):
+            raise TableError(f"bet key {key!r} was used for a different bet")
+        return Receipt(done.number, done.stake, 0, "already placed")
+    accounts.may_play(accounts.find(session, player))
+    if blackjack and _round(session, table, PLAYING) is not None:
+        # No bets once the first card is out (GGPoker III 2.1.2, 2.1.3).
+        raise TableError(f"{table.name}: a round is in play; bets are for the next one")
+    row = _round(session, table, OPEN, create=True)
+    if row is None:
+        raise TableError(f"{table.name}: no round open for bets")
+    bets = [CardBet.of(b) for b in _bets(session, row.id)]
+    engine = _table_engine(table)
+    number = seat_of(spot) if blackjack else len(bets) + 1
+    _check_bet(engine, bets, player, number, wanted, amount)
+    new = CardBet(number, player, wanted, amount)
+    players, _numbers, moves = betting_moves(table.game, [*bets, new], done=False)
+    seat = players.index(player)
+    cut = next(i for i, (_, _, bet) in enumerate(moves) if bet is new)
+    try:  # the bets before it in the engine's order, then the new one
+        state: State = engine.new_state(Seats(len(players)))
+        for mover, action, _ in moves[:cut]:
+            state = state.apply(action, seat=mover).state
+        after = state.apply(moves[cut][1], seat=seat).state
+    except IllegalMove as exc:
+        raise TableError(str(exc)) from None
+    moved = table_layer.flows(state, after, FAMILY.paid)
+    accepted = moved[seat].staked
+    _no_credit(session, player, accepted)
+    table_layer.book(session, table_layer.stake_postings(
+        moved, players, key=lambda _seat: f"stake:{key}",
+        reason=lambda _seat: f"{table.name} round {row.id} {wanted}", round_id=row.id))
+    session.add(BetRow(round_id=row.id, number=number, player=player, spot=wanted,
+                       stake=accepted, key=key, created_at=now_utc()))
+    session.flush()
+    returned = amount - accepted
+    where = f"in {wanted}" if blackjack else f"on {wanted}"
+    return Receipt(number, accepted, returned, f"{format_cents(accepted)} {where}" + (
+        f": {format_cents(returned)} over the table maximum is void and returned"
+        if returned else ""))
+
+
+def _check_bet(engine: CardEngine, bets: Sequence[CardBet], player: str, number: int,
+               spot: str, amount: int) -> None:
+    """What the tables refused before the engine sees the bet, in their words."""
+    if isinstance(engine, BlackjackEngine):
+        seats = engine.config.seats
+        if not 1 <= number <= seats:
+            raise TableError(f"seats are numbered 1 to {seats}")
+        taken = next((b for b in bets if b.number == number), None)
+        if taken is not None and taken.player != player:
+            raise TableError(f"seat {number} is taken by {taken.player}")
+        if taken is not None:
+            raise TableError(f"seat {number} already has a bet; one bet a seat")
+    elif spot not in BETS:
+        raise TableError(f"punto banco has no bet {spot!r}; bets: {', '.join(BETS)}")
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise TableError(f"a stake must be a positive number of cents, not {amount!r}")
 
 
 # -- the shoe ----------------------------------------------------------------------------
-def _cards_of(order: str) -> list[str]:
-    return [order[i:i + 2] for i in range(0, len(order), 2)]
-
-
-def _load_shoe(record: dict[str, Any], decks: int, cut: int, at: int) -> Shoe:
-    """The shoe of a record, at position ``at``."""
-    shoe = Shoe(decks, cut)
-    shoe.load(_cards_of(record["shuffle_order"]))
-    shoe.position, shoe.shuffles = at, int(record["shuffle"])
-    shoe.burned = list(record["burned"])
-    return shoe
-
-
-def _table_shoe(session: Session, table: GameTable, decks: int, cut: int
-                ) -> tuple[Shoe | None, int]:
-    """The shoe as the table's last dealt round left it, or None when a new shuffle is
-    due (the first deal, or the cut card came out); and that shuffle's number."""
+def _shoe(session: Session, table: GameTable, engine: CardEngine, rng: Rng | None) -> Shoe:
+    """The table's shoe where its last dealt round left it; shuffled (with ``rng``, the
+    secure generator by default) and burned when none was dealt yet or the cut card has
+    come out (that was the last hand before the shuffle)."""
+    config = engine.config
+    decks, cut = config.decks, config.cut_cards_from_back
     last = session.scalars(
         select(RoundRow).where(RoundRow.table_id == table.id,
-                               RoundRow.status.in_(("settled", "void", PLAYING)),
+                               RoundRow.status.in_((SETTLED, VOID, PLAYING)),
                                RoundRow.record.contains('"shuffle_order": "', autoescape=True))
         .order_by(RoundRow.id.desc()).limit(1)).one_or_none()
-    if last is None:
-        return None, 1
-    record = json.loads(last.record)
-    shoe = _load_shoe(record, decks, cut, int(record["shoe_positions"][1]))
-    if shoe.cut_card_out:  # that was the last hand before the shuffle
-        return None, shoe.shuffles + 1
-    return shoe, shoe.shuffles
+    number = 1
+    if last is not None:
+        shoe = Shoe(decks, cut)
+        try:  # records of both versions keep the shoe in the same fields
+            data = json.loads(last.record)
+            shoe.load(cards_of(data["shuffle_order"]))
+            shoe.position, shoe.shuffles = int(data["shoe_positions"][1]), int(data["shuffle"])
+            shoe.burned = list(data["burned"])
+        except (CardError, KeyError, TypeError, ValueError) as exc:
+            raise TableError(f"round {last.id}: its record keeps no shoe to deal on from "
+                             f"({exc})") from None
+        if not shoe.cut_card_out:
+            return shoe
+        number = shoe.shuffles + 1
+    shoe = Shoe(decks, cut)
+    shoe.shuffle(rng or SecureRng())
+    if isinstance(config, PuntoBancoConfig):
+        if config.burn_first_card_value:  # the first card's value in cards (a ten: ten)
+            shoe.burn(card_points(shoe.burn(1)[0]) or 10)
+    else:
+        shoe.burn(config.burn_after_shuffle)
+    shoe.shuffles = number
+    return shoe
 
 
 def _stack(table: GameTable, shoe: Shoe, cards: Sequence[str]) -> list[str]:
@@ -288,99 +404,50 @@ def _stack(table: GameTable, shoe: Shoe, cards: Sequence[str]) -> list[str]:
     return stacked
 
 
-def _shoe_check(record: dict[str, Any], cards: Sequence[str]) -> str | None:
-    """Whether a record's cards are the ones its shoe held where the round dealt them."""
-    order, positions = record.get("shuffle_order"), record.get("shoe_positions")
-    if not order or not positions:
-        return None
-    start, end = int(positions[0]), int(positions[1])
-    if _cards_of(order)[start:end] != list(cards):
-        return "the round's cards are not the shoe's"
-    return None
+def _opened(table: GameTable, row: RoundRow, bets: Sequence[BetRow], shoe: Shoe,
+            stacked: list[str] | None) -> RoundRecord:
+    """The record of a round at "no more bets": its players and bets, and the shoe it is
+    dealt from."""
+    players, numbers, moves = betting_moves(table.game, [CardBet.of(b) for b in bets], done=True)
+    return RoundRecord(
+        game=table.game, round_id=row.id, table=table.name, venue=VENUE, mode=table.mode,
+        opened_at=row.opened_at.isoformat(), status=PLAYING, settings=_settings(table),
+        limits=LimitsRecord(min=table.limit_min, max=table.limit_max), players=players,
+        bet_numbers=numbers, history=[MoveRecord(actor=s, text=a.text()) for s, a, _ in moves],
+        shuffle=shoe.shuffles, shuffle_order="".join(shoe.cards), burned=list(shoe.burned),
+        shoe_positions=[shoe.position, shoe.position], stacked=stacked)
 
 
-def _keep_rounding(session: Session, table_name: str, round_id: int,
-                   settlements: Sequence[Settlement]) -> None:
-    kept = rounding_posting(table_name, round_id, settlements)
-    if kept is not None:
-        post(session, [kept], actor="table:" + table_name, action="rounding")
+def _deal(state: State, shoe: Shoe) -> State:
+    """Every card the engine asks for, the next of the shoe, until a seat is to act or the
+    round is over."""
+    while state.to_move() == CHANCE:
+        state = state.apply(ChanceOutcome(shoe.deal_one())).state
+    return state
 
 
 def _rounding(settlements: Sequence[Settlement]) -> str:
-    total = sum((s.rounding for s in settlements), Fraction(0))
-    return f"{total.numerator}/{total.denominator}"
+    return fraction_text(sum((s.rounding for s in settlements), Fraction(0)))
 
 
-# -- bets --------------------------------------------------------------------------------
-def _seat_of(spot: str) -> int:
-    words = spot.lower().split()
-    if words and words[0] == "seat":
-        words = words[1:]
-    if len(words) != 1 or not words[0].isdigit():
-        raise TableError(f"a blackjack bet is on a seat: 'seat 3' or '3', not {spot!r}")
-    return int(words[0])
-
-
-def place_card_bet(session: Session, table_name: str, player: str, spot: str, amount: int,
-                   key: str) -> Receipt:
-    """Accept a bet before the deal and debit its stake in this transaction: punto banco
-    ``player``, ``banker`` or ``tie``; blackjack a seat (``"3"`` or ``"seat 3"``, one bet a
-    seat). The excess over the table maximum never leaves the wallet (RAY 1.1). A retried
-    request (same key) returns the first receipt."""
-    table = _card_table(session, table_name)
-    blackjack = table.game == "blackjack"
-    wanted = f"seat {_seat_of(spot)}" if blackjack else spot.lower().strip()
-    done = session.scalars(select(BetRow).where(BetRow.key == key)).one_or_none()
-    if done is not None:
-        if (done.player, done.spot) != (player, wanted):
-            raise TableError(f"bet key {key!r} was used for a different bet")
-        return Receipt(done.number, done.stake, 0, "already placed")
-    accounts.may_play(accounts.find(session, player))
-    if blackjack and _round(session, table, PLAYING) is not None:
-        # No bets once the first card is out (GGPoker III 2.1.2, 2.1.3).
-        raise TableError(f"{table.name}: a round is in play; bets are for the next one")
-    row = _round(session, table, OPEN, create=True)
-    assert row is not None
-    bets = _bets(session, row.id)
-    money = _balances(session, bets, player)
-    try:
-        if blackjack:
-            table_engine = _blackjack(table, money, _NoDraws())
-            for bet in bets:
-                table_engine.place(bet.player, bet.number, bet.stake)
-            receipt = table_engine.place(player, _seat_of(spot), amount)
-        else:
-            receipt = _punto_banco(table, bets, money, _NoDraws()).place(player, wanted, amount)
-    except GameError as exc:
-        raise TableError(str(exc)) from None
-    accounts.stake(session, player, receipt.accepted, key=f"stake:{key}",
-                   reason=f"{table.name} round {row.id} {wanted}", round_id=row.id)
-    session.add(BetRow(round_id=row.id, number=receipt.bet_id, player=player, spot=wanted,
-                       stake=receipt.accepted, key=key, created_at=now_utc()))
-    session.flush()
-    return receipt
-
-
-def _punto_banco(table: GameTable, bets: Sequence[BetRow], money: dict[str, int],
-                 rng: Rng) -> PuntoBancoTable:
-    """The engine with the round's bets placed again, in their order (so their ids)."""
-    engine = PuntoBancoTable(rng, PuntoBancoConfig.from_settings(_settings(table)),
-                             _limits(table), table_id=table.name, venue=VENUE)
-    for name, amount in money.items():
-        engine.sit(name, amount)
-    for bet in bets:
-        engine.place(bet.player, bet.spot, bet.stake)
-    return engine
-
-
-def _blackjack(table: GameTable, money: dict[str, int], rng: Rng) -> BlackjackTable:
-    """The engine with the round's players seated; their bets are placed by the caller
-    (the original amounts: doubles, splits and insurance are replayed as decisions)."""
-    engine = BlackjackTable(rng, BlackjackConfig.from_settings(_settings(table)),
-                            _limits(table), table_id=table.name, venue=VENUE)
-    for name, amount in money.items():
-        engine.sit(name, amount)
-    return engine
+def _pay(session: Session, table: GameTable, row: RoundRow, players: Sequence[str],
+         before: State, after: State, settlements: Sequence[SettlementRecord]) -> None:
+    """Every payout of a round the engine settled from ``before`` to ``after``, each keyed
+    by its bet, and the whole cents paid down to the rounding account. The payouts must
+    move each wallet by what the engine paid its seat."""
+    expected: dict[str, int] = {}
+    for seat, flow in table_layer.flows(before, after, FAMILY.paid).items():
+        code = accounts.wallet_code(players[seat])
+        expected[code] = expected.get(code, 0) + flow.paid
+        expected[BANK] = expected.get(BANK, 0) - flow.paid
+    postings = table_layer.payout_postings(
+        settlements, key=lambda bet: f"settle:{row.id}:{bet}",
+        reason=lambda s: f"{table.name} round {row.id} {s.spot} {s.result}", round_id=row.id)
+    table_layer.check_postings(postings, expected)
+    table_layer.book(session, postings)
+    kept = rounding_posting(table.name, row.id, [s.settlement() for s in settlements])
+    if kept is not None:
+        post(session, [kept], actor="table:" + table.name, action="rounding")
 
 
 # -- punto banco -------------------------------------------------------------------------
@@ -396,6 +463,13 @@ class CoupResult:
     last_hand: bool  # the cut card came out: the next coup is dealt from a new shoe
 
 
+def _describe(state: BaccaratState) -> str:
+    player = " ".join(c for s, c in state.cards if s == "player")
+    banker = " ".join(c for s, c in state.cards if s == "banker")
+    return (f"player {player} ({points(state.player)}), banker {banker} "
+            f"({points(state.banker)}): {state.result()}")
+
+
 def deal_coup(session: Session, table_name: str, rng: Rng | None = None,
               stack: Sequence[str] | None = None) -> CoupResult:
     """No more bets (GGPoker I 2.1.6); deal the coup from the table's shoe by the
@@ -403,46 +477,37 @@ def deal_coup(session: Session, table_name: str, rng: Rng | None = None,
     table = _card_table(session, table_name, "punto-banco")
     _lock_table(session, table)
     row, bets = _betting(session, table)
-    config = PuntoBancoConfig.from_settings(_settings(table))
-    shoe, number = _table_shoe(session, table, config.decks, config.cut_cards_from_back)
-    money = {b.player: 0 for b in bets}
-    for bet in bets:
-        money[bet.player] += bet.stake
-    engine = _punto_banco(table, bets, money,
-                          (rng or SecureRng()) if shoe is None else _NoDraws())
-    if shoe is None:
-        engine.shoe.shuffles = number  # a new shoe: shuffled and burned by the engine
-    else:
-        engine.shoe = shoe
-    # The engine shuffles at once when the cut card comes out; this table shuffles at
-    # the next deal instead, so that shuffle is a throwaway and uses no real draws.
-    engine.rng = _NoDraws()
-    stacked = _stack(table, engine.shoe, stack) if stack is not None else None
+    shoe = _shoe(session, table, _table_engine(table), rng)
+    stacked = _stack(table, shoe, stack) if stack is not None else None
+    record = _opened(table, row, bets, shoe, stacked)
+    start = shoe.position
     try:
-        coup, settlements = engine.deal()
-    except (GameError, CardError) as exc:
+        betting = table_layer.rebuild(record, FAMILY)
+        state = as_coup(_deal(betting, shoe))
+    except (RecordError, IllegalMove, CardError) as exc:  # a shoe too short changes nothing
         raise TableError(str(exc)) from None
-    record = dict(engine.history[-1])
-    record.update(round_id=row.id, table=table.name, opened_at=row.opened_at.isoformat(),
-                  mode=table.mode, stacked=stacked, rounding=_rounding(settlements))
+    result = state.result()
+    if result is None:
+        raise TableError(f"round {row.id}: the coup did not finish")
+    settlements = FAMILY.settlements(state, record)
+    record = record.with_state(
+        state, status=SETTLED, settlements=settlements,
+        rounding=_rounding([s.settlement() for s in settlements]),
+        shoe_positions=[start, shoe.position],
+        last_hand_before_shuffle=shoe.cut_card_out)
+    _pay(session, table, row, record.players, betting, state, settlements)
     by_number = {b.number: b for b in bets}
     for s in settlements:
-        bet = by_number[s.bet_id]
-        bet.paid, bet.result = s.paid, s.result
-        if s.paid:
-            accounts.pay(session, s.player, s.paid, key=f"settle:{row.id}:{s.bet_id}",
-                         reason=f"{table.name} round {row.id} {s.spot} {s.result}",
-                         round_id=row.id)
-    _keep_rounding(session, table.name, row.id, settlements)
-    row.status, row.finished_at = RoundStatus.SETTLED, now_utc()
-    row.record = json.dumps(record, sort_keys=True)
+        by_number[s.bet_id].paid, by_number[s.bet_id].result = s.paid, s.result
+    derived = FAMILY.derived(state, record)
+    row.status, row.finished_at = SETTLED, now_utc()
+    row.record = table_layer.write_record(record, derived)
     append_audit(session, "table:" + table.name, "settle", {
-        "round": row.id, "cards": record["cards"], "result": record["result"],
-        "shuffle": record["shuffle"], "stacked": stacked, "bets": len(bets),
+        "round": row.id, "cards": derived["cards"], "result": result,
+        "shuffle": record.shuffle, "stacked": stacked, "bets": len(bets),
         "paid": sum(s.paid for s in settlements)})
-    return CoupResult(row.id, tuple((side, card) for side, card in coup.cards),
-                      winner(coup.player, coup.banker), coup.describe(), tuple(settlements),
-                      bool(record["last_hand_before_shuffle"]))
+    return CoupResult(row.id, tuple(state.cards), result, _describe(state),
+                      tuple(s.settlement() for s in settlements), record.last_hand_before_shuffle)
 
 
 # -- blackjack ---------------------------------------------------------------------------
@@ -475,70 +540,112 @@ class BlackjackView:
     settlements: tuple[Settlement, ...]
 
 
-def _view(row: RoundRow, engine: BlackjackTable) -> BlackjackView:
-    hands = tuple(HandView(seat.number, seat.player, i + 1, tuple(hand.cards), hand.stake,
-                           hand.doubled, hand.total, hand.describe())
-                  for seat in (engine.seats[n] for n in sorted(engine.seats))
-                  for i, hand in enumerate(seat.hands))
-    settled = engine.phase is Phase.SETTLED
+@dataclass
+class _Play:
+    """A blackjack round being played in this transaction: its row and bets, its record,
+    the state rebuilt from it and the table's shoe where the round has dealt to."""
+
+    table: GameTable
+    row: RoundRow
+    bets: list[BetRow]
+    record: RoundRecord
+    state: BlackjackState
+    shoe: Shoe
+
+    @property
+    def players(self) -> list[str]:
+        return self.record.players
+
+
+def _describe_hand(hand: BlackjackHand) -> str:
+    total, soft = hand_total(hand.values)
+    label = "blackjack" if hand.blackjack else ("soft " if soft else "") + str(total)
+    return f"{' '.join(hand.cards)} ({label})"
+
+
+def _held(play: _Play) -> dict[int, HeldMove]:
+    """The insurance answers held for their turn, by seat (box)."""
+    return {int(h.turn.removeprefix("box ")): h for h in play.record.ahead}
+
+
+def _choices(session: Session, play: _Play) -> tuple[str, ...]:
+    """The decisions of the hand whose turn it is, as the tables offered them: the rules'
+    (the engine's legal actions) and what the wallet can pay (a double takes anything
+    left, a split the hand's bet)."""
+    current = play.state.current()
+    if current is None:
+        return ()
+    box, index = current
+    wallet = _wallet(session, play.players[box.seat])
+    out: list[str] = []
+    for action in play.state.legal_actions():
+        name = action.text().split()[0]
+        if name in out or (name == "double" and wallet <= 0) or (
+                name == "split" and wallet < box.hands[index].stake):
+            continue
+        out.append(name)
+    return tuple(out)
+
+
+def _view(session: Session, play: _Play) -> BlackjackView:
+    state, players = play.state, play.players
+    hands = tuple(HandView(box.box, players[box.seat], i + 1, hand.cards, hand.stake,
+                           hand.doubled, hand.total, _describe_hand(hand))
+                  for box in state.boxes for i, hand in enumerate(box.hands))
     turn, to_act = None, None
-    current = engine.current()
+    current = state.current()
     if current is not None:
-        seat, hand = current
-        turn = (seat.number, next(i for i, h in enumerate(seat.hands) if h is hand) + 1)
-        to_act = seat.player
-    pending = tuple(engine.insurance_pending()) if engine.phase is Phase.INSURANCE else ()
+        turn, to_act = (current[0].box, current[1] + 1), players[current[0].seat]
+    held = _held(play)
+    pending = tuple(b.box for b in state.boxes if b.insurance is None and b.box not in held
+                    ) if state.phase == "insurance" else ()
+    bet_of = {b.box: b.bet for b in state.boxes}
     return BlackjackView(
-        row.id, row.status, tuple(engine.dealer) if settled else tuple(engine.dealer[:1]),
-        hands, pending, {n: engine.seats[n].bet // 2 for n in pending}, turn, to_act,
-        tuple(engine.legal_actions()), tuple(engine.settlements))
+        play.row.id, play.row.status,
+        tuple(state.dealer) if state.is_terminal() else tuple(state.dealer[:1]),
+        hands, pending, {n: bet_of[n] // 2 for n in pending}, turn, to_act,
+        _choices(session, play),
+        tuple(s.settlement() for s in FAMILY.settlements(state, play.record)))
 
 
-def _progress(table: GameTable, row: RoundRow, engine: BlackjackTable, start: int,
-              decisions: list[list[Any]], stacked: list[str] | None) -> dict[str, Any]:
-    """The record of a round in play: enough to deal it again and resume it."""
-    assert engine.limits is not None
-    return {
-        "round_id": row.id, "game": "blackjack", "venue": VENUE, "table": table.name,
-        "opened_at": row.opened_at.isoformat(), "mode": table.mode,
-        "settings": engine.config.settings(),
-        "limits": {"min": engine.limits.minimum, "max": engine.limits.maximum},
-        "shuffle": engine.shoe.shuffles, "shuffle_order": "".join(engine.shoe.cards),
-        "burned": list(engine.shoe.burned), "shoe_positions": [start, engine.shoe.position],
-        "stacked": stacked,
-        "seats": [{"seat": s.number, "player": s.player, "bet": s.bet}
-                  for s in (engine.seats[n] for n in sorted(engine.seats))],
-        "cards": list(engine.shoe.dealt), "decisions": decisions, "settlements": [],
-    }
-
-
-def _restore(session: Session, table: GameTable, row: RoundRow, bets: Sequence[BetRow]
-             ) -> tuple[BlackjackTable, dict[str, Any]]:
-    """The round in play rebuilt: its cards dealt again from the recorded shoe and its
-    decisions replayed (GGPoker house rules 2.1: an RNG game resumes where it stopped)."""
-    record: dict[str, Any] = json.loads(row.record)
-    engine = _blackjack(table, _balances(session, bets), _NoDraws())
-    start = int(record["shoe_positions"][0])
-    engine.shoe = _load_shoe(record, engine.config.decks, engine.config.cut_cards_from_back,
-                             start)
+def _restore(session: Session, table: GameTable, row: RoundRow, bets: list[BetRow]) -> _Play:
+    """The round in play rebuilt from its record (either version), its cards checked
+    against the shoe (GGPoker house rules 2.1: an RNG game resumes where it stopped)."""
     try:
-        for seat in record["seats"]:
-            engine.place(seat["player"], int(seat["seat"]), int(seat["bet"]))
-        engine.deal()
-        for decision in record["decisions"]:
-            _apply(engine, decision)
-    except (GameError, CardError) as exc:
+        record = table_layer.read_record(row.record, FAMILY)
+        state = as_blackjack(table_layer.rebuild(record, FAMILY))
+    except (RecordError, IllegalMove) as exc:
         raise TableError(f"round {row.id} cannot be resumed from its record: {exc}") from None
-    if list(engine.shoe.dealt) != record["cards"]:
+    if table_layer.check_shoe(record) is not None:
         raise TableError(f"round {row.id}: the recorded cards are not the shoe's")
-    return engine, record
+    engine = FAMILY.game(record)
+    shoe = Shoe(engine.config.decks, engine.config.cut_cards_from_back)
+    if record.shuffle_order is None or record.shoe_positions is None:
+        raise TableError(f"round {row.id}: its record keeps no shoe to deal on from")
+    shoe.load(cards_of(record.shuffle_order))
+    shoe.position, shoe.shuffles = record.shoe_positions[1], record.shuffle or 0
+    shoe.burned = list(record.burned or [])
+    return _Play(table, row, bets, record, state, shoe)
 
 
-def _apply(engine: BlackjackTable, decision: Sequence[Any]) -> None:
-    if decision[0] == "insure":
-        engine.insure(int(decision[1]), int(decision[2]))
-    else:
-        engine.act(str(decision[0]), None if decision[1] is None else int(decision[1]))
+def _advance(play: _Play, state: BlackjackState, ahead: Sequence[HeldMove]) -> None:
+    """Go on from ``state``: every card the engine asks for from the shoe, and each held
+    insurance answer when its box's turn comes, until a player is to decide or the round
+    is over."""
+    waiting = list(ahead)
+    while True:
+        if state.to_move() == CHANCE:
+            state = as_blackjack(state.apply(ChanceOutcome(play.shoe.deal_one())).state)
+            continue
+        box = state.insurance_box()
+        held = next((h for h in waiting if box is not None and h.turn == f"box {box.box}"),
+                    None)
+        if held is None:
+            break
+        waiting.remove(held)
+        state = as_blackjack(state.apply(held.text, seat=held.actor).state)
+    play.state = state
+    play.record = play.record.model_copy(update={"ahead": waiting})
 
 
 def deal_blackjack(session: Session, table_name: str, rng: Rng | None = None,
@@ -551,121 +658,167 @@ def deal_blackjack(session: Session, table_name: str, rng: Rng | None = None,
     if _round(session, table, PLAYING) is not None:
         raise TableError(f"{table.name}: a round is already in play")
     row, bets = _betting(session, table)
-    config = BlackjackConfig.from_settings(_settings(table))
-    shoe, number = _table_shoe(session, table, config.decks, config.cut_cards_from_back)
-    engine = _blackjack(table, _balances(session, bets),
-                        (rng or SecureRng()) if shoe is None else _NoDraws())
-    if shoe is None:
-        engine.shoe.shuffles = number  # a new shoe: shuffled and burned by the engine
-    else:
-        engine.shoe = shoe
-    stacked = _stack(table, engine.shoe, stack) if stack is not None else None
-    start = engine.shoe.position
+    shoe = _shoe(session, table, _table_engine(table), rng)
+    stacked = _stack(table, shoe, stack) if stack is not None else None
+    needed = 2 * len(bets) + 2
+    if shoe.remaining < needed:  # a shoe too short for the deal changes nothing
+        raise TableError(f"{needed} cards are needed and {shoe.remaining} are left")
+    record = _opened(table, row, bets, shoe, stacked)
     try:
-        for bet in bets:
-            engine.place(bet.player, bet.number, bet.stake)
-        engine.deal()
-    except (GameError, CardError) as exc:  # a shoe too short for the round changes nothing
+        play = _Play(table, row, bets, record,
+                     as_blackjack(table_layer.rebuild(record, FAMILY)), shoe)
+        _advance(play, play.state, ())
+    except (RecordError, IllegalMove, CardError) as exc:
         raise TableError(str(exc)) from None
-    record = _progress(table, row, engine, start, [], stacked)
     append_audit(session, "table:" + table.name, "deal", {
-        "round": row.id, "shuffle": engine.shoe.shuffles, "stacked": stacked,
-        "seats": len(bets), "up": engine.up_card})
-    return _after(session, table, row, engine, record, bets)
+        "round": row.id, "shuffle": shoe.shuffles, "stacked": stacked,
+        "seats": len(bets), "up": play.state.dealer[0]})
+    return _after(session, play)
 
 
-def _after(session: Session, table: GameTable, row: RoundRow, engine: BlackjackTable,
-           record: dict[str, Any], bets: Sequence[BetRow]) -> BlackjackView:
+def _after(session: Session, play: _Play) -> BlackjackView:
     """Save the round in play, or settle it when the dealer has played."""
-    if engine.phase is not Phase.SETTLED:
-        record["cards"] = list(engine.shoe.dealt)
-        record["shoe_positions"][1] = engine.shoe.position
+    row, state = play.row, play.state
+    start = (play.record.shoe_positions or [play.shoe.position])[0]
+    record = play.record.with_state(state, shoe_positions=[start, play.shoe.position])
+    if not state.is_terminal():
+        play.record = record.model_copy(update={"status": PLAYING})
         row.status = PLAYING
-        row.record = json.dumps(record, sort_keys=True)
+        row.record = table_layer.write_record(play.record, FAMILY.derived(state, play.record))
         # GGPoker house rules 2.3: pending bets are kept 24 hours from the interruption;
         # the clock restarts with every decision.
         row.deadline = now_utc() + timedelta(hours=PENDING_HOURS)
-        return _view(row, engine)
-    final = dict(engine.history[-1])
-    final.update(round_id=row.id, table=table.name, opened_at=record["opened_at"],
-                 mode=table.mode, stacked=record["stacked"],
-                 rounding=_rounding(engine.settlements))
-    by_seat = {b.number: b for b in bets}
+        return _view(session, play)
+    play.record = record.model_copy(update={
+        "last_hand_before_shuffle": play.shoe.cut_card_out})
+    if state.phase == "void":  # the shoe ran out (GGPoker III 2.1.5): every stake goes back
+        _void(session, play.table, row, play.bets, play, "the shoe ran out before the "
+              "round was over", "table:" + play.table.name)
+        return _view(session, play)
+    settlements = FAMILY.settlements(state, play.record)
+    _pay(session, play.table, row, play.players, FAMILY.start(play.record), state, settlements)
+    by_seat = {b.number: b for b in play.bets}
     paid = {n: 0 for n in by_seat}
     results: dict[int, list[str]] = {n: [] for n in by_seat}
-    for s in engine.settlements:
-        seat = _seat_of(" ".join(s.spot.split()[:2]))
+    for s in settlements:
+        seat = seat_of(" ".join(s.spot.split()[:2]))
         paid[seat] += s.paid
         results[seat].append(s.result)
-        if s.paid:
-            accounts.pay(session, s.player, s.paid, key=f"settle:{row.id}:{s.bet_id}",
-                         reason=f"{table.name} round {row.id} {s.spot} {s.result}",
-                         round_id=row.id)
-    _keep_rounding(session, table.name, row.id, engine.settlements)
     for number, bet in by_seat.items():
         bet.paid, bet.result = paid[number], "/".join(results[number])[:16]
-    row.status, row.finished_at = RoundStatus.SETTLED, now_utc()
-    row.record = json.dumps(final, sort_keys=True)
-    append_audit(session, "table:" + table.name, "settle", {
-        "round": row.id, "dealer": list(engine.dealer), "cards": len(final["cards"]),
-        "bets": len(bets), "paid": sum(s.paid for s in engine.settlements)})
-    return _view(row, engine)
+    play.record = play.record.model_copy(update={
+        "status": SETTLED, "settlements": settlements,
+        "rounding": _rounding([s.settlement() for s in settlements])})
+    row.status, row.finished_at = SETTLED, now_utc()
+    row.record = table_layer.write_record(play.record, FAMILY.derived(state, play.record))
+    append_audit(session, "table:" + play.table.name, "settle", {
+        "round": row.id, "dealer": list(state.dealer), "cards": len(play.record.dealt()),
+        "bets": len(play.bets), "paid": sum(s.paid for s in settlements)})
+    return _view(session, play)
 
 
-def _playing(session: Session, table_name: str
-             ) -> tuple[GameTable, RoundRow, list[BetRow], BlackjackTable, dict[str, Any]]:
+def _playing(session: Session, table_name: str) -> _Play:
     table = _card_table(session, table_name, "blackjack")
     row = _round(session, table, PLAYING)
     if row is None:
         raise TableError(f"{table.name}: no round in play")
-    bets = _bets(session, row.id)
-    engine, record = _restore(session, table, row, bets)
-    return table, row, bets, engine, record
+    return _restore(session, table, row, _bets(session, row.id))
 
 
-def _decide(session: Session, table: GameTable, row: RoundRow, bets: Sequence[BetRow],
-            engine: BlackjackTable, record: dict[str, Any], decision: list[Any]) -> None:
-    """One decision: the engine checks it, any extra stake is debited from the wallet
-    (keyed, no credit), and it joins the record."""
-    current = engine.current()
-    if decision[0] == "insure":
-        seat, hand = engine.seats[int(decision[1])], 0
-    elif current is None:
-        raise TableError(f"round {row.id}: insurance is still to be answered")
-    else:
-        seat = current[0]
-        hand = next(i for i, h in enumerate(seat.hands) if h is current[1])
-    number = seat.number
-    before = seat.staked
+def _box(state: BlackjackState, number: Any) -> BlackjackBox | None:
+    return next((b for b in state.boxes if b.box == number), None)
+
+
+def _insurance(play: _Play, box: BlackjackBox, amount: int
+               ) -> tuple[BlackjackState, list[HeldMove], int]:
+    """A box's insurance answer: applied if the engine is asking that box, else held for
+    its turn. The state after it, the answers held, and the stake it takes."""
+    state = play.state
+    if state.phase != "insurance":
+        raise TableError("insurance is offered only when the dealer's up card is an ace")
+    held = _held(play)
+    if box.insurance is not None or box.box in held:
+        raise TableError(f"seat {box.box} has already answered the insurance offer")
+    probe = state  # the round when this box's turn comes: the boxes before it answered
     try:
-        _apply(engine, decision)
-    except (GameError, CardError) as exc:
+        while (waiting := probe.insurance_box()) is not None and waiting.box != box.box:
+            earlier = held.get(waiting.box)
+            probe = as_blackjack(probe.apply(earlier.text if earlier else Insure(0)).state)
+        after = as_blackjack(probe.apply(Insure(amount), seat=box.seat).state)
+    except IllegalMove as exc:
         raise TableError(str(exc)) from None
-    extra = seat.staked - before
-    if extra:
+    staked = table_layer.flows(probe, after, FAMILY.paid).get(box.seat, Flow(0, 0)).staked
+    if probe is state:
+        return after, list(play.record.ahead), staked
+    return state, [*play.record.ahead, HeldMove(actor=box.seat, text=Insure(amount).text(),
+                                                turn=f"box {box.box}")], staked
+
+
+def _decision(session: Session, play: _Play, decision: Sequence[Any]) -> Action:
+    """A hand's decision (``["double", 500]``) as the engine's action, refused as the
+    tables refused it: only the decisions :func:`_choices` offers."""
+    offered = _choices(session, play)
+    name = decision[0]
+    if name not in offered:
+        raise TableError(f"{name!r} is not allowed now; choose {', '.join(offered)}")
+    if name == "double":
+        return Double(decision[1])
+    simple: dict[str, Action] = {"hit": Hit(), "stand": Stand(), "split": Split()}
+    return simple[name]
+
+
+def _decide(session: Session, play: _Play, decision: list[Any]) -> None:
+    """One decision: the engine checks it, any extra stake is debited from the wallet
+    (keyed, no credit), the cards it takes are dealt, and it joins the record."""
+    state, row, table = play.state, play.row, play.table
+    if decision[0] == "insure":
+        found = _box(state, decision[1])
+        if found is None:
+            raise TableError(f"seat {decision[1]} has no bet")
+        box, hand = found, 0
+        after, ahead, staked = _insurance(play, box, decision[2])
+    else:
+        current = state.current()
+        if current is None:
+            raise TableError(f"round {row.id}: insurance is still to be answered")
+        box, hand = current
+        try:
+            after = as_blackjack(state.apply(_decision(session, play, decision),
+                                            seat=box.seat).state)
+        except IllegalMove as exc:
+            raise TableError(str(exc)) from None
+        ahead = list(play.record.ahead)
+        staked = table_layer.flows(state, after, FAMILY.paid).get(box.seat, Flow(0, 0)).staked
+    player = play.players[box.seat]
+    if staked:
         # RULINGS Everywhere: doubles, splits and insurance are the bets allowed after
         # "no more bets"; each is its own transfer, refused without the money (RAY 1.1).
-        key = {"insure": f"insure:{row.id}:{number}", "split": f"split:{row.id}:{number}",
-               "double": f"double:{row.id}:{number}:{hand + 1}"}[str(decision[0])]
-        accounts.stake(session, seat.player, extra, key=key,
-                       reason=f"{table.name} round {row.id} seat {number} {decision[0]}",
-                       round_id=row.id)
-        next(b for b in bets if b.number == number).stake += extra
-    record["decisions"].append(decision)
-    append_audit(session, seat.player, "decision", {"round": row.id, "seat": number,
-                                                    "hand": hand + 1, "decision": decision})
+        _no_credit(session, player, staked)
+        key = {"insure": f"insure:{row.id}:{box.box}", "split": f"split:{row.id}:{box.box}",
+               "double": f"double:{row.id}:{box.box}:{hand + 1}"}[str(decision[0])]
+        table_layer.book(session, table_layer.stake_postings(
+            {box.seat: Flow(staked, 0)}, play.players, key=lambda _seat: key,
+            reason=lambda _seat: f"{table.name} round {row.id} seat {box.box} {decision[0]}",
+            round_id=row.id))
+        next(b for b in play.bets if b.number == box.box).stake += staked
+    try:
+        _advance(play, after, ahead)
+    except (IllegalMove, CardError) as exc:
+        raise TableError(str(exc)) from None
+    append_audit(session, player, "decision", {"round": row.id, "seat": box.box,
+                                               "hand": hand + 1, "decision": decision})
 
 
 def insure(session: Session, table_name: str, player: str, seat: int, amount: int
            ) -> BlackjackView:
     """Insurance under the dealer's ace, up to half the seat's bet; 0 declines
     (GGPoker III 2.5). The stake is debited now."""
-    table, row, bets, engine, record = _playing(session, table_name)
-    found = engine.seats.get(seat)
-    if found is None or found.player != player:
+    play = _playing(session, table_name)
+    found = _box(play.state, seat)
+    if found is None or play.players[found.seat] != player:
         raise TableError(f"seat {seat} is not {player}'s")
-    _decide(session, table, row, bets, engine, record, ["insure", seat, amount])
-    return _after(session, table, row, engine, record, bets)
+    _decide(session, play, ["insure", seat, amount])
+    return _after(session, play)
 
 
 def act(session: Session, table_name: str, player: str, action: str,
@@ -673,14 +826,15 @@ def act(session: Session, table_name: str, player: str, action: str,
     """The decision of the hand whose turn it is: ``hit``, ``stand``, ``double`` (for
     ``amount`` when less than the bet, GGPoker III 2.6) or ``split`` (III 2.7). A double
     or split is debited now; without the money it is refused and nothing changes."""
-    table, row, bets, engine, record = _playing(session, table_name)
-    current = engine.current()
+    play = _playing(session, table_name)
+    current = play.state.current()
     if current is None:
-        raise TableError(f"round {row.id}: insurance is still to be answered")
-    if current[0].player != player:
-        raise TableError(f"it is {current[0].player}'s turn (seat {current[0].number})")
-    _decide(session, table, row, bets, engine, record, [action, amount])
-    return _after(session, table, row, engine, record, bets)
+        raise TableError(f"round {play.row.id}: insurance is still to be answered")
+    owner = play.players[current[0].seat]
+    if owner != player:
+        raise TableError(f"it is {owner}'s turn (seat {current[0].box})")
+    _decide(session, play, [action, amount])
+    return _after(session, play)
 
 
 def blackjack_view(session: Session, table_name: str) -> BlackjackView | None:
@@ -689,25 +843,73 @@ def blackjack_view(session: Session, table_name: str) -> BlackjackView | None:
     row = _round(session, table, PLAYING)
     if row is None:
         return None
-    engine, _record = _restore(session, table, row, _bets(session, row.id))
-    return _view(row, engine)
+    return _view(session, _restore(session, table, row, _bets(session, row.id)))
 
 
 def _stand_out(session: Session, table: GameTable, row: RoundRow) -> None:
     """Complete a round nobody finished: unanswered insurance declined, every open hand
     stands (the least the house can decide for a player: no new stake, no card taken)."""
-    bets = _bets(session, row.id)
-    engine, record = _restore(session, table, row, bets)
-    while engine.phase is not Phase.SETTLED:
-        if engine.phase is Phase.INSURANCE:
-            decision: list[Any] = ["insure", engine.insurance_pending()[0], 0]
-        else:
-            decision = ["stand", None]
-        _decide(session, table, row, bets, engine, record, decision)
-    _after(session, table, row, engine, record, bets)
+    play = _restore(session, table, row, _bets(session, row.id))
+    while not play.state.is_terminal():
+        waiting = play.state.insurance_box()
+        _decide(session, play, ["insure", waiting.box, 0] if waiting is not None
+                else ["stand", None])
+    _after(session, play)
 
 
 # -- void, recovery, recall ------------------------------------------------------------------
+def _void(session: Session, table: GameTable, row: RoundRow, bets: Sequence[BetRow],
+          play: _Play | None, reason: str, actor: str) -> None:
+    """Refund every stake of the round (doubles, splits and insurance included) and keep
+    its record, void. With the round rebuilt (``play``), the refunds must return to each
+    seat what the engine says it has on the table."""
+    if play is not None:
+        record = play.record.with_state(play.state, status=VOID, void_reason=reason,
+                                        settlements=[])
+        text = table_layer.write_record(record, FAMILY.derived(play.state, record))
+    elif row.status == PLAYING:  # the record no longer replays: kept as it is, voided
+        text = json.dumps({**json.loads(row.record), "status": str(VOID),
+                           "void_reason": reason, "settlements": []}, sort_keys=True)
+    else:
+        players, numbers, moves = betting_moves(table.game, [CardBet.of(b) for b in bets],
+                                                 done=False)
+        record = RoundRecord(
+            game=table.game, round_id=row.id, table=table.name, mode=table.mode,
+            opened_at=row.opened_at.isoformat(), status=VOID, settings=_settings(table),
+            limits=LimitsRecord(min=table.limit_min, max=table.limit_max), players=players,
+            bet_numbers=numbers, void_reason=reason,
+            history=[MoveRecord(actor=s, text=a.text()) for s, a, _ in moves])
+        text = table_layer.write_record(record, {"bets": [
+            {"bet_id": b.number, "player": b.player, "bet": b.spot, "stake": b.stake}
+            for b in bets]})
+    postings = [Posting(f"refund:{row.id}:{bet.number}", BANK, accounts.wallet_code(bet.player),
+                        bet.stake, "refund", f"{table.name} round {row.id} void: {reason}",
+                        row.id) for bet in bets]
+    if play is not None:
+        table_layer.check_postings(postings, _on_table(play))
+    table_layer.book(session, postings)
+    for bet in bets:
+        bet.paid, bet.result = bet.stake, "refund"
+    row.status, row.finished_at = VOID, now_utc()
+    row.record = text
+    append_audit(session, actor, "void", {"round": row.id, "reason": reason})
+
+
+def _on_table(play: _Play) -> dict[str, int]:
+    """What each wallet has on the table in the round as the engine holds it, with the
+    insurance answers held for their turn: what a void gives back."""
+    out: dict[str, int] = {}
+    moved = table_layer.flows(FAMILY.start(play.record), play.state, FAMILY.paid)
+    for seat, flow in moved.items():  # a round the engine voided has paid it all back
+        code = accounts.wallet_code(play.players[seat])
+        out[code] = out.get(code, 0) + flow.staked
+    for held in play.record.ahead:
+        code = accounts.wallet_code(play.players[held.actor])
+        out[code] = out.get(code, 0) + int(held.text.split()[1])
+    out[BANK] = -sum(out.values())
+    return out
+
+
 def void_card_round(session: Session, table_name: str, reason: str, actor: str) -> int:
     """Void the table's round in play or open for bets (a system malfunction voids the
     round, GGPoker I 2.1.8, III 2.1.5): every stake, doubles, splits and insurance
@@ -720,29 +922,13 @@ def void_card_round(session: Session, table_name: str, reason: str, actor: str) 
     if row is None:
         raise TableError(f"{table.name}: no round to void")
     bets = _bets(session, row.id)
+    play = None
     if row.status == PLAYING:
         try:
-            engine, progress = _restore(session, table, row, bets)
-        except TableError:  # the record no longer replays: keep it as it is, voided
-            record = {**json.loads(row.record), "void_reason": reason, "settlements": []}
-        else:
-            engine.void(reason)
-            record = dict(engine.history[-1])
-            record.update(round_id=row.id, table=table.name, opened_at=progress["opened_at"],
-                          mode=table.mode, stacked=progress["stacked"])
-    else:
-        record = {"round_id": row.id, "game": table.game, "venue": VENUE, "table": table.name,
-                  "opened_at": row.opened_at.isoformat(), "void_reason": reason,
-                  "bets": [{"bet_id": b.number, "player": b.player, "bet": b.spot,
-                            "stake": b.stake} for b in bets], "settlements": []}
-    for bet in bets:
-        accounts.pay(session, bet.player, bet.stake, key=f"refund:{row.id}:{bet.number}",
-                     kind="refund", reason=f"{table.name} round {row.id} void: {reason}",
-                     round_id=row.id)
-        bet.paid, bet.result = bet.stake, "refund"
-    row.status, row.finished_at = RoundStatus.VOID, now_utc()
-    row.record = json.dumps(record, sort_keys=True)
-    append_audit(session, actor, "void", {"round": row.id, "reason": reason})
+            play = _restore(session, table, row, bets)
+        except TableError:  # the record no longer replays: it is kept as it is
+            play = None
+    _void(session, table, row, bets, play, reason, actor)
     return row.id
 
 
@@ -782,41 +968,34 @@ def _complete(session: Session, table: GameTable, row: RoundRow, rng: Rng | None
         if table.game == "punto-banco":
             deal_coup(session, table.name, rng)
             return "settled"
-        if deal_blackjack(session, table.name, rng).status == "settled":
-            return "settled"
+        status = deal_blackjack(session, table.name, rng).status
+        if status != PLAYING:  # settled at the deal (or void: the shoe ran out)
+            return str(status)
     _stand_out(session, table, row)
     return "settled, open hands stood"
 
 
 def recall_card_round(session: Session, round_id: int) -> Recall:
-    """Replay a finished card round from its record (the cards, the decisions) through the
-    engine and compare with the recorded settlements; the cards are also checked against
-    the shoe the record says they came from. A record the engine cannot replay, or whose
-    cards are not the shoe's, gives a replay with the problem named, never the same."""
+    """Replay a finished card round from its record (the bets, the cards, the decisions:
+    the contract history) through the engine and compare with the recorded settlements;
+    the cards are also checked against the shoe the record says they came from, and what
+    a record shows besides its history against it. A record the engine cannot replay,
+    or that does not agree with itself, gives a replay with the problem named, never
+    the same."""
     row = session.get(RoundRow, round_id)
     if row is None:
         raise TableError(f"no round {round_id}")
     table = session.get(GameTable, row.table_id)
-    assert table is not None
+    if table is None:
+        raise TableError(f"round {round_id} has no table")
     if table.game not in ("punto-banco", "blackjack"):
         raise TableError(f"round {round_id} is a {table.game} round, not a card round")
-    if row.status not in ("settled", "void"):
+    if row.status not in (SETTLED, VOID):
         raise TableError(f"round {round_id} is still {row.status}")
-    record = json.loads(row.record)
-    recorded = list(record.get("settlements", []))
-    if row.status == "void":
-        return Recall(round_id, recorded, [])
-    replayed: list[dict[str, Any]] = []
-    try:
-        if table.game == "punto-banco":
-            replayed = [s.to_json() for s in replay_coup(record)]
-            cards = [card for _side, card in record["cards"]]
-        else:
-            replayed = [s.to_json() for s in replay_blackjack(record)]
-            cards = list(record["cards"])
-        problem = _shoe_check(record, cards)
-    except (GameError, CardError, KeyError, TypeError, ValueError) as exc:
-        problem = f"the record does not replay: {exc}"
-    if problem:
-        replayed.append({"problem": problem})
-    return Recall(round_id, recorded, replayed)
+    found = table_layer.recall(row.record, FAMILY)
+    if row.status == VOID:
+        return Recall(round_id, found.recorded, [])
+    replayed = list(found.replayed)
+    if found.problem:
+        replayed.append({"problem": found.problem})
+    return Recall(round_id, found.recorded, replayed)
