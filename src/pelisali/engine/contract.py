@@ -252,13 +252,16 @@ class Played:
     events: tuple[Event, ...] = field(default=())
 
 
-def replay(game: Game, seats: Seats, history: Sequence[Move]) -> State:
-    """The state that ``history`` leads to from a new state: how a record is recalled.
+def replay(game: Game, seats: Seats, history: Sequence[Move],
+           start: State | None = None) -> State:
+    """The state that ``history`` leads to from a new state, or from ``start`` when the
+    round began elsewhere (a card table's shoe, bets carried in prison): how a record is
+    recalled.
 
     Each move must be by the mover the state names; a move that does not fit
     raises :class:`IllegalMove`.
     """
-    state = game.new_state(seats)
+    state = game.new_state(seats) if start is None else start
     for move in history:
         if move.actor != state.to_move():
             raise IllegalMove(f"history says {move.text()!r} but "

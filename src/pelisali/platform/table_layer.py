@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.orm import Session
@@ -328,21 +328,6 @@ class Family(ABC):
         raise RecordError(f"no version-1 reader for {data.get('game', 'this game')!r}")
 
 
-class _StartingFrom(Game):
-    """A game whose new state is ``start``: how :func:`pelisali.engine.replay`, which
-    begins at ``new_state(seats)``, replays a round that began elsewhere (the shoe as the
-    table's last round left it)."""
-
-    family: ClassVar[str] = "replay"
-
-    def __init__(self, start: State) -> None:
-        self.start = start
-        self.game_id = start.game.game_id
-
-    def new_state(self, seats: Seats) -> State:
-        return self.start
-
-
 def rebuild(record: RoundRecord, family: Family) -> State:
     """The state ``record``'s history leads to from where the round began, by
     :func:`pelisali.engine.replay`: how a round in play resumes and how it is recalled.
@@ -350,7 +335,7 @@ def rebuild(record: RoundRecord, family: Family) -> State:
     try:
         start = family.start(record)
         moves = [m.move(start) for m in record.history]
-        return replay_history(_StartingFrom(start), record.seats(), moves)
+        return replay_history(start.game, record.seats(), moves, start=start)
     except IllegalMove as exc:
         raise RecordError(str(exc)) from None
 
