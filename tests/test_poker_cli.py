@@ -110,11 +110,11 @@ def test_census_refuses_what_it_cannot_count() -> None:
 
 
 def test_seven_card_batch_values_equal_the_single_hand_rankings() -> None:
-    """The census's vectorised Sökö and deuce-to-seven fives-of-seven agree with the
+    """The batch Sökö and deuce-to-seven fives-of-seven (the census's) agree with the
     one-hand evaluators, flush-heavy hands included."""
     import numpy as np
 
-    from pelisali.poker.census import _low27_7_values, _soko7_values
+    from pelisali.poker.batch import batch_values
     from pelisali.poker.rankings import low_27_value, soko_value
 
     gen = np.random.default_rng(5)
@@ -126,8 +126,8 @@ def test_seven_card_batch_values_equal_the_single_hand_rankings() -> None:
         suited.append([*same, *other])
     hands = np.vstack([hands, np.array(suited, dtype=np.int8)])
     rows = [list(map(int, r)) for r in hands]
-    assert _soko7_values(hands).tolist() == [soko_value(r) for r in rows]
-    assert _low27_7_values(hands).tolist() == [low_27_value(r) for r in rows]
+    assert batch_values(hands, "soko").tolist() == [soko_value(r) for r in rows]
+    assert batch_values(hands, "low-27").tolist() == [low_27_value(r) for r in rows]
 
 
 @pytest.mark.slow
@@ -215,9 +215,10 @@ def test_batch_values_equal_the_single_hand_rankings() -> None:
     from pelisali.poker.evaluate import ranked_value as _value
 
     gen = np.random.default_rng(11)
-    for k in (5, 7):
+    for k in (5, 6, 7):
         hands = np.argsort(gen.random((800, 52)), axis=1)[:, :k].astype(np.int8)
-        for ranking in ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8"):
+        for ranking in ("high", "soko", "low-soko", "low-a5", "low-a5-8", "low-27",
+                        "low-27-8"):
             single = [_value(list(map(int, row)), ranking) for row in hands]
             expected = [NO_HAND if v is None else v for v in single]
             assert batch_values(hands, ranking).tolist() == expected, (k, ranking)

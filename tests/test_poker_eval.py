@@ -19,6 +19,7 @@ import numpy.typing as npt
 import pytest
 
 from pelisali.cards import DECK, CardError, parse_cards
+from pelisali.poker.batch import batch_values
 from pelisali.poker.evaluate import (
     BATCH_CHUNK,
     HandValue,
@@ -469,6 +470,18 @@ def test_batch_of_lists_and_empty() -> None:
     rows = [idx("AsAdKsKd2c"), idx("9h8h7h6h5h")]
     assert high_values(rows).tolist() == [high_value(r) for r in rows]
     assert high_values(np.zeros((0, 7), dtype=np.int8)).shape == (0,)
+    assert batch_values(np.zeros((0, 7), dtype=np.int8), "soko").shape == (0,)
+
+
+def test_batch_tables_check_where_suits_start_to_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch tables value a five by its ranks below the rule's ``suited`` cards of one
+    suit; a rule that says so wrongly (Sökö's four-card flush with ``suited`` 5) is
+    refused when its tables are built, not ranked differently from one hand."""
+    from pelisali.poker import batch, rankings
+
+    monkeypatch.setitem(rankings.RULES, "soko-wrong", rankings.Rule(soko_value, 5))
+    with pytest.raises(AssertionError, match="suits count below 5"):
+        batch._five_tables("soko-wrong")
 
 
 # --------------------------------------------------------------------------------------

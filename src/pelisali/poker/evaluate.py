@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, total_ordering
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -121,6 +122,7 @@ def high_value(cards: Sequence[int]) -> int:
 CARD_KEY = (CARD_RANK_KEY.astype(np.int64) << 12) | CARD_SUIT_KEY
 BATCH_CHUNK = 1 << 16  # rows a step: small enough to stay in cache
 _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)  # NumPy releases the GIL
+_Out = TypeVar("_Out")
 
 
 def _values_chunk(hands: npt.NDArray[np.int8]) -> npt.NDArray[np.int32]:
@@ -153,12 +155,18 @@ def high_values(hands: npt.ArrayLike, threads: bool = True) -> npt.NDArray[np.in
     # Distinct cards within a hand are the caller's duty here (checking costs the speed).
     array = np.ascontiguousarray(raw, dtype=np.int8)
     tables(), rank_table(array.shape[1])  # build before the threads start
+    parts = map_chunks(_values_chunk, array, threads)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+
+def map_chunks(fn: Callable[[npt.NDArray[np.int8]], _Out], array: npt.NDArray[np.int8],
+               threads: bool) -> list[_Out]:
+    """``fn`` over ``array`` in chunks of BATCH_CHUNK rows, in order, on the pool's threads
+    when asked (the tables ``fn`` reads must be built first: the threads only read)."""
     chunks = [array[i:i + BATCH_CHUNK] for i in range(0, len(array), BATCH_CHUNK)]
-    if not chunks:
-        return np.zeros(0, dtype=np.int32)
-    parts = list(_POOL.map(_values_chunk, chunks)) if threads and len(chunks) > 1 else [
-        _values_chunk(c) for c in chunks]
-    return np.concatenate(parts)
+    if threads and len(chunks) > 1:
+        return list(_POOL.map(fn, chunks))
+    return [fn(c) for c in chunks]
 
 
 RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "low-soko", "front")

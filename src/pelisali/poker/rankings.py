@@ -1,6 +1,11 @@
 """The rulebook's rankings beyond plain high: Sökö, the two lows, eight-or-better, the
 Chinese front hand and Omaha-style hand making.
 
+Each five-card ranking is defined once, here: a rule giving the value of five cards
+(:data:`RULES`), and a hand of more cards plays its best five (:func:`best_of_fives`).
+The batch evaluators (:mod:`pelisali.poker.batch`) fill their lookup tables by calling
+these rules, so one hand and a million hands cannot be ranked differently.
+
 Every value orders hands totally, higher better, so a low ranking's value is
 the negated badness of the hand. Values of different rankings are not
 comparable with each other.
@@ -18,7 +23,9 @@ True
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import overload
 
 from pelisali.cards import DECK, CardError
 from pelisali.poker.evaluate import high_value
@@ -30,15 +37,45 @@ SOKO_CATEGORIES = ("high_card", "pair", "four_straight", "four_flush", "two_pair
                    "straight_flush")
 _HIGH_TO_SOKO = {0: 0, 1: 1, 2: 4, 3: 5, 4: 6, 5: 7, 6: 8, 7: 9, 8: 10}
 
+FiveRule = Callable[[Sequence[int]], int | None]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A five-card ranking's definition.
+
+    ``five`` values exactly five cards (None: they do not qualify). ``suited`` is the
+    fewest cards of one suit among the five at which suits can change that value (None:
+    suits never do). The batch tables rest on it: a five with fewer of one suit is valued
+    by its ranks alone, so the tables hold one entry per rank multiset, and the builder
+    checks this on every multiset.
+    """
+
+    five: FiveRule
+    suited: int | None
+
 
 def _ranks(cards: Sequence[int]) -> list[int]:
     return [c >> 2 for c in cards]
 
 
-def soko_value(cards: Sequence[int]) -> int:
-    """Sökö value of five cards (best five of more)."""
-    if len(cards) > 5:
-        return max(soko_value(list(five)) for five in itertools.combinations(cards, 5))
+@overload
+def best_of_fives(rule: Callable[[Sequence[int]], int], cards: Sequence[int]) -> int: ...
+@overload
+def best_of_fives(rule: FiveRule, cards: Sequence[int]) -> int | None: ...
+def best_of_fives(rule: FiveRule, cards: Sequence[int]) -> int | None:
+    """The best value among every five of ``cards``: a hand of more than five cards plays
+    its best five (RAY 2016 1.4.1.1.1). None when no five qualifies; callers of a rule
+    that always gives a value check for five cards first."""
+    if len(cards) == 5:  # the hand is its one five (skips the combinations' overhead)
+        return rule(cards)
+    values = [v for five in itertools.combinations(cards, 5) if (v := rule(five)) is not None]
+    return max(values, default=None)
+
+
+def soko_five(cards: Sequence[int]) -> int:
+    """Sökö value of five cards: the high ranking, with a four-card straight or flush
+    between pair and two pair."""
     if len(cards) != 5:
         raise CardError("a Sökö hand is five cards")
     high = high_value(cards)
@@ -65,6 +102,13 @@ def soko_value(cards: Sequence[int]) -> int:
     return value
 
 
+def soko_value(cards: Sequence[int]) -> int:
+    """Sökö value of five cards (best five of more)."""
+    if len(cards) < 5:
+        raise CardError("a Sökö hand is five cards")
+    return best_of_fives(soko_five, cards)
+
+
 def soko_category(value: int) -> str:
     return SOKO_CATEGORIES[value >> 20]
 
@@ -87,12 +131,16 @@ def _low_score(ranks: Sequence[int]) -> int:
     return pack(category, order)
 
 
+def low_a5_five(cards: Sequence[int]) -> int:
+    """Ace-to-five low of five cards: ace low, straights and flushes ignored."""
+    return -_low_score([_a5(r) for r in _ranks(cards)])
+
+
 def low_a5_value(cards: Sequence[int]) -> int:
-    """Ace-to-five low of the best five cards: ace low, straights and flushes ignored."""
+    """Ace-to-five low of the best five cards."""
     if len(cards) < 5:
         raise CardError("a low hand is five cards")
-    ranks = [_a5(r) for r in _ranks(cards)]
-    return -min(_low_score(list(five)) for five in itertools.combinations(ranks, 5))
+    return best_of_fives(low_a5_five, cards)
 
 
 def qualifies_eight(cards: Sequence[int]) -> bool:
@@ -101,12 +149,15 @@ def qualifies_eight(cards: Sequence[int]) -> bool:
     return len([r for r in ranks if r <= 7]) >= 5
 
 
+def low_a5_eight_five(cards: Sequence[int]) -> int | None:
+    """Ace-to-five low of five cards that qualify eight or better; else None."""
+    return low_a5_five(cards) if qualifies_eight(cards) else None
+
+
 def low_a5_eight_value(cards: Sequence[int]) -> int | None:
-    """Ace-to-five low that qualifies eight or better, from the qualifying cards; else None."""
-    if not qualifies_eight(cards):
-        return None
-    ranks = sorted({_a5(r) for r in _ranks(cards)})[:5]
-    return -_low_score(ranks)
+    """Ace-to-five low of the best qualifying five (eight or better); None when none
+    qualifies (fewer than five cards included)."""
+    return best_of_fives(low_a5_eight_five, cards)
 
 
 def ace_high_only(value: int) -> int:
@@ -123,27 +174,58 @@ def ace_high_only(value: int) -> int:
     return value
 
 
+def low_27_five(cards: Sequence[int]) -> int:
+    """Deuce-to-seven low of five cards: the literal reversal of the high ranking (ace high
+    only, straights and flushes count)."""
+    return -ace_high_only(high_value(cards))
+
+
 def low_27_value(cards: Sequence[int]) -> int:
-    """Deuce-to-seven low: the literal reversal of the high ranking (ace high only, straights
-    and flushes count); the best low of more than five cards is their worst high five."""
-    if len(cards) == 5:
-        return -ace_high_only(high_value(cards))
-    return -min(ace_high_only(high_value(list(five)))
-                for five in itertools.combinations(cards, 5))
+    """Deuce-to-seven low; the best low of more than five cards is their worst high five."""
+    if len(cards) < 5:
+        raise CardError("a low hand is five cards")
+    return best_of_fives(low_27_five, cards)
 
 
-def low_27_eight_value(cards: Sequence[int]) -> int | None:
-    """Deuce-to-seven low that qualifies eight or better (no pair, straight or flush, eight
-    high at most); else None."""
-    value = low_27_value(cards)
+def low_27_eight_five(cards: Sequence[int]) -> int | None:
+    """Deuce-to-seven low of five cards that qualify eight or better (no pair, straight or
+    flush, eight high at most); else None."""
+    value = low_27_five(cards)
     category, ranks = unpack(-value)
     return value if category == 0 and ranks[0] <= 6 else None
 
 
+def low_27_eight_value(cards: Sequence[int]) -> int | None:
+    """Deuce-to-seven low of the best qualifying five; else None."""
+    if len(cards) < 5:
+        raise CardError("a low hand is five cards")
+    return best_of_fives(low_27_eight_five, cards)
+
+
+def low_soko_five(cards: Sequence[int]) -> int:
+    """Sökö's low of five cards: the literal reversal of the Sökö ranking (RAY 2016
+    1.4.1.1.1: low reverses the ranking)."""
+    return -soko_five(cards)
+
+
 def low_soko_value(cards: Sequence[int]) -> int:
-    """Sökö's low: the literal reversal of the Sökö ranking (RAY 2016 1.4.1.1.1: low reverses
-    the ranking); the best low of more than five cards is their worst Sökö five."""
-    return -min(soko_value(list(five)) for five in itertools.combinations(cards, 5))
+    """Sökö's low; the best low of more than five cards is their worst Sökö five."""
+    if len(cards) < 5:
+        raise CardError("a low hand is five cards")
+    return best_of_fives(low_soko_five, cards)
+
+
+# Each five-card ranking's one definition. ``suited``: a flush needs five of a suit, Sökö's
+# four-card flush four; ace-to-five ignores flushes.
+RULES: dict[str, Rule] = {
+    "high": Rule(high_value, 5),
+    "soko": Rule(soko_five, 4),
+    "low-soko": Rule(low_soko_five, 4),
+    "low-a5": Rule(low_a5_five, None),
+    "low-a5-8": Rule(low_a5_eight_five, None),
+    "low-27": Rule(low_27_five, 5),
+    "low-27-8": Rule(low_27_eight_five, 5),
+}
 
 
 def front_value(cards: Sequence[int]) -> int:
@@ -165,20 +247,13 @@ def omaha_best(hole: Sequence[int], board: Sequence[int], evaluator: str = "high
     """Best value using exactly two hole cards and three board cards (Omaha family)."""
     if len(hole) < 2 or len(board) < 3:
         raise CardError("Omaha needs two or more hole cards and three or more board cards")
+    if evaluator not in RULES:
+        raise CardError(f"no five-card ranking {evaluator!r}; rankings: {', '.join(RULES)}")
+    rule = RULES[evaluator].five
     best: int | None = None
     for two in itertools.combinations(hole, 2):
         for three in itertools.combinations(board, 3):
-            five = [*two, *three]
-            if evaluator == "high":
-                value: int | None = high_value(five)
-            elif evaluator == "low-a5-8":
-                value = low_a5_eight_value(five)
-            elif evaluator == "low-a5":
-                value = low_a5_value(five)
-            elif evaluator == "low-27-8":
-                value = low_27_eight_value(five)
-            else:
-                value = low_27_value(five)
+            value = rule([*two, *three])
             if value is not None and (best is None or value > best):
                 best = value
     return best
@@ -191,5 +266,3 @@ def card_indices(cards: Sequence[str]) -> list[int]:
             raise CardError(f"{card!r} is not a card")
         out.append(DECK.index(card))
     return out
-
-
