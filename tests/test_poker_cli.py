@@ -6,8 +6,8 @@ import math
 import pytest
 from typer.testing import CliRunner
 
+from pelisali.analysis.census import census, colex_combinations
 from pelisali.cli.main import app
-from pelisali.poker.census import census, colex_combinations
 
 runner = CliRunner()
 
@@ -168,8 +168,8 @@ def test_equity_exact_and_monte_carlo() -> None:
 
 
 def test_equity_matches_a_brute_force_river() -> None:
+    from pelisali.analysis.equity import equity
     from pelisali.cards import DECK, parse_cards
-    from pelisali.poker.equity import equity
     from pelisali.poker.evaluate import evaluate
 
     hands = [parse_cards("Ah Kh"), parse_cards("Qs Qd"), parse_cards("9c 8c")]

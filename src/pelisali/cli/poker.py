@@ -12,9 +12,9 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
+from pelisali.analysis.census import CENSUS_RANKINGS, census
 from pelisali.cards import CardError, parse_cards
 from pelisali.cli.common import console, fail
-from pelisali.poker.census import CENSUS_RANKINGS, census
 from pelisali.poker.evaluate import HandValue, evaluate
 from pelisali.poker.table import PokerHand, PokerVariant
 from pelisali.rng import Rng
@@ -187,7 +187,7 @@ def equity_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Win, tie and lose shares: exact where feasible, Monte Carlo otherwise."""
-    from pelisali.poker.equity import double_board_equity, equity, stud_equity
+    from pelisali.analysis.equity import double_board_equity, equity, stud_equity
 
     board_games = ("holdem", "pineapple", "crazy-pineapple", "helsinki", "omaha", "omaha-5",
                    "courchevel")

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from pelisali.analysis.census import colex_combinations
 from pelisali.cards import DECK, CardError
 from pelisali.poker.batch import NO_HAND, batch_values, omaha_batch_values
-from pelisali.poker.census import colex_combinations
 
 EXACT_LIMIT = 3_000_000  # boards; above this, Monte Carlo unless --exact is asked for
 CHUNK = 1 << 16
