@@ -570,7 +570,7 @@ def _play_on_wallet(account: str, table_name: str | None, variant: PokerVariant,
     import uuid
     from fractions import Fraction
 
-    from pelisali.money import format_cents
+    from pelisali.money import format_cents, parse_amount
     from pelisali.platform import accounts
     from pelisali.platform import poker_tables as pt
     from pelisali.platform.db import database_url, make_engine, transaction, upgrade
@@ -644,7 +644,7 @@ def _play_on_wallet(account: str, table_name: str | None, variant: PokerVariant,
             names = ct.in_hand
             labels = ["you" if n == account else n.replace(":", " ") for n in names]
             quitting = _play_hand(hand, names.index(account), labels, bots, ask,
-                                  format_cents, _euros, leave=True)
+                                  format_cents, parse_amount, leave=True)
             done = ct.finish_hand()
             console.print(f"hand {done.hand}: "
                           + (f"board {' '.join(hand.board)}; " if hand.board else "") + "rake "
@@ -661,13 +661,6 @@ def _play_on_wallet(account: str, table_name: str | None, variant: PokerVariant,
     leave_all()
     with transaction(db) as s:
         console.print(f"wallet {format_cents(balance(s, accounts.wallet_code(account)))}")
-
-
-def _euros(text: str) -> int:
-    """A raise in euros at a wallet table; a bad amount is refused (MoneyError)."""
-    from pelisali.money import parse_amount
-
-    return parse_amount(text)
 
 
 def _play_chinese(players: int, rng: Rng, ask: Callable[[str], str | None]) -> None:
