@@ -108,6 +108,16 @@ def take(shoe: ShoeCounts, card: str) -> ShoeCounts:
     return tuple((c, n - 1 if c == card else n) for c, n in shoe if c != card or n > 1)
 
 
+def shoe_weights(shoe: ShoeCounts) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+    """Each distinct card left, its count and the cards left: the shoe's chance as weights.
+
+    >>> shoe_weights((("Kd", 1), ("As", 2)))[1:]
+    ((1, 2), 3)
+    """
+    return (tuple(ChanceOutcome(card) for card, _ in shoe), tuple(n for _, n in shoe),
+            sum(n for _, n in shoe))
+
+
 def shoe_outcomes(shoe: ShoeCounts) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
     """Each distinct card left with its probability: its count over the cards left.
 
@@ -243,6 +253,15 @@ class BaccaratState(State):
         if self.to_move() != CHANCE:
             return ()
         return shoe_outcomes(self.shoe)
+
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        if self.to_move() != CHANCE:
+            return (), (), 1
+        return shoe_weights(self.shoe)
+
+    def can_come_up(self, outcome: ChanceOutcome) -> bool:
+        return self.to_move() == CHANCE and any(card == outcome.label and n
+                                                for card, n in self.shoe)
 
     def legal_actions(self) -> tuple[Action, ...]:
         mover = self.to_move()

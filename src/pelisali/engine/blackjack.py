@@ -42,7 +42,14 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, ClassVar, Final, Literal
 
-from pelisali.engine.baccarat import ShoeCounts, full_shoe, shoe_counts, shoe_outcomes, take
+from pelisali.engine.baccarat import (
+    ShoeCounts,
+    full_shoe,
+    shoe_counts,
+    shoe_outcomes,
+    shoe_weights,
+    take,
+)
 from pelisali.engine.contract import (
     CHANCE,
     Action,
@@ -328,6 +335,15 @@ class BlackjackState(State):
         if self.to_move() != CHANCE:
             return ()
         return shoe_outcomes(self.shoe)
+
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        if self.to_move() != CHANCE:
+            return (), (), 1
+        return shoe_weights(self.shoe)
+
+    def can_come_up(self, outcome: ChanceOutcome) -> bool:
+        return self.to_move() == CHANCE and any(card == outcome.label and n
+                                                for card, n in self.shoe)
 
     def legal_actions(self) -> tuple[Action, ...]:
         mover = self.to_move()

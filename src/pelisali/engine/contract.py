@@ -140,6 +140,23 @@ class State(ABC):
     def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
         """At a chance node: every outcome with its exact probability (they sum to 1)."""
 
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        """The chance outcomes with whole-number weights and their total, the probability
+        of each being its weight over the total: how a generator draws one without a
+        fraction in between. Engines whose chance is counts (a shoe, a wheel's slots)
+        answer it directly."""
+        outcomes = self.chance_outcomes()
+        denominator = 1
+        for _, p in outcomes:
+            denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
+        return (tuple(o for o, _ in outcomes),
+                tuple(p.numerator * (denominator // p.denominator) for _, p in outcomes),
+                denominator)
+
+    def can_come_up(self, outcome: ChanceOutcome) -> bool:
+        """Whether ``outcome`` is one of the chance outcomes now."""
+        return outcome in self.chance_weights()[0]
+
     @abstractmethod
     def legal_actions(self) -> tuple[Action, ...]:
         """At a seat's turn: the legal actions. Where an amount may be anything in a range
@@ -162,7 +179,7 @@ class State(ABC):
         if mover == CHANCE:
             if not isinstance(action, ChanceOutcome):
                 raise IllegalMove(f"it is chance's turn, not a seat's: {action.text()!r}")
-            if action not in dict(self.chance_outcomes()):
+            if not self.can_come_up(action):
                 raise IllegalMove(f"{action.label!r} cannot come up now")
             return
         if isinstance(action, ChanceOutcome):
@@ -282,19 +299,15 @@ def sample_chance(state: State, rng: Rng) -> ChanceOutcome:
     The probabilities share a common denominator; one uniform integer below it
     picks the outcome.
     """
-    outcomes = state.chance_outcomes()
+    outcomes, weights, total = state.chance_weights()
     if not outcomes:
         raise IllegalMove("this is not a chance node")
-    denominator = 1
-    for _, p in outcomes:
-        denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
-    pick = rng.randbelow(denominator)
-    for outcome, p in outcomes:
-        weight = p.numerator * (denominator // p.denominator)
+    pick = rng.randbelow(total)
+    for outcome, weight in zip(outcomes, weights, strict=True):
         if pick < weight:
             return outcome
         pick -= weight
-    raise IllegalMove("the chance outcomes' probabilities do not sum to 1")
+    raise IllegalMove("the chance outcomes' weights do not add up to their total")
 
 
 def _gcd(a: int, b: int) -> int:

@@ -312,6 +312,15 @@ class PokerState(State):
         p = Fraction(1, len(self.pool))
         return tuple((ChanceOutcome(card), p) for card in self.pool)
 
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        if not self.pool:
+            return (), (), 1
+        return tuple(ChanceOutcome(card) for card in self.pool), (1,) * len(self.pool), \
+            len(self.pool)
+
+    def can_come_up(self, outcome: ChanceOutcome) -> bool:
+        return outcome.label in self.pool
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Betting: fold (when facing a bet), check or call, and the smallest and largest
         raise (:meth:`check` takes any total between). Discarding: each hole card. Drawing:

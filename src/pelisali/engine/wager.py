@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar
 
 from pelisali.engine.contract import (
@@ -39,7 +40,7 @@ from pelisali.engine.contract import (
     State,
     Step,
 )
-from pelisali.games.base import Choice, GameError, Held, Paid, Resolution, WagerGame
+from pelisali.games.base import Choice, GameError, Held, Paid, Resolution, Spot, WagerGame
 from pelisali.games.round import Limits, RoundError
 from pelisali.money import format_cents
 
@@ -118,6 +119,17 @@ class WagerEngine(Game):
     def title(self) -> str:
         return self.wager.title()
 
+    @cached_property
+    def spots_by_key(self) -> dict[str, Spot]:
+        return {spot.key: spot for spot in self.wager.spots()}
+
+    @cached_property
+    def device_weights(self) -> tuple[tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int], ...]:
+        """Each device's faces with their slot counts and the slots in all (a rule, so
+        worked out once)."""
+        return tuple((tuple(ChanceOutcome(face) for face in device.faces), device.weights,
+                      len(device.slots)) for device in self.wager.devices)
+
     def new_state(self, seats: Seats) -> WagerState:
         return self.new_round(seats)
 
@@ -137,6 +149,8 @@ class WagerEngine(Game):
                           (False,) * seats.count)
 
     def _spot(self, key: str) -> str:
+        if key in self.spots_by_key:  # already a spot's key: the common case, no parsing
+            return key
         try:
             return self.wager.spot(key).key
         except GameError as error:
@@ -173,8 +187,8 @@ class WagerState(State):
         raise IllegalMove(f"this round has no bet {bet_id}")
 
     def _resolution(self, bet: WagerBet) -> Resolution:
-        wager = self.game.wager
-        return wager.resolve(wager.spot(bet.spot), bet.stake, bet.level, self.faces)
+        return self.game.wager.resolve(self.game.spots_by_key[bet.spot], bet.stake, bet.level,
+                                       self.faces)
 
     def _pending(self) -> dict[int, list[str]]:
         """Bets whose owner still has to choose, with the options."""
@@ -192,10 +206,13 @@ class WagerState(State):
     def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
         if self.to_move() != CHANCE:
             return ()
-        device = self.game.wager.devices[len(self.faces)]
-        total = len(device.slots)
-        return tuple((ChanceOutcome(face), Fraction(weight, total))
-                     for face, weight in zip(device.faces, device.weights, strict=True))
+        outcomes, weights, total = self.game.device_weights[len(self.faces)]
+        return tuple((o, Fraction(w, total)) for o, w in zip(outcomes, weights, strict=True))
+
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        if self.to_move() != CHANCE:
+            return (), (), 1
+        return self.game.device_weights[len(self.faces)]
 
     def legal_actions(self) -> tuple[Action, ...]:
         mover = self.to_move()
