@@ -7,36 +7,57 @@ from __future__ import annotations
 import copy
 import json
 import random
-from datetime import date
+import tomllib
+import warnings
+from collections.abc import Callable, Iterator
+from datetime import date, timedelta
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
+from dbfixtures import fresh_engine
 from sqlalchemy import Engine, func, select
 from typer.testing import CliRunner
 
 from pelisali.cards import DECK
-from pelisali.platform import accounts
+from pelisali.engine import CHANCE
+from pelisali.platform import accounts, jackpots
 from pelisali.platform.db import transaction
-from pelisali.platform.ledger import LedgerError, balance, check, move, verify_audit
-from pelisali.platform.models import Account, RoundRow, Transfer
+from pelisali.platform.kinds import RoundStatus
+from pelisali.platform.ledger import (
+    LedgerError,
+    balance,
+    check,
+    move,
+    now_utc,
+    open_account,
+    verify_audit,
+)
+from pelisali.platform.models import Account, GameTable, Jackpot, RoundRow, Transfer
+from pelisali.platform.poker_family import FAMILY, PokerHandRecord, ResultRecord
 from pelisali.platform.poker_tables import (
     HOUSE_SEATS,
     CashTable,
+    HandRecall,
     PokerTableError,
     close_day,
     create_table,
+    find_table,
     fund_house_seats,
     recall_hand,
     reconcile_jackpot,
     reconcile_table,
+    settings_of,
 )
+from pelisali.platform.table_layer import read_record, rebuild, write_record
 from pelisali.poker.hands import pack
-from pelisali.poker.jackpot import BadBeatRules
+from pelisali.poker.jackpot import BadBeatJackpot, BadBeatRules
 from pelisali.poker.selfplay import BOTS, draw_choice
-from pelisali.poker.table import PokerHand
+from pelisali.poker.session import PokerTable
+from pelisali.poker.table import PokerError, PokerHand
 from pelisali.rng import SeededRng
 
 PLAYERS = ("ann", "bob", "cid", "dan", "eve", "fay")
@@ -196,7 +217,7 @@ def test_rake_is_exact_per_hand_and_applied_once(engine: Engine) -> None:
     assert held(engine) == table.chips_on_table() == 30_000
     call_down(hand)  # three call 100 and check it down: 5 % of 300
     assert table.chips_on_table() == held(engine) == 30_000  # the fee not yet taken
-    saved = (table.table, table.hands, table._dealt)
+    saved = (table.table, table.hands, table._hand)
     result = table.finish_hand()
     assert result.rake == 15 and result.hand == 1
     assert held(engine) == 30_000 - 15 == sum(table.chips().values())
@@ -208,7 +229,7 @@ def test_rake_is_exact_per_hand_and_applied_once(engine: Engine) -> None:
         assert again.id == rake.id  # the same key: applied once
         assert balance(s, "fee:t1") == 15
     # The commit was lost as far as this process knows: the retry finds the record.
-    table.table, table.hands, table._dealt = saved
+    table.table, table.hands, table._hand = saved
     assert table.finish_hand() == result
     assert money(engine)["fee:t1"] == 15 and held(engine) == 29_985
     with pytest.raises(PokerTableError, match="no finished hand"):
@@ -486,3 +507,274 @@ def test_poker_play_on_the_wallet(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert code == 0 and "ann cashed out" in out, out  # leaving posts the bring-in due
     code, out = run("poker", "play", "--account", "bob", stdin="quit\n")
     assert code == 2 and "no player 'bob'" in out
+
+
+# -- the table layer: the version-2 record, version 1, the hand engine before -----------------
+V1 = json.loads((Path(__file__).parent / "data" / "poker_tables_v1.json").read_text())
+
+
+@pytest.fixture
+def sqlite(tmp_path: Path) -> Iterator[Engine]:
+    yield from fresh_engine("sqlite", tmp_path)
+
+
+def stored(engine: Engine, round_id: int) -> dict[str, Any]:
+    with transaction(engine) as s:
+        row = s.get(RoundRow, round_id)
+        assert row is not None
+        found: dict[str, Any] = json.loads(row.record)
+        return found
+
+
+def test_a_hand_is_a_version_2_record_rebuilt_by_replay(sqlite: Engine) -> None:
+    setup(sqlite)
+    table = CashTable.open(sqlite, "t1", SeededRng(1))
+    table.buy_in("ann", 10_000, key="a")
+    table.buy_in("bob", 8_000, key="b")
+    hand = table.start_hand()
+    with pytest.raises(PokerError, match="50 to call: call, raise or fold"):
+        hand.act("check")  # ann, the small blind, owes 50: refused as the hand engine did
+    before = hand.play
+    with pytest.raises(PokerError, match="outside"):
+        hand.act("raise", 99_999)
+    assert hand.play is before  # nothing changed
+    hand.act("raise", 300)
+    hand.act("fold")
+    done = table.finish_hand()
+    data = stored(sqlite, done.round_id)
+    record = read_record(data, FAMILY)
+    assert (record.version, record.game, record.status) == (2, "holdem", "settled")
+    assert (record.players, record.stacks, record.button) == (["ann", "bob"], [10_000, 8_000], 0)
+    assert [m.text for m in record.history if m.actor != CHANCE] == ["raise 300", "fold"]
+    assert len(record.dealt()) == 4  # two hole cards each, one at a time
+    poker = PokerHandRecord.of(record)
+    assert (poker.hand, poker.table_seats, poker.jackpot) == (1, [0, 1], None)
+    assert poker.result == ResultRecord(finishing_stacks=[10_090, 7_900], rake=10)
+    assert (data["hand"], data["rake"], data["seats"]) == (
+        1, 10, [[0, "ann", 10_090, False], [1, "bob", 7_900, False]])
+    assert data["phh"].endswith('players = ["bob", "ann"]\n')  # from the dealer's left
+    state = rebuild(record, FAMILY)
+    assert state.is_terminal() and state.returns() == (90, -100)
+    assert dict(state.accounts()) == {"seat 0": 90, "seat 1": -100, "table": 0, "fee": 10,
+                                      "jackpot": 0}
+    assert write_record(record, FAMILY.derived(state, record)) == json.dumps(data,
+                                                                             sort_keys=True)
+
+
+def test_the_tables_deal_and_settle_as_the_hand_engine_did(sqlite: Engine) -> None:
+    """The same generator deals the same cards, the same decisions make the same hands:
+    every hand's PHH, the chips after it and the rake, against the hand engine's own table
+    (:class:`pelisali.poker.session.PokerTable`), in games whose deck cannot run out."""
+    two_pair = BadBeatRules(qualifying=pack(2, [1, 0]), min_players=3, contribution=20,
+                            losing_share=Fraction(1, 2), winning_share=Fraction(1, 4),
+                            table_share=Fraction(1, 10), guaranteed_minimum=2_000)
+    games: list[tuple[str, dict[str, Any], int]] = [
+        ("holdem", {"bad_beat": two_pair}, 6), ("omaha", {}, 5), ("stud", {}, 5),
+        ("razz", {}, 4), ("pineapple", {}, 3), ("crazy-pineapple", {}, 3),
+        ("courchevel", {}, 4), ("double-flop", {}, 3), ("draw", {}, 4), ("lowball", {}, 4),
+        ("triple-draw", {}, 2),
+        ("omaha", {"structure": "limit", "hi_lo": True, "low_rule": "ace-to-five",
+                   "qualifier": "eight"}, 4)]
+    with transaction(sqlite) as s:
+        move(s, "fund", "external:owner", "house:bank", HOUSE, "funding")
+        for name in PLAYERS:
+            accounts.register(s, name, date(1990, 1, 1), "FI")
+            accounts.deposit(s, name, 10 * DEPOSIT, key=f"d-{name}")
+    for number, (game, kw, seated) in enumerate(games):
+        name = f"d{number}"
+        with transaction(sqlite) as s:
+            create_table(s, name, game, small_blind=50, big_blind=100, min_buy_in=2_000,
+                         rake=RAKE, rake_cap=300, jackpot="j" + name if kw.get("bad_beat")
+                         else None, **kw)
+            settings = settings_of(find_table(s, name))
+        table = CashTable.open(sqlite, name, SeededRng(number))
+        old = PokerTable(settings.variant(), 50, 100, 2_000, SeededRng(number),
+                         ante=settings.ante, bring_in=settings.bring_in, fee_percent=RAKE,
+                         fee_cap=300, jackpot=BadBeatJackpot(two_pair, amount=2_000)
+                         if kw.get("bad_beat") else None)
+        for player in PLAYERS[:seated]:
+            table.buy_in(player, 3_000, key=f"{name}-{player}")
+            old.sit(player, 3_000)
+        new_bots, old_bots = random.Random(number), random.Random(number)
+        for count in range(8):
+            hand, before = table.start_hand(), old.start_hand()
+            play_out(hand, new_bots, ("random", "rules"))
+            play_out(before, old_bots, ("random", "rules"))
+            result = table.finish_hand()
+            old.finish_hand()
+            assert stored(sqlite, result.round_id)["phh"].startswith(before.phh()), (game,
+                                                                                   count)
+            assert result.rake == before.fee - before.jackpot_taken
+            assert result.chips == {s.player: s.chips for s in old.seats if s is not None}
+            for player, chips in result.chips.items():  # a bust player buys in again
+                if chips < 100:
+                    table.buy_in(player, 2_000, key=f"{name}-{player}-{count}")
+                    old.buy_chips(player, 2_000)
+        with transaction(sqlite) as s:
+            assert reconcile_table(s, name).balanced
+
+
+def test_pokerkit_replays_a_recorded_hand(sqlite: Engine) -> None:
+    """The record's PHH (a table without rake: PHH has none) replays in PokerKit to the
+    finishing stacks; a draw game's reshuffled stub included."""
+    notation = pytest.importorskip("pokerkit.notation")
+    for game in ("holdem", "triple-draw"):
+        with transaction(sqlite) as s:
+            if game == "holdem":
+                move(s, "fund", "external:owner", "house:bank", HOUSE, "funding")
+                for name in PLAYERS:
+                    accounts.register(s, name, date(1990, 1, 1), "FI")
+                    accounts.deposit(s, name, DEPOSIT, key=f"d-{name}")
+            create_table(s, game, game, small_blind=50, big_blind=100, min_buy_in=2_000)
+        table = CashTable.open(sqlite, game, SeededRng(31))
+        for name in PLAYERS:
+            table.buy_in(name, 3_000, key=f"{game}-{name}")
+        chooser = random.Random(31)
+        for _ in range(6):
+            play_out(table.start_hand(), chooser, ("random", "rules"))
+            data = stored(sqlite, table.finish_hand().round_id)
+            with warnings.catch_warnings():  # PokerKit warns when a reshuffled card is dealt
+                warnings.simplefilter("ignore")
+                last = list(notation.HandHistory.loads(data["phh"]))[-1]
+            assert list(last.stacks) == tomllib.loads(data["phh"])["finishing_stacks"]
+
+
+def load_v1(engine: Engine) -> None:
+    """The database the version-1 tables wrote (``tests/data/poker_tables_v1.json``): its
+    players, its tables and jackpot as they were made, every round's record as written and
+    every transfer again in its order, each with the id it had."""
+    with transaction(engine) as s:
+        for name in V1["setup"]["players"]:
+            accounts.register(s, name, date.fromisoformat(V1["setup"]["born"]),
+                              V1["setup"]["country"])
+        for t in V1["tables"]:
+            name, now = t["create"]["name"], now_utc()
+            row = GameTable(name=name, game="poker", variant=t["variant"],
+                            settings=t["settings"], limit_min=t["limit_min"],
+                            limit_max=t["limit_max"], mode="rng", gaming_day=now.date(),
+                            created_at=now)
+            s.add(row)
+            s.flush()
+            open_account(s, f"table:{name}", "table")
+            open_account(s, f"fee:{name}", "fee")
+            if t["jackpot"] is not None:
+                s.add(Jackpot(table_id=row.id, created_at=now, **t["jackpot"]))
+                s.flush()
+                for code in (jackpots.pool(t["jackpot"]["name"]),
+                             jackpots.accrual(t["jackpot"]["name"])):
+                    open_account(s, code, "jackpot")
+    with transaction(engine) as s:
+        tables = {t.name: t for t in s.scalars(select(GameTable))}
+        for r in V1["rounds"]:
+            table, now = tables[r["table"]], now_utc()
+            found = RoundRow(table_id=table.id, status=RoundStatus(r["status"]),
+                             gaming_day=table.gaming_day, opened_at=now,
+                             deadline=now + timedelta(hours=24), finished_at=now,
+                             record=json.dumps(r["record"], sort_keys=True))
+            s.add(found)
+            s.flush()
+            assert found.id == r["id"]
+        for t in V1["transfers"]:
+            made = move(s, t["key"], t["source"], t["target"], t["amount"], t["kind"],
+                        reason=t["reason"], round_id=t["round_id"])
+            assert made.id == t["id"]
+    assert money(engine) == V1["balances"]
+
+
+def test_every_version_1_hand_reads_as_version_2() -> None:
+    """Each hand the tables recorded before version 2 reads as a version-2 record whose
+    history replays to the hand the PHH tells: what the record shows for readers is what
+    the version-1 record held (the PHH, rake, jackpot, seats and hand number)."""
+    for r in V1["rounds"]:
+        old = r["record"]
+        record = read_record({**old, "round_id": r["id"]}, FAMILY)
+        assert (record.version, record.round_id, record.players) == (2, r["id"],
+                                                                   old["players"])
+        poker = PokerHandRecord.of(record)
+        assert poker.table_seats[record.button] == old["button"]
+        state = rebuild(record, FAMILY)
+        assert state.is_terminal()
+        derived = json.loads(json.dumps(FAMILY.derived(state, record)))
+        assert {k: derived[k] for k in ("hand", "phh", "rake", "jackpot", "seats")} == {
+            k: old[k] for k in ("hand", "phh", "rake", "jackpot", "seats")}, r["id"]
+        assert read_record(write_record(record, derived), FAMILY) == record
+
+
+def test_a_version_1_database_recalls_restores_and_plays_on(engine: Engine) -> None:
+    load_v1(engine)
+    with transaction(engine) as s:
+        for r in V1["rounds"]:
+            found = recall_hand(s, r["id"])
+            assert found.same, (r["id"], found)
+            before = V1["recalled"][str(r["id"])]
+            assert found.recorded == before["recorded"]
+            if before["same"]:
+                assert found.replayed == before["replayed"]
+            else:  # its stub ran out: the hand engine could not replay the reshuffled cards
+                assert "cannot hold" in before["problem"]
+    for name, then in V1["next"].items():
+        table = CashTable.open(engine, name, SeededRng(99))
+        assert (table.chips(), table.hands, table.table.button) == (
+            then["chips"], then["hands"], then["button"])
+        assert [s.player for s in table.table.seats if s and s.sitting_out] == \
+            then["sitting_out"]
+        if "result" not in then:
+            continue
+        hand = table.start_hand()
+        assert table.in_hand == then["in_hand"]
+        play_out(hand, random.Random(99), ("random", "rules"))
+        result, was = table.finish_hand(), then["result"]
+        assert (result.hand, result.rake, result.contribution, result.shares,
+                result.topped_up, result.chips) == (
+            was["hand"], was["rake"], was["contribution"], was["shares"], was["topped_up"],
+            was["chips"]), name
+        data = stored(engine, result.round_id)
+        assert data["version"] == 2 and data["phh"].startswith(was["phh"])
+        with transaction(engine) as s:
+            assert recall_hand(s, result.round_id).same
+            assert reconcile_table(s, name).balanced
+        again = CashTable.open(engine, name, SeededRng(1))
+        assert (again.chips(), again.hands) == (table.chips(), table.hands)
+    with transaction(engine) as s:
+        assert reconcile_jackpot(s, "bb").balanced
+        ledger = check(s)
+        assert ledger.ok, ledger.problems
+        assert verify_audit(s).ok
+
+
+def test_an_edited_version_1_hand_does_not_recall_the_same(sqlite: Engine) -> None:
+    load_v1(sqlite)
+    beat = next(r for r in V1["rounds"] if r["record"]["jackpot"]
+                and r["record"]["jackpot"]["shares"])
+
+    def recalled(change: Callable[[dict[str, Any]], None]) -> HandRecall:
+        record = copy.deepcopy(beat["record"])
+        change(record)
+        with transaction(sqlite) as s:
+            row = s.get(RoundRow, beat["id"])
+            assert row is not None
+            row.record = json.dumps(record)
+        with transaction(sqlite) as s:
+            return recall_hand(s, beat["id"])
+
+    assert recalled(lambda r: None).same
+
+    def card(r: dict[str, Any]) -> None:
+        r["phh"] = r["phh"].replace("8s8h", "8s7h")  # ann's four eights are gone
+
+    def rake(r: dict[str, Any]) -> None:
+        r["rake"] += 1
+
+    def seats(r: dict[str, Any]) -> None:
+        r["seats"][0][2] += 100
+
+    def shares(r: dict[str, Any]) -> None:
+        r["jackpot"]["shares"]["ann"] += 1
+
+    def action(r: dict[str, Any]) -> None:
+        r["phh"] = r["phh"].replace('"p4 sm AsAh"]', '"p4 sm AsAh", "p1 cc"]')
+
+    for change in (card, rake, seats, shares):
+        assert not recalled(change).same, change.__name__
+    found = recalled(action)
+    assert not found.same and "do not fit the hand" in found.problem

@@ -1,8 +1,10 @@
 """Poker tables on the persistent wallet: buy-ins, rake and the bad-beat jackpot in the
 ledger, every hand recorded (RAY 2016 1.4.1.1.1).
 
-A :class:`CashTable` is a :class:`~pelisali.poker.session.PokerTable` whose chips are
-money held in the ledger account ``table:NAME``:
+A :class:`CashTable` plays the poker contract engine (:mod:`pelisali.engine.poker`)
+through the table layer (:mod:`pelisali.platform.table_layer`, the family
+:mod:`pelisali.platform.poker_family`); its chips are money held in the ledger account
+``table:NAME``:
 
 - **Buy-in** (RAY 1.4.1.1.1 "Minimiosto": at least the table's minimum to sit, no chips
   bought during a hand): ``player:NAME -> table:NAME`` after the responsible-gaming
@@ -11,16 +13,18 @@ money held in the ledger account ``table:NAME``:
   player:NAME``, every chip.
 - **During a hand** nothing moves: chips won and lost between players stay in the table
   account, which always holds every seat's chips (a hand in progress counted as its
-  stacks plus the chips committed to it; see :meth:`CashTable.chips_on_table`).
+  stacks plus the chips committed to it; see :meth:`CashTable.chips_on_table`). The
+  seats bring their chips into the engine's state (``Seats.with_stacks``); the hand is a
+  contract state, and each move makes the next one.
 - **At the end of a hand**, in one transaction with its :class:`RoundRow` (status
-  ``settled``; the record holds the PHH text with finishing stacks, the seats after
-  the hand and every money move): the fee ("korvaus pelin järjestämisestä", A: a
-  percentage of the chips bet, capped per hand) ``table -> fee:NAME`` keyed
-  ``rake:TABLE:HAND``; the bad-beat contribution ``table -> jackpot:J:accrual``;
-  a bad beat's shares ``jackpot:J -> table`` (to the winners' chips at this table, as
-  RAY pays it among the players of the table and as the engine's ``PokerTable`` does),
-  and the house's top-up to the guaranteed minimum ``house:bank -> jackpot:J``.
-  The time charge (B) is :meth:`CashTable.charge_time`, ``table -> fee:NAME`` per player.
+  ``settled``; the record is a version-2 round record, see below): the fee ("korvaus
+  pelin järjestämisestä", A: a percentage of the chips bet, capped per hand) ``table ->
+  fee:NAME`` keyed ``rake:TABLE:HAND``; the bad-beat contribution ``table ->
+  jackpot:J:accrual`` (both checked against what the engine's accounts moved: its
+  ``fee`` and ``jackpot``); a bad beat's shares ``jackpot:J -> table`` (to the winners'
+  chips at this table, as RAY pays it among the players of the table), and the house's
+  top-up to the guaranteed minimum ``house:bank -> jackpot:J``. The time charge (B) is
+  :meth:`CashTable.charge_time`, ``table -> fee:NAME`` per player.
 - **Seats the house fills** (the terminal's bots; names with a ':') buy in from and cash
   out to ``house:poker-bots``, which :func:`fund_house_seats` fills from the house bank.
 - **The gaming day**: :func:`close_day` adds the day's accrual to the pool, as RAY
@@ -32,14 +36,25 @@ contribution per qualifying hand, all of it to the pool; ``minimum`` the guarant
 minimum); the rest of its rules (qualifying hand, players, shares) is kept with the
 table's settings. Its accounts follow :mod:`pelisali.platform.jackpots`.
 
+**Records.** A hand's record is a :class:`~pelisali.platform.table_layer.RoundRecord` of
+version 2: the engine's id and settings, the players in its seats, their stacks and
+the button at the start, the contract's history, and the table's side of the hand
+(:class:`~pelisali.platform.poker_family.PokerHandRecord`: the hand's number, the
+seats, the jackpot, the result); beside it, for readers, the hand as PHH (which
+PokerKit replays), the rake, the jackpot and the seats after the hand. Recall
+(:func:`recall_hand`) rebuilds the hand by replaying its history from
+``PokerEngine.new_state(Seats.with_stacks(stacks, button))``. Records the tables wrote
+before (version 1, the PHH-based JSON) are read, recalled and restored from as they are.
+
 **Crash policy.** Only a recorded hand counts. A hand is recorded in one transaction;
 a crash before its commit leaves no trace in the ledger, so the hand is void: every
 player has the chips they had at its start, which the table account still holds.
 :meth:`CashTable.open` rebuilds the seats from the last hand's record and the buy-ins,
 cash-outs and time charges after it, and checks them against the table account. The
-in-memory table adopts a change only after its transaction commits; a retry of a
-hand whose commit was lost finds the record and adopts it rather than charging twice.
-Players without chips are not restored to their seats.
+in-memory table adopts a change only after its transaction commits (its seats are a
+value, :class:`Seating`, that each change replaces); a retry of a hand whose commit was
+lost finds the record and adopts it rather than charging twice. Players without chips
+are not restored to their seats.
 
 >>> from datetime import date
 >>> from fractions import Fraction
@@ -71,11 +86,10 @@ Players without chips are not restored to their seats.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from fractions import Fraction
 from typing import Any
@@ -83,11 +97,15 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, aliased
 
+from pelisali.engine import IllegalMove
+from pelisali.engine.poker import PokerEngine
 from pelisali.money import format_cents
-from pelisali.platform import accounts, jackpots
+from pelisali.platform import accounts, jackpots, table_layer
 from pelisali.platform.db import transaction
+from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import (
     LedgerError,
+    Posting,
     append_audit,
     balance,
     move,
@@ -102,13 +120,67 @@ from pelisali.platform.models import (
     RoundRow,
     Transfer,
 )
+from pelisali.platform.poker_family import (
+    FAMILY,
+    HandInPlay,
+    JackpotRecord,
+    PokerHandRecord,
+    Seat,
+    SeatRecord,
+    TableHand,
+    TableSettings,
+    as_poker,
+    bad_beat_rules,
+    engine_settings,
+    outcome,
+    poker_engine,
+    recall_view,
+    rules_json,
+)
+from pelisali.platform.table_layer import (
+    check_postings,
+    party_moves,
+    read_record,
+    rebuild,
+    record_version,
+    write_record,
+)
 from pelisali.poker.describe import describe
 from pelisali.poker.games import make_variant
-from pelisali.poker.jackpot import BadBeatJackpot, BadBeatRules, JackpotError
+from pelisali.poker.jackpot import BadBeatRules, JackpotError
 from pelisali.poker.selfplay import forced_bets
-from pelisali.poker.session import PokerTable, Seat
-from pelisali.poker.table import PokerError, PokerHand, PokerVariant
+from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
+
+__all__ = [
+    "BUY_IN_KIND",
+    "CASH_OUT_KIND",
+    "GAME",
+    "HOUSE_BANK",
+    "HOUSE_SEATS",
+    "JACKPOT_KIND",
+    "MAX_SEATS",
+    "CashTable",
+    "HandRecall",
+    "HandResult",
+    "PokerTableError",
+    "Seat",
+    "Seating",
+    "TableHand",
+    "TableReconciliation",
+    "TableSettings",
+    "close_day",
+    "create_table",
+    "fee_account",
+    "find_table",
+    "fund_house_seats",
+    "is_house_seat",
+    "recall_hand",
+    "reconcile_jackpot",
+    "reconcile_table",
+    "settings_of",
+    "table_account",
+]
 
 GAME = "poker"
 JACKPOT_KIND = "bad-beat"
@@ -120,6 +192,7 @@ CASH_OUT_KIND = "cash_out"
 # their names hold a ':', which no player's name can, so a seat is never mistaken.
 HOUSE_SEATS = "house:poker-bots"
 HOUSE_BANK = "house:bank"
+MAX_SEATS = 12  # RAY 1.4.1.1.1: a table seats 2 to 12 players
 # GameTable.variant holds 8 characters: structure + game code (+ "-lo" or "-hl").
 GAME_CODES = {"holdem": "he", "pineapple": "pi", "crazy-pineapple": "cp", "helsinki": "hk",
               "omaha": "o", "omaha-5": "o5", "courchevel": "co", "double-flop": "df",
@@ -151,65 +224,8 @@ def is_house_seat(name: str) -> bool:
 
 
 # -- settings ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TableSettings:
-    """A poker table's settings, as kept in ``GameTable.settings`` (JSON)."""
-
-    game: str
-    structure: str
-    small_blind: int
-    big_blind: int
-    min_buy_in: int
-    ante: int = 0
-    bring_in: int = 0
-    rake: Fraction = Fraction(0)  # of the chips bet in a hand (RAY 1.4.1.1.1 A)
-    rake_cap: int | None = None
-    low: bool = False
-    hi_lo: bool = False
-    low_rule: str | None = None
-    qualifier: str | None = None
-    draws: int | None = None
-    jackpot: str | None = None  # the bad-beat jackpot's name
-    bad_beat: dict[str, Any] | None = None  # qualifying, min_players, the three shares
-
-    def variant(self) -> PokerVariant:
-        return make_variant(self.game, self.structure, low=self.low, hi_lo=self.hi_lo,
-                            low_rule=self.low_rule, qualifier=self.qualifier,
-                            draws=self.draws)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "structure": self.structure,
-                "small_blind": self.small_blind, "big_blind": self.big_blind,
-                "min_buy_in": self.min_buy_in, "ante": self.ante, "bring_in": self.bring_in,
-                "rake": str(self.rake), "rake_cap": self.rake_cap, "low": self.low,
-                "hi_lo": self.hi_lo, "low_rule": self.low_rule, "qualifier": self.qualifier,
-                "draws": self.draws, "jackpot": self.jackpot, "bad_beat": self.bad_beat}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TableSettings:
-        return cls(**{**data, "rake": Fraction(data["rake"])})
-
-    def describe(self) -> str:
-        """The table as shown to players: game, blinds, buy-in and the fee rule."""
-        fee = (f"rake {float(self.rake) * 100:g} %"
-               + (f" (at most {format_cents(self.rake_cap)} a hand)"
-                  if self.rake_cap is not None else "")) if self.rake else "no rake"
-        return (f"{self.game} {self.structure}, blinds {format_cents(self.small_blind)}/"
-                f"{format_cents(self.big_blind)}, minimum buy-in "
-                f"{format_cents(self.min_buy_in)}, {fee}"
-                + (f", bad-beat jackpot {self.jackpot}" if self.jackpot else ""))
-
-
-def _rules_json(rules: BadBeatRules) -> dict[str, Any]:
-    return {"qualifying": rules.qualifying, "min_players": rules.min_players,
-            "losing_share": str(rules.losing_share), "winning_share": str(rules.winning_share),
-            "table_share": str(rules.table_share)}
-
-
-def _rules(data: dict[str, Any], contribution: int, minimum: int) -> BadBeatRules:
-    return BadBeatRules(int(data["qualifying"]), int(data["min_players"]), contribution,
-                        Fraction(data["losing_share"]), Fraction(data["winning_share"]),
-                        Fraction(data["table_share"]), minimum)
+# TableSettings (the table's settings as GameTable.settings keeps them) is the family's:
+# pelisali.platform.poker_family.TableSettings, imported above.
 
 
 def create_table(session: Session, name: str, game: str = "holdem", *, small_blind: int,
@@ -246,11 +262,11 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
     settings = TableSettings(game, variant.structure, small_blind, big_blind, min_buy_in,
                              ante, bring_in, Fraction(rake), rake_cap, low, hi_lo, low_rule,
                              qualifier, draws, jackpot,
-                             None if bad_beat is None else _rules_json(bad_beat))
-    try:  # the engine's own checks of the forced bets (stud needs its bring-in)
-        PokerHand(variant, [big_blind * 2] * 2, 0, small_blind, big_blind, ante=ante,
-                  bring_in=bring_in, deck=[])
-    except PokerError as exc:
+                             None if bad_beat is None else rules_json(bad_beat))
+    try:  # the engine's own checks of the stakes and forced bets (stud needs its bring-in)
+        PokerEngine.for_variant(variant, small_blind, big_blind, ante=ante, bring_in=bring_in,
+                                fee_percent=Fraction(rake), fee_cap=rake_cap)
+    except IllegalMove as exc:
         raise PokerTableError(str(exc)) from None
     code = STRUCTURE_CODES[variant.structure] + GAME_CODES[game] + (
         "-lo" if low else "-hl" if hi_lo else "")
@@ -284,7 +300,7 @@ def _create_jackpot(session: Session, name: str, table: GameTable, rules: BadBea
     for code in (jackpots.pool(name), jackpots.accrual(name)):
         open_account(session, code, "jackpot")
     append_audit(session, actor, "jackpot", {"jackpot": name, "table": table.name,
-                                             "kind": JACKPOT_KIND, **_rules_json(rules)})
+                                             "kind": JACKPOT_KIND, **rules_json(rules)})
     move(session, f"jackpot-seed:{name}:0", HOUSE_BANK, jackpots.pool(name),
          rules.guaranteed_minimum, "funding", reason=f"{name}: the guaranteed minimum",
          actor=actor)
@@ -306,7 +322,7 @@ def _jackpot_rules(session: Session, settings: TableSettings) -> BadBeatRules | 
     if settings.jackpot is None or settings.bad_beat is None:
         return None
     row = jackpots.find_jackpot(session, settings.jackpot)
-    return _rules(settings.bad_beat, row.fee, row.minimum)
+    return bad_beat_rules(settings.bad_beat, row.fee, row.minimum)
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -327,21 +343,134 @@ def _reason(who: str, table: str, seat: int, what: str) -> str:
     return f"{who} at {table} seat {seat}: {what}"
 
 
+@dataclass
+class Seating:
+    """A cash table's seats (``None``: free), its button and whether a player showed
+    cards during the hand in play (the bad-beat jackpot is then refused). A value: the
+    table never changes one in place; each change (:meth:`sit`, :meth:`buy_chips`,
+    :meth:`sitting_out`, :meth:`leave`, :meth:`time_charge`) makes the next, which the
+    table adopts once the ledger has committed it.
+
+    >>> seating, seat = Seating().sit("ann", 2_000, min_buy_in=1_000)
+    >>> seat, seating.buy_chips("ann", 500).seats[0], seating.seats[0].chips
+    (0, Seat(player='ann', chips=2500, sitting_out=False), 2000)
+    """
+
+    seats: Sequence[Seat | None] = field(default_factory=lambda: (None,) * MAX_SEATS)
+    button: int = -1
+    revealed: bool = False
+
+    def index(self, player: str) -> int | None:
+        """The seat ``player`` sits in, if any."""
+        return next((i for i, s in enumerate(self.seats) if s is not None and s.player == player),
+                    None)
+
+    def _seat_of(self, player: str) -> tuple[int, Seat]:
+        index = self.index(player)
+        seat = None if index is None else self.seats[index]
+        if index is None or seat is None:
+            raise PokerTableError(f"{player} is not at the table")
+        return index, seat
+
+    def _with(self, index: int, seat: Seat | None) -> Seating:
+        seats = list(self.seats)
+        seats[index] = seat
+        return replace(self, seats=tuple(seats))
+
+    def chips(self) -> dict[str, int]:
+        return {s.player: s.chips for s in self.seats if s is not None}
+
+    def sit(self, player: str, buy_in: int, min_buy_in: int,
+            seat: int | None = None) -> tuple[Seating, int]:
+        """``player`` sits down with ``buy_in`` of chips (at least ``min_buy_in``), at the
+        first free seat or ``seat``."""
+        if self.index(player) is not None:
+            raise PokerTableError(f"{player} is already seated")
+        if buy_in < min_buy_in:
+            raise PokerTableError(f"the minimum buy-in is {min_buy_in}")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if not free:
+            raise PokerTableError(f"the table is full ({len(self.seats)} seats)")
+        chosen = free[0] if seat is None else seat
+        if chosen not in free:
+            raise PokerTableError(f"seat {chosen} is taken")
+        return self._with(chosen, Seat(player, buy_in)), chosen
+
+    def buy_chips(self, player: str, amount: int) -> Seating:
+        if amount <= 0:
+            raise PokerTableError("buy a positive amount of chips")
+        index, seat = self._seat_of(player)
+        return self._with(index, replace(seat, chips=seat.chips + amount))
+
+    def sitting_out(self, player: str, out: bool = True) -> Seating:
+        """``player`` sits out from the next hand (or back in)."""
+        index, seat = self._seat_of(player)
+        return self._with(index, replace(seat, sitting_out=out))
+
+    def leave(self, player: str) -> tuple[Seating, int, int]:
+        """``player`` leaves with the chips on the table: the seating after, their chips
+        and the seat they left."""
+        index, seat = self._seat_of(player)
+        return self._with(index, None), seat.chips, index
+
+    def time_charge(self, amount: int) -> tuple[Seating, dict[int, int]]:
+        """The time charge from every seated player not sitting out, at most their chips:
+        the seating after and what each seat paid."""
+        seats = list(self.seats)
+        taken: dict[int, int] = {}
+        for i, seat in enumerate(seats):
+            if seat is not None and not seat.sitting_out and min(amount, seat.chips):
+                taken[i] = min(amount, seat.chips)
+                seats[i] = replace(seat, chips=seat.chips - taken[i])
+        return replace(self, seats=tuple(seats)), taken
+
+    def ready(self) -> list[int]:
+        """The seats a hand deals in: seated, not sitting out, with chips."""
+        return [i for i, s in enumerate(self.seats)
+                if s is not None and not s.sitting_out and s.chips > 0]
+
+    def next_button(self, ready: Sequence[int]) -> int:
+        """The button moves clockwise to the next of ``ready``."""
+        after = [i for i in ready if i > self.button]
+        return after[0] if after else ready[0]
+
+    def after_hand(self, play: HandInPlay, stacks: Sequence[int],
+                   shares: dict[str, int]) -> Seating:
+        """The seats after a hand: its players with their finishing ``stacks`` and their
+        jackpot ``shares``."""
+        seats = list(self.seats)
+        for index, name, chips in zip(play.table_seats, play.players, stacks, strict=True):
+            seat = seats[index]
+            if seat is None or seat.player != name:
+                raise PokerTableError(f"{name} left seat {index} during the hand")
+            seats[index] = replace(seat, chips=chips + shares.get(name, 0))
+        return replace(self, seats=tuple(seats))
+
+
 class CashTable:
-    """A poker table on the ledger: the engine's :class:`PokerTable` in memory, its money
-    in ``table:NAME``. Each method runs its own transaction and changes the table in
-    memory only after it commits. One process deals at a table at a time."""
+    """A poker table on the ledger: its seats in memory (:class:`Seating`, a value each
+    change replaces), the hand in play a contract state
+    (:class:`~pelisali.platform.poker_family.HandInPlay`, read through the
+    :class:`~pelisali.platform.poker_family.TableHand` it hands out), its money in
+    ``table:NAME``. Each method runs its own transaction and adopts its change only
+    after it commits. One process deals at a table at a time."""
 
     def __init__(self, db: Engine, table: GameTable, settings: TableSettings,
-                 poker: PokerTable, hands: int) -> None:
+                 seating: Seating, hands: int, rng: Rng,
+                 rules: BadBeatRules | None = None) -> None:
         self.db = db
         self.name = table.name
         self.table_id = table.id
         self.settings = settings
-        self.table = poker
+        self.table = seating
         self.hands = hands  # hands recorded at this table
-        self._dealt: list[int] = []  # the seats of the hand in progress
-        self._started: datetime | None = None
+        self.rng = rng
+        self.rules = rules  # the bad-beat jackpot's
+        self.engine_settings = engine_settings(
+            settings, 0 if rules is None else rules.contribution,
+            0 if rules is None else rules.min_players)
+        self.engine: PokerEngine = poker_engine(self.engine_settings)
+        self._hand: TableHand | None = None  # the hand in play
 
     @classmethod
     def open(cls, db: Engine, name: str, rng: Rng) -> CashTable:
@@ -351,52 +480,36 @@ class CashTable:
             row = find_table(session, name)
             settings = settings_of(row)
             rules = _jackpot_rules(session, settings)
-            poker = PokerTable(settings.variant(), settings.small_blind, settings.big_blind,
-                               settings.min_buy_in, rng, ante=settings.ante,
-                               bring_in=settings.bring_in, fee_percent=settings.rake,
-                               fee_cap=settings.rake_cap,
-                               jackpot=None if rules is None else BadBeatJackpot(rules))
-            hands = _restore(session, row, poker)
-        return cls(db, row, settings, poker, hands)
+            seating, hands = _restore(session, row)
+        return cls(db, row, settings, seating, hands, rng, rules)
 
     # -- in memory --------------------------------------------------------------------------
-    def _trial(self) -> PokerTable:
-        """A copy to try a change on; adopted only when the ledger has committed it."""
-        trial = copy.copy(self.table)
-        trial.seats = copy.deepcopy(self.table.seats)
-        trial.jackpot = copy.deepcopy(self.table.jackpot)
-        return trial
-
-    def _seat_index(self, player: str, table: PokerTable | None = None) -> int | None:
-        for i, seat in enumerate((table or self.table).seats):
-            if seat is not None and seat.player == player:
-                return i
-        return None
-
     @property
-    def hand(self) -> PokerHand | None:
+    def hand(self) -> TableHand | None:
         """The hand in progress (or finished and not yet recorded)."""
-        return self.table.hand if self._dealt else None
+        return self._hand
 
     @property
     def in_hand(self) -> list[str]:
         """The players of the hand in progress, by their position in it."""
-        return [self._name(i) for i in self._dealt]
+        return [] if self._hand is None else list(self._hand.play.players)
 
     def chips(self) -> dict[str, int]:
         """Every seated player's chips (a hand in progress: as at its start)."""
-        return {s.player: s.chips for s in self.table.seats if s is not None}
+        return self.table.chips()
 
     def chips_on_table(self) -> int:
         """What ``table:NAME`` must hold: the seats' chips, a hand in progress counted as
-        its stacks plus the chips committed to it (before it is recorded, its fee too)."""
-        hand = self.hand
-        if hand is None:
+        its stacks plus the chips committed to it (before it is recorded, its fee and
+        jackpot drop too)."""
+        if self._hand is None:
             return sum(self.chips().values())
+        play = self._hand.play
         others = sum(s.chips for i, s in enumerate(self.table.seats)
-                     if s is not None and i not in self._dealt)
-        in_pot = hand.fee if hand.finished else sum(hand.total_commit)
-        return others + sum(hand.stacks) + in_pot
+                     if s is not None and i not in play.table_seats)
+        held = play.state.accounts()
+        return (others + sum(play.state.chips()) + held["table"] + held["fee"]
+                + held["jackpot"])
 
     # -- money in and out -------------------------------------------------------------------
     def buy_in(self, player: str, amount: int, key: str) -> int:
@@ -407,21 +520,18 @@ class CashTable:
         retried request (the same key) changes nothing more."""
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise PokerTableError("a buy-in is a positive whole number of cents")
-        if self.hand is not None:
+        if self._hand is not None:
             raise PokerTableError("no chips are bought during a hand (RAY 1.4.1.1.1)")
+        hands = self.hands
         with transaction(self.db) as session:
             if _done(session, f"buy-in:{key}"):
-                trial = self._resynced(session)
+                seating, hands = self._resynced(session)
             else:
-                trial = self._trial()
-                try:
-                    seat = self._seat_index(player)
-                    if seat is None:
-                        seat = trial.sit(player, amount)
-                    else:
-                        trial.buy_chips(player, amount)
-                except PokerError as exc:
-                    raise PokerTableError(str(exc)) from None
+                seat = self.table.index(player)
+                if seat is None:
+                    seating, seat = self.table.sit(player, amount, self.settings.min_buy_in)
+                else:
+                    seating = self.table.buy_chips(player, amount)
                 if is_house_seat(player):
                     source = HOUSE_SEATS
                 else:
@@ -430,224 +540,253 @@ class CashTable:
                 move(session, f"buy-in:{key}", source, table_account(self.name), amount,
                      BUY_IN_KIND, reason=_reason(player, self.name, seat, "buy-in"),
                      actor=player)
-            self._check_balance(session, trial)
-        self.table = trial
-        found = self._seat_index(player)
-        assert found is not None
+            self._check_balance(session, seating)
+        self.table, self.hands = seating, hands
+        found = self.table.index(player)
+        if found is None:  # a retried buy-in of a player who has left since
+            raise PokerTableError(f"{player} is not at the table")
         return found
 
     def cash_out(self, player: str, key: str) -> int:
         """``player`` leaves between hands; every chip goes back to where it came from
         (the wallet; a house seat's to ``house:poker-bots``). Returns the amount. A
         retried request (the same key) returns the first one's amount."""
-        seat = self._seat_index(player)
-        if self.hand is not None and seat in self._dealt:
+        seat = self.table.index(player)
+        if self._hand is not None and seat in self._hand.play.table_seats:
             raise PokerTableError("players leave between hands")
+        hands = self.hands
         with transaction(self.db) as session:
             done = _done(session, f"cash-out:{key}")
             if done is not None:
-                trial, chips = self._resynced(session), done.amount
+                (seating, hands), chips = self._resynced(session), done.amount
             else:
-                trial = self._trial()
-                try:
-                    chips = trial.leave(player)
-                except PokerError as exc:
-                    raise PokerTableError(str(exc)) from None
-                assert seat is not None
+                seating, chips, index = self.table.leave(player)
                 target = HOUSE_SEATS if is_house_seat(player) else accounts.wallet_code(player)
                 if chips:
                     move(session, f"cash-out:{key}", table_account(self.name), target, chips,
-                         CASH_OUT_KIND, reason=_reason(player, self.name, seat, "cash-out"),
+                         CASH_OUT_KIND, reason=_reason(player, self.name, index, "cash-out"),
                          actor=player)
                 else:
-                    append_audit(session, player, "leave", {"table": self.name, "seat": seat})
-            self._check_balance(session, trial)
-        self.table = trial
+                    append_audit(session, player, "leave", {"table": self.name, "seat": index})
+            self._check_balance(session, seating)
+        self.table, self.hands = seating, hands
         return chips
 
-    def _resynced(self, session: Session) -> PokerTable:
-        """The seats as the ledger has them (after a retried request whose first answer
-        was lost)."""
-        trial = self._trial()
+    def _resynced(self, session: Session) -> tuple[Seating, int]:
+        """The seats as the ledger has them, and the hands recorded (after a retried
+        request whose first answer was lost)."""
         table = session.get(GameTable, self.table_id)
-        assert table is not None
-        self.hands = _restore(session, table, trial)
-        return trial
+        if table is None:
+            raise PokerTableError(f"no poker table {self.name!r}")
+        return _restore(session, table, len(self.table.seats))
 
     def sit_out(self, player: str, out: bool = True) -> None:
         """Sit out from the next hand (or back in); the seat and chips stay."""
-        try:
-            self.table.sit_out(player, out)
-        except PokerError as exc:
-            raise PokerTableError(str(exc)) from None
+        self.table = self.table.sitting_out(player, out)
 
     def charge_time(self, amount: int, key: str) -> dict[str, int]:
         """The time charge (RAY 1.4.1.1.1 B), between hands, from every seated player not
         sitting out, at most their chips; each moves ``table -> fee``. Returns them."""
         if amount <= 0:
             raise PokerTableError("a time charge is a positive amount")
-        if self.hand is not None:
+        if self._hand is not None:
             raise PokerTableError("the time charge is taken between hands")
-        trial = self._trial()
-        try:
-            trial.time_charge(amount)
-        except PokerError as exc:
-            raise PokerTableError(str(exc)) from None
+        seating, charged = self.table.time_charge(amount)
         taken: dict[str, int] = {}
         with transaction(self.db) as session:
-            for index, (before, after) in enumerate(zip(self.table.seats, trial.seats,
-                                                        strict=True)):
-                if before is None or after is None or before.chips == after.chips:
+            for index, paid in charged.items():
+                seat = self.table.seats[index]
+                if seat is None:
                     continue
-                taken[before.player] = before.chips - after.chips
-                move(session, f"time:{self.name}:{key}:{before.player}",
-                     table_account(self.name), fee_account(self.name),
-                     taken[before.player], "fee",
-                     reason=_reason(before.player, self.name, index, "time charge"))
-            self._check_balance(session, trial)
-        self.table = trial
+                taken[seat.player] = paid
+                move(session, f"time:{self.name}:{key}:{seat.player}",
+                     table_account(self.name), fee_account(self.name), paid, "fee",
+                     reason=_reason(seat.player, self.name, index, "time charge"))
+            self._check_balance(session, seating)
+        self.table = seating
         return taken
 
-    def _check_balance(self, session: Session, trial: PokerTable) -> None:
+    def _check_balance(self, session: Session, seating: Seating) -> None:
         held = balance(session, table_account(self.name))
-        chips = sum(s.chips for s in trial.seats if s is not None)
+        chips = sum(seating.chips().values())
         if held != chips:  # refuse rather than let memory and ledger part ways
             raise PokerTableError(f"{table_account(self.name)} holds {format_cents(held)}, "
                                   f"the seats {format_cents(chips)}: reopen the table")
 
     # -- hands ------------------------------------------------------------------------------
-    def start_hand(self) -> PokerHand:
-        """Deal the next hand (nothing is written until it is finished)."""
-        if self.hand is not None:
+    def start_hand(self) -> TableHand:
+        """Deal the next hand to every seated player with chips who is not sitting out;
+        the button moves clockwise to the next of them (nothing is written until the
+        hand is finished)."""
+        if self._hand is not None:
             raise PokerTableError("a hand is in progress")
-        # PokerTable deals every seated player with chips who is not sitting out.
-        dealt = [i for i, s in enumerate(self.table.seats)
-                 if s is not None and not s.sitting_out and s.chips > 0]
+        ready = self.table.ready()
+        if len(ready) < 2:
+            raise PokerTableError("a hand needs two players with chips")
+        button = self.table.next_button(ready)
+        seats = [s for s in (self.table.seats[i] for i in ready) if s is not None]
         try:
-            hand = self.table.start_hand()
-        except PokerError as exc:
+            play = HandInPlay.deal(self.engine, [s.player for s in seats], ready,
+                                   [s.chips for s in seats], ready.index(button), self.rng,
+                                   now_utc())
+        except (IllegalMove, PokerError) as exc:
             raise PokerTableError(str(exc)) from None
-        assert len(dealt) == hand.players
-        self._dealt, self._started = dealt, now_utc()
-        return hand
+        self.table = replace(self.table, button=button, revealed=False)
+        self._hand = TableHand(play, self.rng)
+        return self._hand
 
     def void_hand(self) -> None:
         """Forget the hand in progress: nothing was written, every stack is as at its
         start (the crash policy, on purpose)."""
-        self.table.hand = None
-        self._dealt = []
+        self._hand = None
 
     def finish_hand(self) -> HandResult:
         """Record the finished hand: its fee, jackpot moves and round, in one transaction."""
-        hand = self.hand
-        if hand is None or not hand.finished:
+        hand = self._hand
+        if hand is None or not hand.play.finished:
             raise PokerTableError("no finished hand to record")
         number = self.hands + 1
-        trial = self._trial()
         with transaction(self.db) as session:
             _lock(session, table_account(self.name))
             done = _last_record(session, self.table_id)
-            if done is not None and done[1]["hand"] == number:  # a retry: it was recorded
-                row, record = done
-                trial = self._trial()
-                _seat(trial, record)
-                result = _result(row.id, record)
+            if done is not None and _after(*done).hand == number:  # a retry: it was recorded
+                row, data = done
+                after = _after(row, data)
+                seating = replace(self.table, seats=after.seats(len(self.table.seats)),
+                                  button=after.button)
+                result = _result(row, data)
             else:
-                result = self._record(session, trial, hand, number)
-        self.table, self.hands, self._dealt = trial, number, []
+                seating, result = self._record(session, hand.play, number)
+        self.table, self.hands, self._hand = seating, number, None
         return result
 
-    def _record(self, session: Session, trial: PokerTable, hand: PokerHand,
-                number: int) -> HandResult:
-        names = [self._name(i) for i in self._dealt]
-        jackpot = trial.jackpot
-        pool_before = 0
-        history = 0
-        if jackpot is not None:  # the pool as the ledger has it (close_day, other tables)
-            jackpot.amount = pool_before = balance(session, jackpots.pool(self._jp))
-            jackpot.accrued_today = balance(session, jackpots.accrual(self._jp))
-            history = len(jackpot.history)
-        trial.finish_hand()
-        contribution = hand.jackpot_taken
-        rake = hand.fee - contribution
-        shares: dict[str, int] = {}
-        topped_up = 0
-        events = jackpot.history[history:] if jackpot is not None else []
-        for event in events:
-            if event["event"] == "paid":
-                paid = event["shares"]
-                assert isinstance(paid, dict)
-                shares = {str(k): int(v) for k, v in paid.items()}
-                seed = event["seed"]
-                assert isinstance(seed, int) and jackpot is not None
-                topped_up = jackpot.amount - seed
+    def _record(self, session: Session, play: HandInPlay, number: int
+                ) -> tuple[Seating, HandResult]:
+        state, names = play.state, list(play.players)
+        jackpot = None
+        if self.rules is not None:  # the pool as the ledger has it (close_day, other tables)
+            jackpot = JackpotRecord.of(self._jp, self.rules,
+                                       balance(session, jackpots.pool(self._jp)),
+                                       self.table.revealed)
+        found = outcome(state, names, jackpot)
+        seating = self.table.after_hand(play, found.finishing_stacks, found.shares)
         now = now_utc()
-        started = self._started or now
+        started = play.started or now
         table = session.get(GameTable, self.table_id)
-        assert table is not None
-        row = RoundRow(table_id=self.table_id, status="settled", gaming_day=table.gaming_day,
-                       record="{}", opened_at=started, deadline=started + timedelta(hours=24),
-                       finished_at=now)
+        if table is None:
+            raise PokerTableError(f"no poker table {self.name!r}")
+        row = RoundRow(table_id=self.table_id, status=RoundStatus.SETTLED,
+                       gaming_day=table.gaming_day, record="{}", opened_at=started,
+                       deadline=started + timedelta(hours=24), finished_at=now)
         session.add(row)
         session.flush()
         here, label = table_account(self.name), f"{self.name} hand {number}"
-        if rake:
-            move(session, f"rake:{self.name}:{number}", here, fee_account(self.name), rake,
-                 "fee", reason=f"{label}: rake", round_id=row.id)
-        if contribution:
-            move(session, f"jackpot-drop:{self.name}:{number}", here,
-                 jackpots.accrual(self._jp), contribution, "jackpot_contribution",
-                 reason=f"{label}: bad-beat contribution", round_id=row.id)
-        for player, amount in shares.items():
+        # The rake and the drop are what the engine's accounts say the hand moved.
+        fees: list[Posting] = []
+        if found.rake:
+            fees.append(Posting(f"rake:{self.name}:{number}", here, fee_account(self.name),
+                                found.rake, "fee", f"{label}: rake", row.id))
+        if found.drop:
+            fees.append(Posting(f"jackpot-drop:{self.name}:{number}", here,
+                                jackpots.accrual(self._jp), found.drop,
+                                "jackpot_contribution", f"{label}: bad-beat contribution",
+                                row.id))
+        parties = {f"seat {i}": here for i in range(len(names))}
+        parties.update(table=here, fee=fee_account(self.name))
+        if jackpot is not None:
+            parties["jackpot"] = jackpots.accrual(self._jp)
+        check_postings(fees, party_moves(play.start, state, parties))
+        for p in fees:
+            move(session, p.key, p.source, p.target, p.amount, p.kind, reason=p.reason,
+                 round_id=p.round_id)
+        for player, amount in found.shares.items():
             if amount:
                 move(session, f"jackpot-win:{self._jp}:{self.name}:{number}:{player}",
                      jackpots.pool(self._jp), here, amount, "jackpot_payout",
                      reason=f"{label}: bad beat, {player}", round_id=row.id)
-        if topped_up:
+        if found.topped_up:
             move(session, f"jackpot-seed:{self._jp}:{self.name}:{number}", HOUSE_BANK,
-                 jackpots.pool(self._jp), topped_up, "funding",
+                 jackpots.pool(self._jp), found.topped_up, "funding",
                  reason=f"{self._jp}: back to the guaranteed minimum", round_id=row.id)
-        order = [(hand.button + 1 + i) % hand.players for i in range(hand.players)]
-        phh = hand.phh() + f"players = {json.dumps([names[p] for p in order])}\n"
-        record: dict[str, Any] = {
-            "table": self.name, "hand": number, "settings": self.settings.to_json(),
-            "players": names, "phh": phh, "rake": rake,
-            "seats": [[i, s.player, s.chips, s.sitting_out]
-                      for i, s in enumerate(trial.seats) if s is not None],
-            "button": trial.button,
-            "jackpot": None if jackpot is None else {
-                "name": self._jp, "rules": _rules_json(jackpot.rules),
-                "contribution_rule": jackpot.rules.contribution,
-                "minimum": jackpot.rules.guaranteed_minimum, "pool": pool_before,
-                "contribution": contribution, "revealed": self.table.revealed,
-                "shares": shares, "topped_up": topped_up,
-                "events": [e["event"] for e in events]},
-        }
-        record["after_transfer"] = _last_transfer(session, here)
-        row.record = json.dumps(record, sort_keys=True)
-        self._check_balance(session, trial)
+        poker = PokerHandRecord(
+            hand=number, table_seats=list(play.table_seats),
+            sitting_out=[bool(s and s.sitting_out)
+                         for s in (seating.seats[i] for i in play.table_seats)],
+            others=[SeatRecord(seat=i, player=s.player, chips=s.chips,
+                               sitting_out=s.sitting_out)
+                    for i, s in enumerate(seating.seats)
+                    if s is not None and i not in play.table_seats],
+            jackpot=jackpot,
+            result=found.result(),
+            after_transfer=_last_transfer(session, here))
+        record = play.record(row.id, self.name, self.engine_settings, poker)
+        row.record = write_record(record, FAMILY.derived(state, record))
+        self._check_balance(session, seating)
+        chips = seating.chips()
         append_audit(session, f"table:{self.name}", "poker-hand", {
-            "round": row.id, "hand": number, "rake": rake, "contribution": contribution,
-            "jackpot": shares, "chips": {s.player: s.chips for s in trial.seats if s}})
-        return _result(row.id, record)
+            "round": row.id, "hand": number, "rake": found.rake,
+            "contribution": found.drop, "jackpot": found.shares, "chips": chips})
+        return seating, HandResult(row.id, number, found.rake, found.drop,
+                                   dict(found.shares), found.topped_up, chips)
 
     @property
     def _jp(self) -> str:
-        assert self.settings.jackpot is not None
+        if self.settings.jackpot is None:
+            raise PokerTableError(f"{self.name} has no bad-beat jackpot")
         return self.settings.jackpot
 
-    def _name(self, index: int) -> str:
-        seat = self.table.seats[index]
-        assert seat is not None
-        return seat.player
+
+# -- the last record: what the table was after it -----------------------------------------------
+@dataclass(frozen=True)
+class _After:
+    """A recorded hand's number, the table's seats and button after it, and the last
+    transfer of the table account when it was recorded."""
+
+    hand: int
+    seated: list[SeatRecord]
+    button: int
+    after_transfer: int
+
+    def seats(self, size: int) -> tuple[Seat | None, ...]:
+        seats: list[Seat | None] = [None] * max(size, 1 + max(
+            (s.seat for s in self.seated), default=-1))
+        for s in self.seated:
+            seats[s.seat] = Seat(s.player, s.chips, s.sitting_out)
+        return tuple(seats)
 
 
-def _result(round_id: int, record: dict[str, Any]) -> HandResult:
-    jp = record["jackpot"] or {}
-    return HandResult(round_id, int(record["hand"]), int(record["rake"]),
-                      int(jp.get("contribution", 0)), dict(jp.get("shares", {})),
-                      int(jp.get("topped_up", 0)),
-                      {name: chips for _i, name, chips, _out in record["seats"]})
+def _stored(row: RoundRow, data: dict[str, Any]) -> dict[str, Any]:
+    """A record's JSON as the table layer reads it: a version-1 hand did not write its
+    round's id."""
+    return {**data, "round_id": row.id} if record_version(data) == 1 else data
+
+
+def _after(row: RoundRow, data: dict[str, Any]) -> _After:
+    """The table after the hand ``data`` records (either version)."""
+    if record_version(data) == 1:
+        return _After(int(data["hand"]),
+                      [SeatRecord(seat=i, player=name, chips=chips, sitting_out=out)
+                       for i, name, chips, out in data["seats"]],
+                      int(data["button"]), int(data["after_transfer"]))
+    record = read_record(data, FAMILY)
+    poker = PokerHandRecord.of(record)
+    return _After(poker.hand, poker.seats_after(record.players),
+                  poker.table_seats[record.button], poker.after_transfer)
+
+
+def _result(row: RoundRow, data: dict[str, Any]) -> HandResult:
+    if record_version(data) == 1:
+        jp = data["jackpot"] or {}
+        return HandResult(row.id, int(data["hand"]), int(data["rake"]),
+                          int(jp.get("contribution", 0)), dict(jp.get("shares", {})),
+                          int(jp.get("topped_up", 0)),
+                          {name: chips for _i, name, chips, _out in data["seats"]})
+    record = read_record(data, FAMILY)
+    poker = PokerHandRecord.of(record)
+    result = poker.result
+    return HandResult(row.id, poker.hand, result.rake, result.jackpot_drop,
+                      dict(result.shares), result.topped_up,
+                      {s.player: s.chips for s in poker.seats_after(record.players)})
 
 
 def _lock(session: Session, code: str) -> None:
@@ -674,22 +813,11 @@ def _last_transfer(session: Session, code: str) -> int:
     return int(found or 0)
 
 
-def _seat(poker: PokerTable, record: dict[str, Any]) -> None:
-    poker.seats = [None] * len(poker.seats)
-    for index, name, chips, out in record["seats"]:
-        poker.seats[index] = Seat(name, chips, out)
-    poker.button = int(record["button"])
-    poker.hand = None
-
-
-def _restore(session: Session, row: GameTable, poker: PokerTable) -> int:
-    """Seat ``poker`` as the ledger says; the number of hands recorded."""
+def _restore(session: Session, row: GameTable, size: int = MAX_SEATS) -> tuple[Seating, int]:
+    """The table's seating as the ledger says, and the number of hands recorded."""
     last = _last_record(session, row.id)
-    after, hands = 0, 0
-    poker.seats, poker.hand = [None] * len(poker.seats), None
-    if last is not None:
-        _seat(poker, last[1])
-        after, hands = int(last[1]["after_transfer"]), int(last[1]["hand"])
+    after = _After(0, [], -1, 0) if last is None else _after(*last)
+    seats = list(after.seats(size))
     code = table_account(row.name)
     open_account(session, code, "table")
     source, target = aliased(Account), aliased(Account)
@@ -697,7 +825,8 @@ def _restore(session: Session, row: GameTable, poker: PokerTable) -> int:
         select(Transfer, source.code, target.code)
         .join(source, Transfer.source_id == source.id)
         .join(target, Transfer.target_id == target.id)
-        .where((source.code == code) | (target.code == code), Transfer.id > after)
+        .where((source.code == code) | (target.code == code),
+               Transfer.id > after.after_transfer)
         .order_by(Transfer.id)).all()
     for transfer, _source, _target in moves:
         found = _REASON.match(transfer.reason)
@@ -705,29 +834,29 @@ def _restore(session: Session, row: GameTable, poker: PokerTable) -> int:
             raise PokerTableError(f"transfer {transfer.id} ({transfer.reason!r}) is not a "
                                   f"seat's move at {row.name}: the table does not reconcile")
         who, index, what = found["who"], int(found["seat"]), found["what"]
-        seat = next((s for s in poker.seats if s is not None and s.player == who), None)
+        at = next((i for i, s in enumerate(seats) if s is not None and s.player == who), None)
+        seat = None if at is None else seats[at]
         if what == "buy-in":
-            if seat is None:
-                if poker.seats[index] is not None:  # the seat was taken: the first free one
-                    index = poker.seats.index(None)
-                seat = poker.seats[index] = Seat(who, 0)
-            seat.chips += transfer.amount
-        elif seat is None or seat.chips < transfer.amount or (
+            if at is None or seat is None:
+                if seats[index] is not None:  # the seat was taken: the first free one
+                    index = seats.index(None)
+                at, seat = index, Seat(who, 0)
+            seats[at] = replace(seat, chips=seat.chips + transfer.amount)
+        elif at is None or seat is None or seat.chips < transfer.amount or (
                 what == "cash-out" and seat.chips != transfer.amount):
             raise PokerTableError(f"transfer {transfer.id}: {who} has no such chips")
         elif what == "cash-out":
-            poker.seats[poker.seats.index(seat)] = None
+            seats[at] = None
         else:
-            seat.chips -= transfer.amount
-    for i, seat in enumerate(poker.seats):
-        if seat is not None and seat.chips == 0:  # gone with nothing to cash out
-            poker.seats[i] = None
+            seats[at] = replace(seat, chips=seat.chips - transfer.amount)
+    seats = [s if s is not None and s.chips > 0 else None  # gone with nothing to cash out
+             for s in seats]
     held = balance(session, code)
-    chips = sum(s.chips for s in poker.seats if s is not None)
+    chips = sum(s.chips for s in seats if s is not None)
     if held != chips:
         raise PokerTableError(f"{code} holds {format_cents(held)}, the seats rebuilt from "
                               f"the ledger {format_cents(chips)}")
-    return hands
+    return Seating(tuple(seats), after.button), after.hand
 
 
 # -- responsible gaming ----------------------------------------------------------------------
@@ -858,92 +987,31 @@ class HandRecall:
         return not self.problem and self.recorded == self.replayed
 
 
-def _cards(text: str) -> list[str]:
-    return [text[i:i + 2] for i in range(0, len(text), 2)]
-
-
 def recall_hand(session: Session, round_id: int) -> HandRecall:
-    """Replay a recorded hand's PHH (every card dealt, every action) through the engine
-    with the table's settings: the finishing stacks, the rake, the jackpot contribution
-    and shares, and the chips after the hand must all come out as recorded."""
+    """Replay a recorded hand through the engine: its history (a version-1 record: its
+    PHH's cards and actions) from its players' stacks and button, with the table's
+    settings. The finishing stacks, the rake, the jackpot contribution and shares, and
+    the chips after the hand must all come out as recorded, and what a version-2 record
+    shows for readers (the PHH, the rake, the jackpot, the seats) as its history gives
+    it."""
     row = session.get(RoundRow, round_id)
     if row is None:
         raise PokerTableError(f"no round {round_id}")
     table = session.get(GameTable, row.table_id)
     if table is None or table.game != GAME:
         raise PokerTableError(f"round {round_id} is not a poker hand")
-    record = json.loads(row.record)
     recorded: dict[str, Any] = {}
     try:
-        phh = tomllib.loads(record["phh"])
-        jp = record["jackpot"]
-        seats = {name: chips for _i, name, chips, _out in record["seats"]}
-        recorded = {"finishing_stacks": phh["finishing_stacks"], "rake": record["rake"],
-                    "contribution": jp["contribution"] if jp else 0,
-                    "shares": jp["shares"] if jp else {},
-                    "chips": {name: seats.get(name) for name in record["players"]}}
-        return HandRecall(round_id, recorded, _replay(record, phh))
-    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError, PokerError,
-            JackpotError) as exc:
+        data = _stored(row, json.loads(row.record))
+        record = read_record(data, FAMILY)
+        poker = PokerHandRecord.of(record)
+        recorded = recall_view(record, poker.result)
+        checked = table_layer.recall(json.dumps(data), FAMILY)
+        if checked.problem is not None:
+            return HandRecall(round_id, recorded, {}, checked.problem)
+        state = as_poker(rebuild(record, FAMILY))
+        replayed = outcome(state, record.players, poker.jackpot).result()
+        return HandRecall(round_id, recorded, recall_view(record, replayed))
+    except (LedgerError, IllegalMove, PokerError, JackpotError, KeyError, TypeError,
+            ValueError) as exc:  # RecordError is a LedgerError
         return HandRecall(round_id, recorded, {}, f"{type(exc).__name__}: {exc}")
-
-
-def _replay(record: dict[str, Any], phh: dict[str, Any]) -> dict[str, Any]:
-    settings = TableSettings.from_json(record["settings"])
-    names: list[str] = record["players"]  # by position in the hand (seat order)
-    in_phh: list[str] = phh["players"]  # from the dealer's left; the button is last
-    n = len(names)
-    if sorted(names) != sorted(in_phh) or len(phh["starting_stacks"]) != n:
-        raise ValueError("the PHH's players are not the hand's")
-    button = names.index(in_phh[-1])
-    order = [(button + 1 + i) % n for i in range(n)]  # PHH player k is position order[k-1]
-    if [names[p] for p in order] != in_phh:
-        raise ValueError("the PHH's seating order is not the table's")
-    starting = [0] * n
-    for k, position in enumerate(order):
-        starting[position] = phh["starting_stacks"][k]
-    deck: list[str] = []
-    for action in phh["actions"]:
-        words = action.split()
-        if words[0] == "d" and words[1] in ("dh", "db", "db2"):
-            deck += _cards(words[-1])
-    jp = record["jackpot"]
-    rules = None if jp is None else _rules(jp["rules"], jp["contribution_rule"], jp["minimum"])
-    hand = PokerHand(settings.variant(), starting, button, settings.small_blind,
-                     settings.big_blind, ante=settings.ante,
-                     bring_in=settings.bring_in, fee_percent=settings.rake,
-                     fee_cap=settings.rake_cap,
-                     jackpot_drop=rules.contribution if rules else 0,
-                     jackpot_min_players=rules.min_players if rules else 0, deck=deck)
-    for action in phh["actions"]:
-        words = action.split()
-        if words[0] == "d" or words[1] == "sm":  # deals and showdowns: the engine's own
-            continue
-        seat = order[int(words[0][1:]) - 1]
-        if words[1] == "f":
-            hand.act("fold", seat=seat)
-        elif words[1] == "cc":
-            hand.act("check" if hand.legal().check else "call", seat=seat)
-        elif words[1] == "cbr":
-            hand.act("raise", int(words[2]), seat=seat)
-        elif words[1] == "pb":
-            hand.act("bring-in", seat=seat)
-        elif words[1] == "discard":
-            hand.discard(words[2], seat=seat)
-        elif words[1] == "sd":
-            hand.draw(_cards(words[2]) if len(words) > 2 else [], seat=seat)
-        else:
-            raise ValueError(f"unknown PHH action {action!r}")
-    if not hand.finished:
-        raise ValueError("the recorded actions do not finish the hand")
-    shares: dict[str, int] = {}
-    if rules is not None and jp is not None:
-        jackpot = BadBeatJackpot(rules, amount=int(jp["pool"]))
-        showdown = {names[p]: value for p in sorted(hand.shown)
-                    if (value := hand.hand_value(p, ranking="high")) is not None}
-        payout = jackpot.settle(showdown, names, bool(jp["revealed"]))
-        shares = {} if payout is None else payout.shares
-    return {"finishing_stacks": [hand.stacks[p] for p in order],
-            "rake": hand.fee - hand.jackpot_taken, "contribution": hand.jackpot_taken,
-            "shares": shares,
-            "chips": {names[p]: hand.stacks[p] + shares.get(names[p], 0) for p in range(n)}}

@@ -74,6 +74,7 @@ __all__ = [
     "HeldMove",
     "LimitsRecord",
     "MoveRecord",
+    "PrisonBetRecord",
     "RecallResult",
     "RecordError",
     "RoundRecord",
@@ -150,6 +151,20 @@ class LimitsRecord(BaseModel):
     max: int
 
 
+class PrisonBetRecord(BaseModel):
+    """A wheel's bet that stands in prison at the start of the round, carried in from an
+    earlier one: the table's number of the bet in this round, the engine seat of its
+    owner, the spot, the stake (taken when the bet was first placed) and the prison level."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    seat: int
+    spot: str
+    stake: int
+    level: int
+
+
 class SettlementRecord(BaseModel):
     """How one bet ended, as the table reads the engine's settlement: the table's bet
     number, the player's name, the spot, whole cents paid back (stake included), the
@@ -188,6 +203,9 @@ class RoundRecord(BaseModel):
       ``button`` (poker) complete :class:`~pelisali.engine.Seats`.
     - ``bet_numbers``: the table's number of each bet, in the order the history places
       them, where the table numbers bets otherwise than the engine (empty: the same).
+    - ``prison`` (wheels and dice): the bets carried in from prison that the round starts
+      from, each with the table's number (the engine numbers them first, in this order);
+      ``draw_slots``: the physical slot of each chance outcome (a money wheel's segment).
     - ``history``: the contract's moves; ``ahead``: moves sent before their turn.
     - ``status``, ``settlements``, ``rounding`` (the sum of the settlements' fractions of
       a cent), ``void_reason``.
@@ -196,6 +214,9 @@ class RoundRecord(BaseModel):
       number at the table), ``burned``, ``shoe_positions`` (where the round's first card
       was, and where the next card is), ``last_hand_before_shuffle`` (the cut card came
       out), ``stacked`` (a live dealer's cards put on top).
+    - ``poker``: a poker hand's side of the table (the table's hand number and seats, the
+      bad-beat jackpot, the result: finishing stacks, rake, jackpot drop and shares), as
+      :class:`pelisali.platform.poker_family.PokerHandRecord` reads it.
     """
 
     model_config = ConfigDict(frozen=True, extra="ignore")
@@ -214,6 +235,8 @@ class RoundRecord(BaseModel):
     stacks: list[int] = Field(default_factory=list)
     button: int = 0
     bet_numbers: list[int] = Field(default_factory=list)
+    prison: list[PrisonBetRecord] = Field(default_factory=list)
+    draw_slots: list[int] = Field(default_factory=list)
     history: list[MoveRecord] = Field(default_factory=list)
     ahead: list[HeldMove] = Field(default_factory=list)
     settlements: list[SettlementRecord] = Field(default_factory=list)
@@ -225,6 +248,7 @@ class RoundRecord(BaseModel):
     shoe_positions: list[int] | None = None
     last_hand_before_shuffle: bool = False
     stacked: list[str] | None = None
+    poker: dict[str, Any] | None = None
 
     def seats(self) -> Seats:
         """The engine's seats: one a player, with the chips they brought (poker)."""

@@ -71,7 +71,8 @@ class PokerRoom:
 
     @property
     def cash(self) -> CashTable:
-        assert self._cash is not None
+        if self._cash is None:  # refused until start() has opened the table
+            raise PokerTableError(f"poker table {self.table} is not open yet")
         return self._cash
 
     # -- clients -----------------------------------------------------------------------
