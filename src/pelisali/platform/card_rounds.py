@@ -237,7 +237,10 @@ def _round(session: Session, table: GameTable, status: str, create: bool = False
            ) -> RoundRow | None:
     """The table's round in ``status``, locked for this transaction (opened if asked)."""
     query = (select(RoundRow).where(RoundRow.table_id == table.id, RoundRow.status == status)
-             .order_by(RoundRow.id).with_for_update())
+             .order_by(RoundRow.id).with_for_update()
+             # The locked row as it is now, not as this session may have read it before
+             # the lock: another transaction may have changed it while we waited.
+             .execution_options(populate_existing=True))
     found = session.scalars(query).first()
     if found is None and create:
         _lock_table(session, table)  # two first bets open one round, not two
