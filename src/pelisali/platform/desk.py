@@ -8,9 +8,12 @@ the next transaction, in a fixed number of statements however many there are
 (:func:`pelisali.platform.rounds.accept_slips`). Every caller still gets their own
 answer, after the transaction that took their money has committed.
 
-The desk owns its table's open round in this process; the round row is locked in
-every transaction, and a round changed from elsewhere (a void by staff through the
-command line) is reloaded from the database before the next batch.
+The desk owns its table's open round in this process, as the engine holds it (each
+player's own state of :class:`~pelisali.engine.wager.WagerEngine`,
+:class:`~pelisali.platform.wager_family.WagerRound`: a slip is checked against its
+player's bets, not the table's); the round row is locked in every transaction, and a
+round changed from elsewhere (a void by staff through the command line) is reloaded
+from the database before the next batch.
 
 >>> from datetime import date
 >>> from pelisali.platform import accounts
@@ -51,7 +54,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from pelisali.games.round import Receipt, Round, Settlement
+from pelisali.games.round import Receipt, Settlement
 from pelisali.platform.db import transaction
 from pelisali.platform.models import GameTable
 from pelisali.platform.rounds import (
@@ -61,6 +64,7 @@ from pelisali.platform.rounds import (
     _bets,
     _engine_round,
     accept_slips,
+    bet_count,
     draw_and_settle,
     find_table,
     lock_round,
@@ -68,6 +72,7 @@ from pelisali.platform.rounds import (
     new_round,
     open_round,
 )
+from pelisali.platform.wager_family import WagerRound
 from pelisali.rng import Rng
 
 MAX_BATCH = 256  # slips accepted in one transaction at most
@@ -132,7 +137,7 @@ class TableDesk:
         self.table: GameTable = find_table(session, self.table_name)
         row = open_round(session, self.table)
         self._round_id = row.id
-        self._round: Round = _engine_round(self.table, row, _bets(session, row.id))
+        self._round: WagerRound = _engine_round(self.table, row, _bets(session, row.id))
         self._stale = False
 
     def _run(self) -> None:
@@ -173,6 +178,10 @@ class TableDesk:
         round_id = self._round_id
         if self._lock_round(session)[0] != "betting":
             raise TableError(f"round {round_id} at {self.table_name} was closed elsewhere")
+        if bet_count(session, round_id) != self._round.bet_count():
+            # A round finished elsewhere (a choice, recovery) carried bets in prison into
+            # this one: the round is read again so that they are settled with it.
+            self._load(session)
         settled = draw_and_settle(session, self.table, round_id, self._round, request.rng)
         if not settled or any(s.held_level for s in settled):
             self._load(session)  # waiting for choices, or bets carried into the next round

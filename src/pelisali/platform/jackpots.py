@@ -151,7 +151,8 @@ def join(session: Session, name: str, player: str, key: str) -> JackpotEntry:
         return done
     accounts.may_play(accounts.find(session, player))
     table = session.get(GameTable, jackpot.table_id)
-    assert table is not None
+    if table is None:
+        raise JackpotError(f"{name} has no table")
     row = open_round(session, table)
     if jackpot.fee:
         to_pool = jackpot.fee * jackpot.share_percent // 100 \

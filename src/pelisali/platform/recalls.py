@@ -1,5 +1,6 @@
 """Game recall for any round: a wager round, a card round or a poker hand, each replayed
-through its own engine from its record.
+through its own engine from its record (either version: records written before the
+table layer are read by their family).
 
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
 >>> engine = make_engine("sqlite://")
@@ -46,4 +47,5 @@ def recall_round(session: Session, round_id: int) -> RoundRecall:
         found = card_rounds.recall_card_round(session, round_id)
     else:
         found = rounds.recall(session, round_id)
-    return RoundRecall(round_id, table.game, found.same, found.recorded, found.replayed)
+    return RoundRecall(round_id, table.game, found.same, found.recorded, found.replayed,
+                       found.problem)

@@ -6,7 +6,23 @@ stakes taken, or settled. :func:`recover` finishes the open ones as the rules sa
 (GGPoker house rules 2: an RNG round resumes where it stopped and is completed
 automatically after 24 hours; a live table's bets stand and are settled in the
 player's absence). A void round refunds every stake. Payouts carry idempotency keys
-(``settle:ROUND:BET``), so no bet is ever paid twice.
+(``settle:ROUND:PLAYER``: a player's payouts of a round are one transfer), so no bet
+is ever paid twice.
+
+The tables run the contract engine of their game (:class:`~pelisali.engine.wager.WagerEngine`,
+roulette A–I, boule, money wheel, Tuplanoppa, Sic Bo) through the table layer
+(:mod:`pelisali.platform.table_layer`, the family in :mod:`pelisali.platform.wager_family`):
+every bet is a ``PlaceBet`` the engine accepts (its limits, the excess over the maximum
+returned), the draw is the engine's chance outcomes, roulette D's choices are its
+``Decide`` actions, and every settlement is the engine's. A round is kept seat by seat
+(:class:`~pelisali.platform.wager_family.WagerRound`: each player's own state of the
+engine), so a bet costs the same however many others are on the table. The stakes and
+payouts booked are checked against what the engine moved. Once drawn, a round is its
+record (version 2: the ``GAMES`` id, the players in the engine's seats, the bets it
+carried in from prison, the contract history, the settlements), which recall replays
+through the engine; records written before version 2 are read, recalled and finished.
+A round's limits are the table's when it opened: limits set while a round has bets
+apply from the next one.
 
 >>> from datetime import date
 >>> from pelisali.platform import accounts, jackpots
@@ -34,18 +50,18 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
+from pelisali.engine import IllegalMove
 from pelisali.games import GameError, make_game
 from pelisali.games.base import WagerGame
-from pelisali.games.round import Bet, Limits, Receipt, Round, Settlement, replay
+from pelisali.games.round import Limits, Receipt, Settlement
 from pelisali.money import format_cents
-from pelisali.platform import accounts, jackpots
+from pelisali.platform import accounts, jackpots, table_layer
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import (
     LedgerError,
@@ -57,14 +73,29 @@ from pelisali.platform.ledger import (
     post,
 )
 from pelisali.platform.models import Account, BetRow, GameTable, Player, RoundRow, Transfer
+from pelisali.platform.table_layer import RecordError
+from pelisali.platform.wager_family import (
+    FAMILY,
+    TableBet,
+    WagerRound,
+    base_record,
+    derived_of,
+    game_id_of,
+    rounding_of,
+    wager_engine,
+)
 from pelisali.rng import Rng, SecureRng
 
 # GGPoker house rules 2.3: pending bets are kept 24 hours, then completed automatically.
 PENDING_HOURS = 24
 OPEN = ("betting",)
+DECIDING = RoundStatus.DECIDING
+SETTLED, VOID = RoundStatus.SETTLED, RoundStatus.VOID
 # A choice not made by the deadline: la partage (half back at once), the choice that
 # leaves nothing pending (RULINGS lets the player choose; the text names no default).
+# A bet in prison hit by zero again offers prison or a quarter back: the quarter.
 DEFAULT_CHOICE = "half"
+DEFAULT_CHOICES = (DEFAULT_CHOICE, "quarter")
 BANK = "house:bank"
 ROUNDING = "rounding:house"
 _ACCOUNTS = cast(Table, Account.__table__)
@@ -135,11 +166,33 @@ def set_table(session: Session, name: str, actor: str, status: str | None = None
     hi = table.limit_max if limit_max is None else limit_max
     if not 0 < lo <= hi:
         raise TableError("limits: 0 < minimum <= maximum")
+    if (lo, hi) != (table.limit_min, table.limit_max):
+        _keep_limits(session, table)
     table.limit_min, table.limit_max = lo, hi
     session.flush()
     append_audit(session, actor, "table-settings", {"table": name, "status": table.status,
                                                     "min": lo, "max": hi})
     return table
+
+
+def _keep_limits(session: Session, table: GameTable) -> None:
+    """The table's round open for bets keeps the limits its bets were placed under: they
+    are written in its record before the table's change (the engine replays the round's
+    bets under its limits)."""
+    for row in session.scalars(select(RoundRow).where(RoundRow.table_id == table.id,
+                                                      RoundRow.status.in_(OPEN))):
+        if "limits" not in json.loads(row.record or "{}"):
+            row.record = json.dumps({"limits": {"min": table.limit_min,
+                                                "max": table.limit_max}})
+
+
+def round_limits(table: GameTable, row: RoundRow) -> Limits:
+    """The limits of a round open for bets: those it kept when the table's changed, else
+    the table's."""
+    kept = json.loads(row.record).get("limits") if row.record not in ("", "{}") else None
+    if isinstance(kept, dict):
+        return Limits(int(kept["min"]), int(kept["max"]))
+    return Limits(table.limit_min, table.limit_max)
 
 
 def find_table(session: Session, name: str) -> GameTable:
@@ -185,15 +238,31 @@ def lock_table(session: Session, table: GameTable) -> tuple[int, int, str]:
     return int(row[0]), int(row[1]), str(row[2])
 
 
-def _engine_round(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
-    game = _game(table)
-    rnd = Round(game, str(row.id), Limits(table.limit_min, table.limit_max),
-                venue="pelisali", table_id=table.name, opened_at=row.opened_at.isoformat())
-    for bet in sorted(bets, key=lambda b: b.number):
-        rnd.bets.append(Bet(bet.number, bet.player, game.spot(bet.spot), bet.stake,
-                            level=bet.level, carried=bet.carried))
-    rnd._next_id = max((b.number for b in bets), default=0) + 1
-    return rnd
+@lru_cache(maxsize=1024)
+def _settings_text(settings: str) -> str:
+    """A table's settings as the engines are cached by: JSON, keys sorted."""
+    return json.dumps(json.loads(settings), sort_keys=True)
+
+
+def _engine_round(table: GameTable, row: RoundRow, bets: Sequence[BetRow]) -> WagerRound:
+    """The round open for bets at ``table`` as the engine holds it: each player's bets
+    (those carried in from prison too) in their seat, under the round's limits."""
+    limits = round_limits(table, row)
+    game_id = game_id_of(table.game, table.variant)
+    try:
+        engine = wager_engine(game_id, _settings_text(table.settings), limits.minimum,
+                              limits.maximum)
+        base = base_record(game_id, row.id, table.name, table.mode,
+                           row.opened_at.isoformat(), json.loads(table.settings), limits)
+        return WagerRound.of_bets(engine, base, [
+            TableBet(b.number, b.player, b.spot, b.stake, b.level, b.carried) for b in bets])
+    except (RecordError, IllegalMove, GameError) as exc:
+        raise TableError(f"round {row.id} at {table.name}: {exc}") from None
+
+
+def bet_count(session: Session, round_id: int) -> int:
+    """How many bets round ``round_id`` holds (those carried in from prison too)."""
+    return int(session.connection().execute(_COUNT_BETS, {"round": round_id}).scalar_one())
 
 
 def _bets(session: Session, round_id: int) -> list[BetRow]:
@@ -239,15 +308,18 @@ _LOCK_ROUND = (select(_ROUNDS.c.status, _TABLES.c.status)
 _LOCK_TABLE = (select(_TABLES.c.limit_min, _TABLES.c.limit_max, _TABLES.c.status)
                .where(_TABLES.c.id == bindparam("table")).with_for_update())
 _NEW_ROUND = insert(_ROUNDS).returning(_ROUNDS.c.id)
+_COUNT_BETS = select(func.count()).select_from(_BETS).where(_BETS.c.round_id == bindparam("round"))
 
 
-def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
+def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRound,
                  slips: Sequence[Slip], check_keys: bool = True) -> list[SlipResult]:
     """Check every slip with the engine and debit the accepted ones, all in this
     transaction and in a fixed number of statements, however many slips: the players'
     status and loss limits, their wallets (locked), the stakes and the bet rows.
 
-    ``rnd`` is the round as the engine holds it; accepted bets are added to it. A slip
+    ``rnd`` is the round as the engine holds it; accepted bets are added to it (each in
+    its player's seat, so a slip costs the same however many bets the table holds), and
+    the stakes booked are checked against what the engine took. A slip
     is taken whole or refused whole (a spot that does not exist, a limit, no money); a
     retried slip (a key seen before) gets its first receipts. Without ``check_keys`` the
     look-up is left to the keys' unique constraints: a key used before then fails the
@@ -267,6 +339,8 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
                     .scalars())
     check = accounts.StakeCheck(session, [slip.player for slip in slips])
     placed: dict[int, list[Receipt]] = {}
+    spots: dict[int, list[str]] = {}
+    engine_took: dict[int, int] = {}
     for n, slip in enumerate(slips):
         barred = check.barred(slip.player)
         if barred:  # the player first, then the table
@@ -278,15 +352,10 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
         if slip.key in used or f"{slip.key}/0" in used:
             results[n] = _placed_before(connection, rnd, slip)
             continue
-        receipts: list[Receipt] = []
-        try:
-            for spot, amount in slip.bets:
-                receipts.append(rnd.place(slip.player, spot, amount))
-        except GameError as exc:
-            _take_back(rnd, receipts)
+        try:  # the engine takes the slip whole, or nothing of it
+            placed[n], spots[n], engine_took[n] = rnd.place_slip(slip.player, slip.bets)
+        except (GameError, IllegalMove) as exc:
             results[n] = SlipResult([], TableError(str(exc)))
-            continue
-        placed[n] = receipts
     # The players may stake (status, exclusion, loss limits) and hold the money.
     totals: dict[str, int] = {}
     for n, receipts in placed.items():
@@ -299,14 +368,14 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
     postings: list[Posting] = []
     rows: list[dict[str, Any]] = []
     at = now_utc()
-    spot_of = {b.bet_id: b.spot.key for b in rnd.bets}
+    expected: dict[str, int] = {}
     for n, receipts in placed.items():
         slip = slips[n]
         wallet = accounts.wallet_code(slip.player)
         total = sum(r.accepted for r in receipts)
         held = wallets.get(wallet, 0)
         if slip.player in refusals or held < total:
-            _take_back(rnd, receipts)
+            rnd.take_back(slip.player, [r.bet_id for r in receipts])
             results[n] = SlipResult([], accounts.Refused(refusals[slip.player])
                                     if slip.player in refusals else LedgerError(
                 f"{wallet} holds {format_cents(held)}, not {format_cents(total)}: no credit"))
@@ -317,12 +386,15 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
         postings.append(Posting(f"stake:{slip.key}", wallet, BANK, total, "stake",
                                 f"{table.name} round {round_id}: bets "
                                 + ",".join(str(r.bet_id) for r in receipts), round_id))
-        for i, receipt in enumerate(receipts):
+        expected[wallet] = expected.get(wallet, 0) - engine_took[n]
+        expected[BANK] = expected.get(BANK, 0) + engine_took[n]
+        for i, (receipt, spot) in enumerate(zip(receipts, spots[n], strict=True)):
             rows.append({"round_id": round_id, "number": receipt.bet_id,
-                         "player": slip.player, "spot": spot_of[receipt.bet_id],
+                         "player": slip.player, "spot": spot,
                          "stake": receipt.accepted, "key": slip.bet_key(i), "level": 0,
                          "carried": False, "created_at": at})
     if postings:  # the bets first: the ledger's end of the transaction is the busy part
+        table_layer.check_postings(postings, expected)
         connection.execute(_INSERT_BETS, rows)
         post(session, postings, actor="table:" + table.name, action="bets",
              note={"round": round_id}, fresh=True, locked=locked)
@@ -330,7 +402,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: Round,
             for r in results]
 
 
-def _placed_before(connection: Connection, rnd: Round, slip: Slip) -> SlipResult:
+def _placed_before(connection: Connection, rnd: WagerRound, slip: Slip) -> SlipResult:
     """A slip whose key was used: its first receipts if it is the same slip again."""
     rows = sorted(connection.execute(
         select(_BETS.c.key, _BETS.c.number, _BETS.c.player, _BETS.c.spot, _BETS.c.stake)
@@ -339,18 +411,13 @@ def _placed_before(connection: Connection, rnd: Round, slip: Slip) -> SlipResult
         key=lambda row: row.number)
     try:
         same = len(rows) == len(slip.bets) and all(
-            row.player == slip.player and row.spot == rnd.game.spot(spot).key
+            row.player == slip.player and row.spot == rnd.wager.spot(spot).key
             for row, (spot, _) in zip(rows, slip.bets, strict=True))
     except GameError:
         same = False
     if not same:
         return SlipResult([], TableError(f"bet key {slip.key!r} was used for a different bet"))
     return SlipResult([Receipt(row.number, row.stake, 0, "already placed") for row in rows])
-
-
-def _take_back(rnd: Round, receipts: Sequence[Receipt]) -> None:
-    for receipt in receipts:
-        rnd.withdraw(receipt.bet_id)
 
 
 def place_bets(session: Session, table_name: str, player: str,
@@ -392,19 +459,25 @@ def settle(session: Session, table_name: str, rng: Rng | None = None,
     return row.id, draw_and_settle(session, table, row.id, rnd, rng)
 
 
-def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: Round,
+def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: WagerRound,
                     rng: Rng | None = None) -> list[Settlement]:
     """No more bets, the draw, and every payout of ``rnd``, the open round ``round_id``
-    (locked by the caller); an empty list while players still have to choose."""
-    rnd.close()
-    rnd.draw(rng or SecureRng())
-    if rnd.pending_choices():  # roulette D, both zero rules: the players choose first
-        record = rnd.record()
-        _update_round(session, round_id, status="deciding",
-                      record=json.dumps(record, sort_keys=True))
+    (locked by the caller); an empty list while players still have to choose. The draw
+    is each device's slot drawn with ``rng`` (the secure generator by default), which the
+    engine takes as its chance outcomes."""
+    try:
+        rnd.draw(rnd.wager.draw(rng or SecureRng()))
+    except (GameError, IllegalMove) as exc:
+        raise TableError(str(exc)) from None
+    choices = rnd.pending()
+    if choices:  # roulette D, both zero rules: the players choose first
+        record = rnd.record(DECIDING)
+        derived = derived_of(record, rnd.wager)
+        _update_round(session, round_id, status=DECIDING,
+                      record=table_layer.write_record(record, derived))
         append_audit(session, "table:" + table.name, "draw", {
-            "round": round_id, "draws": record["draws"],
-            "choices": {str(k): v for k, v in rnd.pending_choices().items()}})
+            "round": round_id, "draws": derived["draws"],
+            "choices": {str(k): v for k, v in choices.items()}})
         return []
     return _finish(session, table, round_id, rnd)
 
@@ -416,11 +489,16 @@ def _update_round(session: Session, round_id: int, **values: Any) -> None:
 
 
 def _finish(session: Session, table: GameTable, round_id: int,
-            rnd: Round) -> list[Settlement]:
+            rnd: WagerRound) -> list[Settlement]:
     """Pay the settled round; bets held in prison move to the table's open round, their
     stakes staying with the house until they are released or lost. The fractions of a
-    cent the payouts were paid down by go, in whole cents, to the rounding account."""
-    settlements = rnd.settle()
+    cent the payouts were paid down by go, in whole cents, to the rounding account. The
+    payouts must move each wallet by what the engine paid its seat."""
+    if not rnd.settled:
+        raise TableError(f"round {round_id}: choices are still to be made")
+    settlements = rnd.settlements()
+    record = rnd.record(SETTLED, settlements)
+    derived = derived_of(record, rnd.wager)
     session.flush()
     connection = session.connection()
     if settlements:
@@ -438,21 +516,19 @@ def _finish(session: Session, table: GameTable, round_id: int,
                        f"{table.name} round {round_id}: bets "
                        + ",".join(str(s.bet_id) for s in paid), round_id)
                for player, paid in won.items()]
+    table_layer.check_postings(payouts, rnd.payouts())
     kept = rounding_posting(table.name, round_id, settlements)
     if kept is not None:
         payouts.append(kept)
-    result = "-".join(d.face for d in rnd.draws)
-    jackpots.settle_round(session, table, round_id, result)
-    record = rnd.record()
+    jackpots.settle_round(session, table, round_id, derived["result"])
     connection.execute(_SETTLED, {"round": round_id, "at": now_utc(),
-                                  "rec": json.dumps(record, sort_keys=True)})
+                                  "rec": table_layer.write_record(record, derived)})
     expire(session, RoundRow, {round_id})
-    by_number = {b.bet_id: b for b in rnd.bets}
-    held = [(round_id, s.bet_id, s.player, by_number[s.bet_id].spot.key, s.stake, s.held_level)
+    held = [(round_id, s.bet_id, s.player, s.spot, s.stake, s.held_level)
             for s in settlements if s.held_level]
     _carry(session, table, held)
     post(session, payouts, actor="table:" + table.name, action="settle", note={
-        "round": round_id, "draws": record["draws"], "bets": len(rnd.bets),
+        "round": round_id, "draws": derived["draws"], "bets": len(settlements),
         "paid": sum(s.paid for s in settlements), "held": len(held)}, fresh=True)
     return settlements
 
@@ -463,12 +539,13 @@ def rounding_posting(table_name: str, round_id: int, settlements: Sequence[Settl
     account (RULINGS "Everywhere": fractions are paid down); the rest of a cent stays
     written in the round's record.
 
+    >>> from fractions import Fraction
     >>> from pelisali.games.round import Settlement
     >>> half = Settlement(1, "ann", "banker", 1_010, 1_969, Fraction(1, 2), "win")
     >>> rounding_posting("pb-1", 7, [half, half, half]).amount
     1
     """
-    kept = sum((s.rounding for s in settlements), Fraction(0))
+    kept = rounding_of(settlements)
     if kept < 1:
         return None
     return Posting(f"rounding:{round_id}", BANK, ROUNDING, int(kept), "rounding",
@@ -482,10 +559,10 @@ def _carry(session: Session, table: GameTable,
     if not held:
         return
     following = open_round(session, table)
-    numbers = [b.number for b in _bets(session, following.id)]
+    top = max((b.number for b in _bets(session, following.id)), default=0)
     for from_round, number, player, spot, stake, level in held:
-        numbers.append(max(numbers, default=0) + 1)
-        session.add(BetRow(round_id=following.id, number=numbers[-1], player=player,
+        top += 1
+        session.add(BetRow(round_id=following.id, number=top, player=player,
                            spot=spot, stake=stake, key=f"carry:{from_round}:{number}",
                            level=level, carried=True, created_at=now_utc()))
     session.flush()
@@ -494,25 +571,27 @@ def _carry(session: Session, table: GameTable,
 def decide(session: Session, table_name: str, round_id: int, bet_number: int, option: str,
            player: str) -> list[Settlement]:
     """A player's choice for a bet hit by zero (roulette D, both rules: ``prison`` or
-    ``half``). When the last choice is made the round is settled; until then, nothing."""
+    ``half``). When the last choice is made the round is settled; until then, nothing.
+    The engine asks for the choices bet by bet; a choice made before its turn is held in
+    the round's record until then."""
     table = find_table(session, table_name)
     row = session.scalars(select(RoundRow).where(RoundRow.id == round_id)
                           .with_for_update()).one_or_none()
     if row is None or row.table_id != table.id:
         raise TableError(f"no round {round_id} at {table_name}")
-    if row.status != "deciding":
+    if row.status != DECIDING:
         raise TableError(f"round {round_id} is {row.status}, not waiting for a choice")
-    bets = _bets(session, row.id)
-    owner = {b.number: b.player for b in bets}
+    owner = {b.number: b.player for b in _bets(session, row.id)}
     if owner.get(bet_number) != player:
         raise TableError(f"bet {bet_number} of round {round_id} is not {player}'s")
-    rnd = _restore(table, row, bets)
+    rnd = _restore(table, row)
     try:
         rnd.decide(bet_number, option)
-    except GameError as exc:
+    except (GameError, IllegalMove) as exc:
         raise TableError(str(exc)) from None
-    if rnd.pending_choices():
-        row.record = json.dumps(rnd.record(), sort_keys=True)
+    if rnd.pending():
+        record = rnd.record(DECIDING)
+        row.record = table_layer.write_record(record, derived_of(record, rnd.wager))
         return []
     return _finish(session, table, row.id, rnd)
 
@@ -521,49 +600,46 @@ def pending_choices(session: Session, round_id: int, player: str) -> dict[int, l
     """The choices ``player`` still has to make in a round waiting for them: bet number
     to its options (roulette D, both zero rules)."""
     row = session.get(RoundRow, round_id)
-    if row is None or row.status != "deciding":
+    if row is None or row.status != DECIDING:
         return {}
     table = session.get(GameTable, row.table_id)
-    assert table is not None
-    bets = _bets(session, row.id)
-    owner = {b.number: b.player for b in bets}
-    return {n: options for n, options in _restore(table, row, bets).pending_choices().items()
-            if owner.get(n) == player}
+    if table is None:
+        raise TableError(f"round {round_id} has no table")
+    return _restore(table, row).pending(player)
 
 
-def _restore(table: GameTable, row: RoundRow, bets: list[BetRow]) -> Round:
-    """A round waiting for choices, rebuilt from its record: bets, draws, choices made."""
-    from pelisali.games.base import Draw
-
-    record = json.loads(row.record)
-    rnd = _engine_round(table, row, bets)
-    rnd.close()
-    rnd.apply_draws([Draw(d["device"], d["slot"], d["face"]) for d in record["draws"]])
-    for number, option in record["decisions"].items():
-        rnd.decide(int(number), option)
-    return rnd
+def _restore(table: GameTable, row: RoundRow) -> WagerRound:
+    """A round waiting for choices, rebuilt from its record (either version), seat by
+    seat: the bets, the draw, the choices made."""
+    try:
+        record = table_layer.read_record(row.record, FAMILY)
+        return WagerRound.of_record(FAMILY.game(record), record)
+    except (RecordError, IllegalMove, GameError) as exc:
+        raise TableError(f"round {row.id} cannot be resumed from its record: {exc}") from None
 
 
 def void(session: Session, table_name: str, reason: str, actor: str) -> int:
-    """Void the open round (mis-spin, device fault): every stake goes back."""
+    """Void the open round (mis-spin, device fault): every stake placed in it goes back;
+    a bet in prison stays in prison (RAY 1.2.1) and is carried to the next round."""
     if not reason:
         raise TableError("a void needs its reason")
     table = find_table(session, table_name)
     row = open_round(session, table)
     bets = _bets(session, row.id)
     rnd = _engine_round(table, row, bets)
-    rnd.void(reason)
+    record = rnd.record(VOID, void_reason=reason)
+    postings = [Posting(f"refund:{row.id}:{bet.number}", BANK, accounts.wallet_code(bet.player),
+                        bet.stake, "refund", f"{table.name} round {row.id} void: {reason}",
+                        row.id) for bet in bets if not bet.carried]
+    table_layer.check_postings(postings, rnd.staked())
+    table_layer.book(session, postings)
     held = [bet for bet in bets if bet.carried]
     for bet in bets:
-        if bet.carried:  # a bet in prison stays in prison (RAY 1.2.1)
-            continue
-        accounts.pay(session, bet.player, bet.stake, key=f"refund:{row.id}:{bet.number}",
-                     kind="refund", reason=f"{table.name} round {row.id} void: {reason}",
-                     round_id=row.id)
-        bet.paid, bet.result = bet.stake, "refund"
+        if not bet.carried:
+            bet.paid, bet.result = bet.stake, "refund"
     jackpots.refund_entries(session, row.id, f"void: {reason}", actor)
-    row.status, row.finished_at = RoundStatus.VOID, now_utc()
-    row.record = json.dumps(rnd.record(), sort_keys=True)
+    row.status, row.finished_at = VOID, now_utc()
+    row.record = table_layer.write_record(record, derived_of(record, rnd.wager))
     for bet in held:
         bet.result = "prison"
     _carry(session, table, [(row.id, bet.number, bet.player, bet.spot, bet.stake, bet.level)
@@ -575,27 +651,29 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
 def recover(session: Session, rng: Rng | None = None, everything: bool = False,
             ) -> list[tuple[int, str]]:
     """Finish rounds left open with bets: those past their 24-hour deadline, or all of
-    them (``everything``, at a restart after a crash). Each is settled in full."""
+    them (``everything``, at a restart after a crash). Each is settled in full; a
+    choice nobody made is la partage, half back (a bet in prison hit by zero again: a
+    quarter back)."""
     now = now_utc()
     done: list[tuple[int, str]] = []
-    rows = session.scalars(select(RoundRow).where(RoundRow.status.in_((*OPEN, "deciding")))
+    rows = session.scalars(select(RoundRow).where(RoundRow.status.in_((*OPEN, DECIDING)))
                            .order_by(RoundRow.id)).all()
     for row in rows:
-        if row.status == "deciding":  # nobody chose in time: la partage, half back
-            if everything or row.deadline <= now:
-                table = session.get(GameTable, row.table_id)
-                assert table is not None
-                bets = _bets(session, row.id)
-                rnd = _restore(table, row, bets)
-                for number in list(rnd.pending_choices()):
-                    rnd.decide(number, DEFAULT_CHOICE)
-                _finish(session, table, row.id, rnd)
-                done.append((row.id, f"settled, unchosen bets {DEFAULT_CHOICE}"))
-            continue
-        if not _bets(session, row.id) or not (everything or row.deadline <= now):
+        if not (everything or row.deadline <= now):
             continue
         table = session.get(GameTable, row.table_id)
-        assert table is not None
+        if table is None:
+            raise TableError(f"round {row.id} has no table")
+        if row.status == DECIDING:  # nobody chose in time: la partage, half back
+            rnd = _restore(table, row)
+            for number, options in rnd.pending().items():
+                rnd.decide(number, next((o for o in DEFAULT_CHOICES if o in options),
+                                        options[0]))
+            _finish(session, table, row.id, rnd)
+            done.append((row.id, f"settled, unchosen bets {DEFAULT_CHOICE}"))
+            continue
+        if not _bets(session, row.id):
+            continue
         settle(session, table.name, rng, round_id=row.id)
         done.append((row.id, "settled"))
     return done
@@ -603,25 +681,33 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False,
 
 @dataclass(frozen=True)
 class Recall:
+    """A recorded round replayed: its settlements as recorded and as replayed, and the
+    problem when the record does not replay or does not agree with itself."""
+
     round_id: int
     recorded: list[dict[str, Any]]
     replayed: list[dict[str, Any]]
+    problem: str = ""
 
     @property
     def same(self) -> bool:
-        return self.recorded == self.replayed
+        return not self.problem and self.recorded == self.replayed
 
 
 def recall(session: Session, round_id: int) -> Recall:
-    """Replay a recorded round through the engine: the same settlement, or not."""
+    """Replay a recorded round through the engine (its contract history, from the bets it
+    carried in from prison) and compare with the recorded settlements; what the record
+    shows besides its history (the draws, the bets, the choices) is checked against it.
+    A void round has nothing to replay."""
     row = session.get(RoundRow, round_id)
     if row is None:
         raise TableError(f"no round {round_id}")
-    if row.status not in ("settled", "void"):
+    if row.status not in (SETTLED, VOID):
         raise TableError(f"round {round_id} is still {row.status}")
-    record = json.loads(row.record)
-    again = [s.to_json() for s in replay(record)]
-    return Recall(round_id, list(record["settlements"]), again)
+    found = table_layer.recall(row.record, FAMILY)
+    if row.status == VOID:
+        return Recall(round_id, found.recorded, [])
+    return Recall(round_id, found.recorded, found.replayed, found.problem or "")
 
 
 @dataclass

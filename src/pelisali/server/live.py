@@ -136,7 +136,8 @@ class LiveRoom:
 
     async def _round(self) -> None:
         """One round: the window, no more bets, the draw, the settlements."""
-        assert self._desk is not None
+        if self._desk is None:
+            raise RuntimeError(f"live table {self.table} is not open")
         if not self.clients:  # nobody at the table: the wheel waits
             self.phase = "waiting"
             self._wake.clear()
