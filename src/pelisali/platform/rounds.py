@@ -207,10 +207,14 @@ def open_round(session: Session, table: GameTable, lock: bool = True) -> RoundRo
     transaction."""
     query = select(RoundRow).where(RoundRow.table_id == table.id,
                                    RoundRow.status.in_(OPEN)).order_by(RoundRow.id)
-    found = session.scalars(query.with_for_update() if lock else query).first()
+    # A locked row is read as it now is, not as this session may have read it before the
+    # lock (another transaction may have settled it while we waited).
+    fresh = {"populate_existing": True}
+    found = session.scalars((query.with_for_update() if lock else query)
+                            .execution_options(**fresh)).first()
     if found is None:  # lock the table so that two first bets open one round, not two
         lock_table(session, table)
-        found = session.scalars(query.with_for_update()).first()
+        found = session.scalars(query.with_for_update().execution_options(**fresh)).first()
     return found or new_round(session, table)
 
 
@@ -449,7 +453,8 @@ def settle(session: Session, table_name: str, rng: Rng | None = None,
         row = open_round(session, table)
     else:
         found = session.scalars(select(RoundRow).where(RoundRow.id == round_id)
-                                .with_for_update()).one_or_none()
+                                .with_for_update()
+                                .execution_options(populate_existing=True)).one_or_none()
         if found is None or found.table_id != table.id:
             raise TableError(f"no round {round_id} at {table_name}")
         row = found
@@ -576,7 +581,8 @@ def decide(session: Session, table_name: str, round_id: int, bet_number: int, op
     the round's record until then."""
     table = find_table(session, table_name)
     row = session.scalars(select(RoundRow).where(RoundRow.id == round_id)
-                          .with_for_update()).one_or_none()
+                          .with_for_update()
+                          .execution_options(populate_existing=True)).one_or_none()
     if row is None or row.table_id != table.id:
         raise TableError(f"no round {round_id} at {table_name}")
     if row.status != DECIDING:
