@@ -33,7 +33,7 @@ from pelisali.platform.desk import TableDesk
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import LedgerError, balance, check, move, now_utc, verify_audit
 from pelisali.platform.models import Account, BetRow, GameTable, RoundRow, Transfer
-from pelisali.platform.queries import round_result
+from pelisali.platform.queries import recall_for, round_result
 from pelisali.platform.recalls import recall_round
 from pelisali.platform.report import day_report
 from pelisali.platform.rounds import (
@@ -359,6 +359,28 @@ def test_recall_checks_what_the_record_shows_besides_its_history(sqlite: Engine)
         assert not found.same and found.recorded == found.replayed
         assert found.problem == "the record's draws are not its history's"
         assert recall_round(s, round_id).problem == found.problem
+        mine = recall_for(s, round_id, "ann")  # what the player's recall shows
+        assert mine is not None and mine.problem == found.problem and not mine.same
+
+
+def test_a_players_recall_of_a_record_that_does_not_replay_names_the_problem(
+        sqlite: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recall that could not replay carries a problem entry, not a settlement; the
+    player's own recall passes the problem on rather than failing on it."""
+    from pelisali.platform import queries
+    from pelisali.platform.recalls import RoundRecall
+
+    setup(sqlite)
+    with transaction(sqlite) as s:
+        create_table(s, "r", "roulette", "C")
+        place_bets(s, "r", "ann", [("red", 1_000)], key="a")
+        round_id, _ = settle(s, "r", Fixed(1))
+    broken = RoundRecall(round_id, "roulette", False, [{"problem": "unreadable"}], [],
+                         "unreadable")
+    monkeypatch.setattr(queries, "recall_round", lambda _s, _r: broken)
+    with transaction(sqlite) as s:
+        mine = recall_for(s, round_id, "ann")
+    assert mine is not None and mine.problem == "unreadable" and mine.recorded == []
 
 
 def test_a_round_kept_seat_by_seat_is_the_table_s_round_replayed() -> None:

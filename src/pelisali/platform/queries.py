@@ -298,5 +298,5 @@ def recall_for(session: Session, round_id: int, player: str) -> RoundRecall | No
                                                                 round_id) else None
     found = recall_round(session, round_id)
     return RoundRecall(found.round_id, found.game, found.same,
-                       [s for s in found.recorded if s["player"] == player],
-                       [s for s in found.replayed if s["player"] == player], found.problem)
+                       [s for s in found.recorded if s.get("player") == player],
+                       [s for s in found.replayed if s.get("player") == player], found.problem)
