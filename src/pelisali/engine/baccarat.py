@@ -206,8 +206,29 @@ class BaccaratEngine(Game):
         return key
 
 
+class ShoeChance(State):
+    """Chance from a shoe's composition (``shoe``): each distinct card left, at its count
+    over the cards left. Punto banco and blackjack deal this way."""
+
+    shoe: ShoeCounts
+
+    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
+        if self.to_move() != CHANCE:
+            return ()
+        return shoe_outcomes(self.shoe)
+
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        if self.to_move() != CHANCE:
+            return (), (), 1
+        return shoe_weights(self.shoe)
+
+    def can_come_up(self, outcome: ChanceOutcome) -> bool:
+        return self.to_move() == CHANCE and any(card == outcome.label and n
+                                                for card, n in self.shoe)
+
+
 @dataclass(frozen=True)
-class BaccaratState(State):
+class BaccaratState(ShoeChance):
     """A punto banco coup: the bets, the shoe left, the cards dealt, then the settlements."""
 
     game: BaccaratEngine
@@ -249,19 +270,6 @@ class BaccaratState(State):
         return None
 
     # -- what may happen ---------------------------------------------------------------
-    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
-        if self.to_move() != CHANCE:
-            return ()
-        return shoe_outcomes(self.shoe)
-
-    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
-        if self.to_move() != CHANCE:
-            return (), (), 1
-        return shoe_weights(self.shoe)
-
-    def can_come_up(self, outcome: ChanceOutcome) -> bool:
-        return self.to_move() == CHANCE and any(card == outcome.label and n
-                                                for card, n in self.shoe)
 
     def legal_actions(self) -> tuple[Action, ...]:
         mover = self.to_move()

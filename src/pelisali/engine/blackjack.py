@@ -43,11 +43,10 @@ from fractions import Fraction
 from typing import Any, ClassVar, Final, Literal
 
 from pelisali.engine.baccarat import (
+    ShoeChance,
     ShoeCounts,
     full_shoe,
     shoe_counts,
-    shoe_outcomes,
-    shoe_weights,
     take,
 )
 from pelisali.engine.contract import (
@@ -59,7 +58,6 @@ from pelisali.engine.contract import (
     IllegalMove,
     Move,
     Seats,
-    State,
     Step,
 )
 from pelisali.engine.wager import EndBetting
@@ -268,7 +266,7 @@ class BlackjackEngine(Game):
 
 
 @dataclass(frozen=True)
-class BlackjackState(State):
+class BlackjackState(ShoeChance):
     """A blackjack round: the boxes and their hands, the dealer's cards, the shoe left.
 
     ``deal_to`` lists where the cards chance deals next go, ``(box, hand)`` or
@@ -331,19 +329,6 @@ class BlackjackState(State):
         return None if current is None else current[0].seat
 
     # -- what may happen -------------------------------------------------------------
-    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
-        if self.to_move() != CHANCE:
-            return ()
-        return shoe_outcomes(self.shoe)
-
-    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
-        if self.to_move() != CHANCE:
-            return (), (), 1
-        return shoe_weights(self.shoe)
-
-    def can_come_up(self, outcome: ChanceOutcome) -> bool:
-        return self.to_move() == CHANCE and any(card == outcome.label and n
-                                                for card, n in self.shoe)
 
     def legal_actions(self) -> tuple[Action, ...]:
         mover = self.to_move()
