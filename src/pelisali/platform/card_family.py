@@ -208,6 +208,22 @@ class CardFamily(table_layer.Family):
         except (KeyError, TypeError, ValueError) as exc:  # IllegalMove is a ValueError
             raise RecordError(f"the version-1 record does not read: {exc!r}") from None
 
+    def theoretical_rtp(self, game: str, variant: str, settings: Mapping[str, Any]
+                        ) -> Mapping[str, Fraction] | None:
+        """Punto banco: the exact odds of a full shoe; blackjack's return depends on the
+        players' decisions, so it has none."""
+        if game != "punto-banco":
+            return None
+        return _baccarat_rtp(json.dumps(settings, sort_keys=True))
+
+
+@lru_cache(maxsize=16)
+def _baccarat_rtp(settings: str) -> Mapping[str, Fraction]:
+    from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe
+
+    config = PuntoBancoConfig.from_settings(json.loads(settings))
+    return dict(baccarat_odds(full_shoe(config.decks), config).rtp)
+
 
 FAMILY = CardFamily()
 

@@ -3,9 +3,11 @@ gross gaming revenue, and the observed return to player against the theoretical 
 for the bets actually made.
 
 The theoretical RTP weighs each bet type's exact RTP by the stakes placed on it that
-day: for the wager games ``pelisali odds`` (the engine's own outcomes walked with
-fractions), for punto banco the exact odds of a full shoe. Blackjack's depends on the
-players' decisions and poker has none, so neither gets one.
+day, as the table's family gives it
+(:meth:`~pelisali.platform.table_layer.Family.theoretical_rtp`): for the wager games
+``pelisali odds`` (the engine's own outcomes walked with fractions), for punto banco the
+exact odds of a full shoe. Blackjack's depends on the players' decisions and poker has
+none, so neither gets one.
 
 Gross gaming revenue is what the players staked less what they were paid, plus the
 fees the house took (poker rake and time charges, jackpot participation fees). The
@@ -27,16 +29,11 @@ import json
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
-from functools import lru_cache
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe
-from pelisali.analysis.odds import exact_odds
-from pelisali.games import GAMES, make_game
-from pelisali.games.base import WagerGame
-from pelisali.games.punto_banco import PuntoBancoConfig
+from pelisali.platform.families import family_of
 from pelisali.platform.models import BetRow, GameTable, RoundRow, Transfer
 
 # Ledger lines a table's rounds carry besides stakes and payouts.
@@ -84,7 +81,8 @@ def day_report(session: Session, day: date) -> list[TableDay]:
             .where(Transfer.round_id.in_(rounds), Transfer.kind.in_(LINES))
             .group_by(Transfer.kind))}
         staked = sum(b.stake for b in bets if not b.carried)
-        rtp = _rtp_of(table.game, table.variant, table.settings)
+        rtp = family_of(table.game).theoretical_rtp(table.game, table.variant,
+                                                    json.loads(table.settings))
         weighted: Fraction | None = None
         if rtp is not None and staked:
             weighted = sum((rtp[b.spot] * b.stake for b in bets if not b.carried),
@@ -93,29 +91,3 @@ def day_report(session: Session, day: date) -> list[TableDay]:
                             len(bets), staked, sum(b.paid or 0 for b in bets), weighted,
                             lines))
     return out
-
-
-@lru_cache(maxsize=64)
-def _rtp_of(game: str, variant: str, settings: str) -> dict[str, Fraction] | None:
-    """Exact RTP by spot key for a table's game, or None where there is none to give."""
-    if game in GAMES:
-        engine = make_game(game, variant or None, json.loads(settings))
-        by_type = {odds.bet: odds.rtp for odds in exact_odds(engine)}
-        return _SpotTypes(engine, by_type)
-    if game == "punto-banco":
-        config = PuntoBancoConfig.from_settings(json.loads(settings))
-        return dict(baccarat_odds(full_shoe(config.decks), config).rtp)
-    return None
-
-
-class _SpotTypes(dict[str, Fraction]):
-    """RTP looked up by a wager game's spot key (``straight 17``) through its bet type."""
-
-    def __init__(self, engine: WagerGame, by_type: dict[str, Fraction]) -> None:
-        super().__init__()
-        self.engine, self.by_type = engine, by_type
-
-    def __missing__(self, spot: str) -> Fraction:
-        rtp = self.by_type[self.engine.spot(spot).bet_type]
-        self[spot] = rtp
-        return rtp

@@ -351,6 +351,12 @@ class Family(ABC):
         """A version-1 record of this family as version 2."""
         raise RecordError(f"no version-1 reader for {data.get('game', 'this game')!r}")
 
+    def theoretical_rtp(self, game: str, variant: str, settings: Mapping[str, Any]
+                        ) -> Mapping[str, Fraction] | None:
+        """The exact return to player of each spot a table of ``game`` takes bets on,
+        for the day report; None where the players' decisions or the pot decide it."""
+        return None
+
 
 def rebuild(record: RoundRecord, family: Family) -> State:
     """The state ``record``'s history leads to from where the round began, by

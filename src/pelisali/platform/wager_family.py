@@ -194,6 +194,33 @@ class WagerFamily(table_layer.Family):
             # IllegalMove and GameError are ValueErrors too
             raise RecordError(f"the version-1 record does not read: {exc!r}") from None
 
+    def theoretical_rtp(self, game: str, variant: str, settings: Mapping[str, Any]
+                        ) -> Mapping[str, Fraction]:
+        """Each spot's exact RTP by its bet type, from ``pelisali odds`` (the engine's
+        outcomes walked with fractions)."""
+        return _spot_rtp(game, variant, json.dumps(settings, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _spot_rtp(game: str, variant: str, settings: str) -> Mapping[str, Fraction]:
+    from pelisali.analysis.odds import exact_odds
+
+    wager = make_game(game, variant or None, json.loads(settings))
+    return _SpotTypes(wager, {odds.bet: odds.rtp for odds in exact_odds(wager)})
+
+
+class _SpotTypes(dict[str, Fraction]):
+    """RTP looked up by a wager game's spot key (``straight 17``) through its bet type."""
+
+    def __init__(self, wager: WagerGame, by_type: dict[str, Fraction]) -> None:
+        super().__init__()
+        self.wager, self.by_type = wager, by_type
+
+    def __missing__(self, spot: str) -> Fraction:
+        rtp = self.by_type[self.wager.spot(spot).bet_type]
+        self[spot] = rtp
+        return rtp
+
 
 FAMILY = WagerFamily()
 

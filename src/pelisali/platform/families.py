@@ -1,0 +1,34 @@
+"""Which family of the table layer a table's game belongs to: the one place that maps a
+table's ``game`` to the code that knows it.
+
+>>> family_of("roulette") is WAGER, family_of("blackjack") is CARDS
+(True, True)
+>>> family_of("bridge")
+Traceback (most recent call last):
+...
+pelisali.platform.ledger.LedgerError: no family of games plays 'bridge'
+"""
+
+from __future__ import annotations
+
+from pelisali.games import GAMES
+from pelisali.platform.card_family import FAMILY as CARDS
+from pelisali.platform.ledger import LedgerError
+from pelisali.platform.poker_family import FAMILY as POKER
+from pelisali.platform.table_layer import Family
+from pelisali.platform.wager_family import FAMILY as WAGER
+
+__all__ = ["CARDS", "FAMILIES", "POKER", "WAGER", "family_of"]
+
+FAMILIES: dict[str, Family] = {
+    **{game: WAGER for game in GAMES}, "punto-banco": CARDS, "blackjack": CARDS,
+    "poker": POKER,
+}
+
+
+def family_of(game: str) -> Family:
+    """The family of a table whose ``game`` column is ``game``."""
+    try:
+        return FAMILIES[game]
+    except KeyError:
+        raise LedgerError(f"no family of games plays {game!r}") from None
