@@ -1,10 +1,23 @@
 """The card-game commands as a user runs them."""
 
 import json
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 
+import pytest
+from sqlalchemy import Engine, select
 from typer.testing import CliRunner
 
+from pelisali.cli import cards
 from pelisali.cli.main import app
+from pelisali.money import parse_amount
+from pelisali.platform.db import transaction
+from pelisali.platform.ledger import check
+from pelisali.platform.models import BetRow, RoundRow
+from pelisali.platform.queries import wallet
+from pelisali.platform.rounds import TableError, reconcile_bets
 
 runner = CliRunner()
 
@@ -54,7 +67,7 @@ def test_play_baccarat() -> None:
     assert "punto banco has no bet 'dragon'" in out
     assert "not an amount of money" in out
     assert "banker:" in out and "tie:" in out
-    assert "PB1-1:" in out
+    assert "round 1:" in out
 
 
 def test_play_blackjack_offers_only_legal_decisions() -> None:
@@ -117,3 +130,127 @@ def test_odds_blackjack_takes_decks() -> None:
     assert code == 0 and json.loads(out)["settings"]["decks"] == "6"
     code, out = run("odds", "blackjack", "--remaining", "1,2")
     assert code == 2 and "for baccarat" in out
+
+
+# -- quick mode: the platform wallet on a temporary database --------------------------------
+@dataclass(frozen=True)
+class QuickEnd:
+    """What the quick database held when the session ended."""
+
+    wallet: int
+    bets: list[tuple[str, int, int | None]]  # spot, stake, paid
+    statuses: list[str]
+    ledger_ok: bool
+    bets_ok: bool
+
+
+@pytest.fixture
+def quick_end(monkeypatch: pytest.MonkeyPatch) -> list[QuickEnd]:
+    """Read the quick database at the end of each session, before it is deleted."""
+    ends: list[QuickEnd] = []
+    real = cards.quick_wallet
+
+    @contextmanager
+    def keeping(start: int, bots: Sequence[str] = ()) -> Iterator[Engine]:
+        with real(start, bots) as db:
+            yield db
+            with transaction(db) as s:
+                bets = s.scalars(select(BetRow).where(BetRow.player == "you")
+                                 .order_by(BetRow.id)).all()
+                ends.append(QuickEnd(
+                    wallet(s, "you"), [(b.spot, b.stake, b.paid) for b in bets],
+                    [r.status for r in s.scalars(select(RoundRow).order_by(RoundRow.id))],
+                    check(s).ok, reconcile_bets(s).ok))
+
+    monkeypatch.setattr(cards, "quick_wallet", keeping)
+    return ends
+
+
+def final_balance(out: str) -> int:
+    found = re.search(r"Final balance (\S+) € \(started with (\S+) €\)", out)
+    assert found, out
+    return parse_amount(found[1])
+
+
+def test_quick_baccarat_settles_every_coup_in_the_ledger(quick_end: list[QuickEnd]) -> None:
+    lines = []
+    for spots in (["banker"], ["player", "tie"], ["banker", "tie"]) * 8:
+        lines += [f"bet {spot} {5 + i}" for i, spot in enumerate(spots)] + ["deal"]
+    code, out = run("play", "baccarat", "--seed", "5", "--balance", "200",
+                    stdin="\n".join([*lines, "history"]))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.statuses == ["settled"] * 24
+    assert end.ledger_ok and end.bets_ok
+    staked = sum(stake for _, stake, _ in end.bets)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert staked == (24 * 5 + 16 * 6) * 100
+    assert end.wallet == 20_000 - staked + paid == final_balance(out)
+    assert "round 24: P:" in out and "round 14:" not in out.split("> history")[1]
+
+
+def test_remove_gives_the_stake_back(quick_end: list[QuickEnd]) -> None:
+    code, out = run("play", "baccarat", "--seed", "2", stdin="bet banker 10\nbet tie 5\n"
+                    "remove 1\nremove 1\nbets\ndeal\n")
+    assert code == 0, out
+    assert "10.00 € returned. Balance 995.00 €" in out
+    assert "no bet 1 is down (nothing changed)" in out
+    assert "bet 2: 5.00 € on tie" in out
+    [end] = quick_end
+    assert [(spot, stake) for spot, stake, _ in end.bets] == [("tie", 500)]
+    assert end.wallet == 100_000 - 500 + (end.bets[0][2] or 0) == final_balance(out)
+
+
+def test_a_refused_bet_changes_nothing(quick_end: list[QuickEnd]) -> None:
+    code, out = run("play", "baccarat", "--balance", "20", "--seed", "1",
+                    stdin="bet banker 10\nbet player 15\nbalance\nbet player 10\ndeal\n")
+    assert code == 0, out
+    assert "you: balance 10.00; chips are not sold on credit (nothing changed)" in out
+    assert "Balance 10.00 € (10.00 € down for the next deal)" in out
+    [end] = quick_end
+    assert [(spot, stake) for spot, stake, _ in end.bets] == [("banker", 1000),
+                                                               ("player", 1000)]
+    assert end.ledger_ok and end.wallet == sum(p or 0 for _, _, p in end.bets)
+
+
+def test_a_refused_deal_places_no_bet(quick_end: list[QuickEnd],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    def jammed(*args: object, **kwargs: object) -> None:
+        raise TableError("the shoe is jammed")
+
+    monkeypatch.setattr(cards, "deal_coup", jammed)
+    code, out = run("play", "baccarat", stdin="bet banker 10\ndeal\nbets\n")
+    assert code == 0, out
+    assert "the shoe is jammed (nothing changed)" in out
+    assert "bet 1: 10.00 € on banker" in out.split("> bets")[1]
+    [end] = quick_end
+    assert end.bets == [] and end.wallet == 100_000 == final_balance(out)
+
+
+def test_quick_blackjack_plays_rounds_to_the_end(quick_end: list[QuickEnd]) -> None:
+    lines = []
+    for _ in range(15):
+        lines += ["bet 1 10", "bet 4 10", "deal", "no", "no", *["stand"] * 4]
+    code, out = run("play", "blackjack", "--seed", "7", stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.statuses == ["settled"] * 15
+    assert end.ledger_ok and end.bets_ok
+    assert sorted({spot for spot, _, _ in end.bets}) == ["seat 1", "seat 4"]
+    staked = sum(stake for _, stake, _ in end.bets)
+    assert staked == 15 * 2 * 1000  # standing never adds a stake
+    assert end.wallet == 100_000 - staked + sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == final_balance(out)
+    assert out.count("Place bets for the next round.") == 15
+
+
+def test_quick_blackjack_completes_a_round_left_in_play(quick_end: list[QuickEnd]) -> None:
+    for seed in range(40):  # a seed whose round waits for a decision
+        code, out = run("play", "blackjack", "--seed", str(seed), stdin="bet 2 10\ndeal\n")
+        assert code == 0, out
+        if "Choose:" in out:
+            break
+    assert "the house completes it" in out
+    end = quick_end[-1]
+    assert end.statuses == ["settled"] and end.ledger_ok
+    assert end.wallet == 100_000 - 1000 + (end.bets[0][2] or 0) == final_balance(out)

@@ -37,7 +37,13 @@ from pelisali.platform.ledger import (
     verify_audit,
 )
 from pelisali.platform.models import Account, GameTable, Jackpot, RoundRow, Transfer
-from pelisali.platform.poker_family import FAMILY, PokerHandRecord, ResultRecord
+from pelisali.platform.poker_family import (
+    FAMILY,
+    PokerHandRecord,
+    ResultRecord,
+    TableSettings,
+    as_poker,
+)
 from pelisali.platform.poker_tables import (
     HOUSE_SEATS,
     CashTable,
@@ -507,6 +513,66 @@ def test_poker_play_on_the_wallet(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert code == 0 and "ann cashed out" in out, out  # leaving posts the bring-in due
     code, out = run("poker", "play", "--account", "bob", stdin="quit\n")
     assert code == 2 and "no player 'bob'" in out
+    # jacks or better to open on the wallet: a deal nobody opens is dealt again, recorded
+    code, out = run("poker", "play", "--account", "ann", "--game", "draw", "--openers",
+                    "--seed", "2", "--players", "3", "--table", "jb-ann",
+                    stdin="check\nquit\n")
+    assert code == 0 and "nobody opened: the antes stay" in out, out
+    with transaction(db) as s:
+        table_id = find_table(s, "jb-ann").id
+        hands = s.scalars(select(RoundRow).where(RoundRow.table_id == table_id)).all()
+        assert hands and all(recall_hand(s, r.id).same for r in hands)
+        assert reconcile_table(s, "jb-ann").balanced and check(s).ok
+
+
+def test_an_openers_table_deals_again_records_and_recalls_the_same(engine: Engine) -> None:
+    """Five Card Draw, jacks or better to open, on the wallet: a deal nobody opens is dealt
+    again from a fresh deck with the antes in the pot; the record keeps every card of
+    every deal, so recall replays the hand, and an edited card of a later deal shows."""
+    setup(engine, "jb", "draw", openers=True)
+    table = CashTable.open(engine, "jb", SeededRng(7))
+    assert table.settings.openers and table.engine.game_id == "draw-openers"
+    assert table.settings.ante == 50 and "jacks or better to open" in table.settings.describe()
+    with transaction(engine) as s:
+        stored_settings = json.loads(find_table(s, "jb").settings)
+        assert find_table(s, "jb").variant == "fl5dj" and stored_settings["openers"] is True
+    del stored_settings["openers"]  # a table stored before the setting: no openers
+    assert TableSettings.from_json(stored_settings).openers is False
+    for name in PLAYERS[:4]:
+        table.buy_in(name, 10_000, key=name)
+    chooser = random.Random(1)
+    redealt: list[tuple[int, int]] = []
+    for _ in range(10):
+        hand = table.start_hand()
+        play_out(hand, chooser, ("rules",))
+        done = table.finish_hand()
+        if hand.redeals:
+            redealt.append((done.round_id, hand.redeals))
+    assert redealt
+    with transaction(engine) as s:
+        assert all(recall_hand(s, r.id).same for r in s.scalars(select(RoundRow)))
+        assert reconcile_table(s, "jb").balanced
+    round_id, redeals = redealt[0]
+    data = stored(engine, round_id)
+    record = read_record(data, FAMILY)
+    assert as_poker(rebuild(record, FAMILY)).hand.redeals == redeals
+    again = CashTable.open(engine, "jb", SeededRng(8))
+    assert (again.chips(), again.hands) == (table.chips(), table.hands)
+    # Two cards of the second deal (the first cards after the seats' checks) swapped
+    # between two players: the record no longer recalls the same.
+    history = data["history"]
+    acted = next(i for i, m in enumerate(history) if m["actor"] != CHANCE)
+    second = next(i for i in range(acted, len(history)) if history[i]["actor"] == CHANCE)
+    swap = second + 5  # the next player's first card: five cards each
+    assert all(history[i]["actor"] == CHANCE for i in range(second, swap + 1))
+    history[second]["text"], history[swap]["text"] = (history[swap]["text"],
+                                                      history[second]["text"])
+    with transaction(engine) as s:
+        row = s.get(RoundRow, round_id)
+        assert row is not None
+        row.record = json.dumps(data)
+    with transaction(engine) as s:
+        assert not recall_hand(s, round_id).same
 
 
 # -- the table layer: the version-2 record, version 1, the hand engine before -----------------

@@ -2,8 +2,12 @@
 
 import json
 import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
+from sqlalchemy import Engine, select
 from typer.testing import CliRunner
 
 from pelisali.analysis.census import census, colex_combinations
@@ -276,7 +280,7 @@ def test_poker_play_at_the_terminal_shows_only_my_cards() -> None:
                            input=script)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "you are seat 0" in out and "you " in out
+    assert "you sit at poker-terminal with 20.00" in out and "you " in out
     assert "(nothing changed)" in out  # a refused command
     code, bad = run("poker", "play", "--game", "bridge")
     assert code == 2 and "games:" in bad
@@ -360,15 +364,87 @@ def test_play_stud_draw_and_chinese_at_the_terminal() -> None:
                                  "--players", "3"],
                            input="bring-in\ncall\nraise 99\ncall\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "showing seat 1 8s; seat 2 Qc" in result.output  # others' up cards, not down
+    assert "showing bot 1 Tc; bot 2 8s" in result.output  # others' up cards, not down
     assert "only by the first to act" in result.output
     result = runner.invoke(app, ["poker", "play", "--game", "draw", "--openers", "--seed",
                                  "2", "--players", "3"], input="check\ndraw Xx\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "jacks or better to open" in result.output
+    assert "jacks or better to open" in " ".join(result.output.split())  # as rich wraps it
     assert "nobody opened: the antes stay" in result.output
     result = runner.invoke(app, ["poker", "play", "--game", "chinese", "--seed", "2",
                                  "--players", "3"], input="auto\nAs Kd\nquit\n")
     assert result.exit_code == 0, result.output
     assert "nets: seat 0 +0, seat 1 -400, seat 2 +400" in result.output
     assert "three parts: front | middle | back (nothing changed)" in result.output
+
+
+# -- quick mode: the terminal's one loop on a wallet of its own ----------------------------------
+def quick_play(monkeypatch: pytest.MonkeyPatch, *args: str,
+               stdin: str) -> tuple[int, str, dict[str, Any]]:
+    """``poker play ARGS`` without ``--account``, with what its quick wallet's database
+    held at the end (its accounts, each hand's recall and redeals, the ledger's checks),
+    read before the database is deleted."""
+    from pelisali.cli import quick
+    from pelisali.platform.db import transaction
+    from pelisali.platform.ledger import check, verify_audit
+    from pelisali.platform.models import Account, RoundRow
+    from pelisali.platform.poker_family import FAMILY, as_poker
+    from pelisali.platform.poker_tables import recall_hand
+    from pelisali.platform.table_layer import read_record, rebuild
+
+    seen: dict[str, Any] = {}
+    real = quick.quick_wallet
+
+    @contextmanager
+    def keeping(start: int, bots: Sequence[str] = ()) -> Iterator[Engine]:
+        with real(start, bots) as db:
+            yield db
+            with transaction(db) as s:
+                seen["start"] = start
+                seen["money"] = {a.code: a.balance for a in s.scalars(select(Account))}
+                rows = s.scalars(select(RoundRow).order_by(RoundRow.id)).all()
+                seen["same"] = [recall_hand(s, r.id).same for r in rows]
+                seen["redeals"] = [as_poker(rebuild(read_record(r.record, FAMILY), FAMILY))
+                                   .hand.redeals for r in rows]
+                seen["ledger"] = check(s).ok and verify_audit(s).ok
+
+    monkeypatch.setattr(quick, "quick_wallet", keeping)
+    result = runner.invoke(app, ["poker", "play", *args], input=stdin)
+    return result.exit_code, " ".join(result.output.split()), seen
+
+
+def test_quick_mode_records_every_hand_and_keeps_the_money(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from pelisali.cli.quick import HOUSE_BANK
+    from pelisali.money import format_cents
+
+    script = "\n".join(["call", "check", "raise 1", "call", "check", "check", "fold",
+                        "fold", "quit"])
+    code, out, seen = quick_play(monkeypatch, "--seed", "5", "--players", "4",
+                                 "--big-blind", "0.50", "--buy-in", "30", stdin=script)
+    assert code == 0, out
+    assert "you sit at poker-terminal with 30.00" in out and "blinds 0.25/0.50" in out
+    money = seen["money"]
+    assert seen["start"] == 3_000 and len(seen["same"]) >= 2 and all(seen["same"])
+    assert money["table:poker-terminal"] == 0 and money["fee:poker-terminal"] > 0
+    assert (money["player:you"] + money["table:poker-terminal"] + money["fee:poker-terminal"]
+            + money["house:poker-bots"] + money["house:bank"]) == 3_000 + HOUSE_BANK
+    assert seen["ledger"]
+    assert f"you cashed out {format_cents(money['player:you'])}" in out
+    assert out.endswith(f"wallet {format_cents(money['player:you'])}")
+    # --stack, deprecated: the buy-in in big blinds
+    code, out, seen = quick_play(monkeypatch, "--stack", "50", "--big-blind", "0.10",
+                                 stdin="quit\n")
+    assert code == 0 and "you sit at poker-terminal with 5.00" in out, out
+    code, out, seen = quick_play(monkeypatch, "--buy-in", "1", stdin="quit\n")
+    assert code == 2 and "minimum buy-in is 4.00" in out and seen == {}
+
+
+def test_quick_mode_jacks_or_better_deals_again_and_recalls_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, seen = quick_play(monkeypatch, "--game", "draw", "--openers", "--seed", "2",
+                                 "--players", "3", stdin="check\ncheck\nquit\n")
+    assert code == 0, out
+    assert "jacks or better to open" in out and "nobody opened: the antes stay" in out
+    assert seen["redeals"] and seen["redeals"][0] > 0 and all(seen["same"])
+    assert seen["ledger"] and seen["money"]["table:poker-terminal"] == 0

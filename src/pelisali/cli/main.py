@@ -19,8 +19,7 @@ from pelisali.cli.card_commands import (
     blackjack_odds_command,
     simulate_card_command,
 )
-from pelisali.cli.cards import CARD_GAMES, play_baccarat, play_blackjack
-from pelisali.cli.common import console, fail, load_game, parse_sets
+from pelisali.cli.common import CARD_GAMES, console, fail, load_game, parse_sets
 from pelisali.cli.platform import (
     account_app,
     audit_app,
@@ -213,38 +212,29 @@ def play(
     game: GameArg,
     variant: VariantOpt = None,
     sets: SetOpt = None,
-    balance: Annotated[str, typer.Option(help="starting balance in euros")] = "1000",
+    balance: Annotated[str, typer.Option(
+        help="quick mode: the wallet's starting balance in euros")] = "1000",
     seed: Annotated[int | None, typer.Option(help="seeded draws (default: OS entropy)")] = None,
     account: Annotated[str | None, typer.Option(
         help="play on this player's persistent wallet (the database)")] = None,
     table: Annotated[str | None, typer.Option(help="with --account: the table to sit at")]
     = None,
 ) -> None:
-    """Play at the terminal from a starting balance, or on a player's wallet."""
-    from pelisali.cli.play import play_terminal
-
+    """Play at the terminal on a wallet: a registered player's with --account, else a
+    quick one made for the session (a temporary SQLite database) holding --balance."""
     if seed is not None and seed < 0:
         fail("--seed must be 0 or more")
-    if account is not None:
-        if game.lower() in CARD_GAMES:
-            from pelisali.cli.card_wallet import play_cards_on_wallet
-
-            play_cards_on_wallet(CARD_GAMES[game.lower()], account, table, seed,
-                                 parse_sets(sets))
-            return
-        from pelisali.cli.platform import play_on_wallet
-
-        play_on_wallet(game, variant, account, table, seed)
-        return
     kind = CARD_GAMES.get(game.lower())
-    if kind == "punto-banco":
-        play_baccarat(parse_sets(sets), balance, seed)
+    if kind is not None:
+        from pelisali.cli.cards import play_cards
+
+        play_cards(kind, parse_sets(sets), seed, account=account, table=table,
+                   balance=balance)
         return
-    if kind == "blackjack":
-        play_blackjack(parse_sets(sets), balance, seed)
-        return
-    engine = load_game(game, variant, sets)
-    play_terminal(engine, balance, seed)
+    from pelisali.cli.play import play_wager
+
+    play_wager(load_game(game, variant, sets), game, variant, parse_sets(sets), seed,
+               account=account, table=table, balance=balance)
 
 
 app.add_typer(blackjack_app, name="blackjack")

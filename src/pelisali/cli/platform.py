@@ -17,9 +17,8 @@ from rich.table import Table as RichTable
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from pelisali.cli.common import console, fail
-from pelisali.games import GameError
-from pelisali.money import MoneyError, format_cents, parse_amount
+from pelisali.cli.common import console, euros, fail
+from pelisali.money import format_cents
 from pelisali.platform import accounts
 from pelisali.platform.db import database_url, make_engine, transaction, upgrade
 from pelisali.platform.ledger import LedgerError, balance, check, now_utc, verify_audit
@@ -34,7 +33,9 @@ audit_app = typer.Typer(help="The hash-chained audit log.", no_args_is_help=True
 db_app = typer.Typer(help="The database schema.", no_args_is_help=True)
 
 
-def _engine() -> Engine:
+def open_database() -> Engine:
+    """The database of ``PELISALI_DATABASE_URL``, migrated to the newest schema; an
+    unreachable one ends the command with the reason."""
     engine = make_engine()
     try:
         upgrade(engine)
@@ -48,16 +49,9 @@ def _session() -> Iterator[Session]:
     """One transaction on the database; a refusal is the command's error (exit 2) and
     changes nothing."""
     try:
-        with transaction(_engine()) as session:
+        with transaction(open_database()) as session:
             yield session
     except LedgerError as exc:
-        fail(str(exc))
-
-
-def _cents(text: str) -> int:
-    try:
-        return parse_amount(text)
-    except MoneyError as exc:
         fail(str(exc))
 
 
@@ -68,7 +62,7 @@ def _key(key: str | None) -> str:
 @db_app.command("upgrade")
 def db_upgrade() -> None:
     """Create or migrate the schema (Alembic) to the newest revision."""
-    _engine()
+    open_database()
     console.print(f"database {database_url()} is up to date")
 
 
@@ -121,7 +115,7 @@ def account_limit(
     amount: Annotated[str, typer.Option(help="euros, e.g. 50 or 12.50; 'none' removes it")],
 ) -> None:
     """Set a limit: lower takes effect at once, higher after the cooling-off time."""
-    cents = None if amount == "none" else _cents(amount)
+    cents = None if amount == "none" else euros(amount)
     with _session() as session:
         when = accounts.set_limit(session, name, kind, period, cents)
     console.print(f"{name}: {kind} limit a {period} "
@@ -165,7 +159,7 @@ def wallet_deposit(
     staff: Annotated[str, typer.Option(help="who takes the money in")] = "cashier",
 ) -> None:
     """Money in, within the player's deposit limits."""
-    cents = _cents(amount)
+    cents = euros(amount)
     with _session() as session:
         wallet = accounts.deposit(session, name, cents, _key(key), actor=staff)
         console.print(f"{name}: deposited {format_cents(cents)}, "
@@ -180,7 +174,7 @@ def wallet_withdraw(
     staff: Annotated[str, typer.Option(help="who pays the money out")] = "cashier",
 ) -> None:
     """Money out; never more than the balance."""
-    cents = _cents(amount)
+    cents = euros(amount)
     with _session() as session:
         wallet = accounts.withdraw(session, name, cents, _key(key), actor=staff)
         console.print(f"{name}: withdrew {format_cents(cents)}, "
@@ -210,7 +204,7 @@ def ledger_check() -> None:
     stake and payout transfers."""
     from pelisali.platform.rounds import reconcile_bets
 
-    with transaction(_engine()) as session:
+    with transaction(open_database()) as session:
         report = check(session)
         bets = reconcile_bets(session)
     console.print(f"{report.accounts} accounts, {report.transfers} transfers, "
@@ -225,7 +219,7 @@ def ledger_check() -> None:
 @audit_app.command("verify")
 def audit_verify() -> None:
     """Recompute the audit chain; any edited, removed or inserted entry breaks it."""
-    with transaction(_engine()) as session:
+    with transaction(open_database()) as session:
         report = verify_audit(session)
     console.print(f"{report.entries} audit entries")
     if not report.ok:
@@ -249,7 +243,7 @@ def house_fund(
     """Put the owner's money in the house bank, from which wins are paid."""
     from pelisali.platform.ledger import move
 
-    cents = _cents(amount)
+    cents = euros(amount)
     with _session() as session:
         move(session, _key(key), "external:owner", "house:bank", cents, "funding",
              actor=staff)
@@ -270,8 +264,8 @@ def table_create(
 
     with _session() as session:
         table = create_table(session, name, game, variant,
-                             limit_min=None if minimum is None else _cents(minimum),
-                             limit_max=None if maximum is None else _cents(maximum),
+                             limit_min=None if minimum is None else euros(minimum),
+                             limit_max=None if maximum is None else euros(maximum),
                              mode=mode)
         console.print(f"table {table.name}: {table.game} {table.variant}, limits "
                       f"{format_cents(table.limit_min)}-{format_cents(table.limit_max)}")
@@ -300,7 +294,7 @@ def table_recover(
     """Finish rounds left open with bets, as their rules say."""
     from pelisali.platform.rounds import recover
 
-    with transaction(_engine()) as session:
+    with transaction(open_database()) as session:
         done = recover(session, everything=everything)
     for round_id, action in done:
         console.print(f"round {round_id}: {action}")
@@ -367,89 +361,6 @@ def remind(player: Player, started: datetime) -> datetime:
     return now_utc()
 
 
-def play_on_wallet(game: str, variant: str | None, account: str, table_name: str | None,
-                   seed: int | None) -> None:
-    """The terminal game on the persistent wallet: ``bet SPOT AMOUNT``, ``spin``,
-    ``balance``, ``quit``; each bet is debited when accepted, each spin settled in full."""
-    import shlex
-    import sys
-
-    from pelisali.platform.rounds import create_table, find_table, place_bet, settle
-    from pelisali.rng import SecureRng, SeededRng
-
-    engine = _engine()
-    name = table_name or f"{game}{'-' + variant if variant else ''}-terminal"
-    rng = SeededRng(seed) if seed is not None else SecureRng()
-    try:
-        with transaction(engine) as session:
-            accounts.may_play(accounts.find(session, account))
-            try:
-                find_table(session, name)
-            except LedgerError:
-                create_table(session, name, game, variant)
-            console.print(f"{account} at table {name}: balance "
-                          f"{format_cents(balance(session, accounts.wallet_code(account)))}. "
-                          "Commands: bet SPOT AMOUNT, jackpot NAME, spin, choose BET OPTION, "
-                          "balance, quit.")
-    except LedgerError as exc:
-        fail(str(exc))
-    started = now_utc()
-    deciding = 0  # the round waiting for this player's choices
-    interactive = sys.stdin.isatty()
-    while True:
-        try:
-            line = input("> " if interactive else "")
-        except EOFError:
-            return
-        if not interactive:
-            console.print(f"[dim]> {line}[/]")
-        words = shlex.split(line)
-        if not words:
-            continue
-        try:
-            with transaction(engine) as session:
-                started = remind(accounts.find(session, account), started)
-                if words[0] == "quit":
-                    return
-                if words[0] == "balance":
-                    console.print(format_cents(balance(session, accounts.wallet_code(account))))
-                elif words[0] == "bet" and len(words) >= 3:
-                    receipt = place_bet(session, name, account, " ".join(words[1:-1]),
-                                        parse_amount(words[-1]), _key(None))
-                    console.print(f"bet {receipt.bet_id}: {format_cents(receipt.accepted)}"
-                                  + (f" ({receipt.message})" if receipt.returned else ""))
-                elif words[0] == "jackpot" and len(words) == 2:
-                    from pelisali.platform.jackpots import join
-
-                    join(session, words[1], account, _key(None))
-                    console.print(f"in the {words[1]} jackpot this round")
-                elif words[0] == "choose" and len(words) == 3 and words[1].isdigit():
-                    from pelisali.platform.rounds import TableError, decide
-
-                    if not deciding:
-                        raise TableError("no round is waiting for a choice")
-                    settled = decide(session, name, deciding, int(words[1]), words[2],
-                                     account)
-                    paid = sum(s.paid for s in settled if s.player == account)
-                    console.print("choice made" if not settled else
-                                  f"round {deciding}: paid {format_cents(paid)}")
-                elif words[0] in ("spin", "roll", "draw"):
-                    round_id, settled = settle(session, name, rng)
-                    if not settled:
-                        deciding = round_id
-                        console.print(f"round {round_id}: zero. Choose for each even-chance "
-                                      "bet: choose BET prison|half")
-                        continue
-                    paid = sum(s.paid for s in settled if s.player == account)
-                    left = balance(session, accounts.wallet_code(account))
-                    console.print(f"round {round_id}: paid {format_cents(paid)}; "
-                                  f"balance {format_cents(left)}")
-                else:
-                    console.print("commands: bet SPOT AMOUNT, spin, balance, quit")
-        except (LedgerError, MoneyError, GameError) as exc:
-            console.print(f"[red]{exc}[/] (nothing changed)")
-
-
 report_app = typer.Typer(help="Reports for the floor and the regulator.", no_args_is_help=True)
 
 
@@ -469,7 +380,7 @@ def report_day(
         chosen = date.fromisoformat(day) if day else now_utc().date()
     except ValueError:
         fail(f"--date takes YYYY-MM-DD, not {day!r}")
-    with transaction(_engine()) as session:
+    with transaction(open_database()) as session:
         rows = day_report(session, chosen)
     if as_json:
         print(json.dumps([{
@@ -516,10 +427,10 @@ def jackpot_create(
     from pelisali.platform.jackpots import create_jackpot
 
     with _session() as session:
-        create_jackpot(session, name, table, kind, _cents(fee),
+        create_jackpot(session, name, table, kind, euros(fee),
                        [f.strip() for f in faces.split(",") if f.strip()],
-                       amount=_cents(amount), odds=odds, share_percent=share,
-                       minimum=_cents(minimum))
+                       amount=euros(amount), odds=odds, share_percent=share,
+                       minimum=euros(minimum))
     console.print(f"jackpot {name} at {table}: {kind}, won by {faces}")
 
 
@@ -551,3 +462,4 @@ def jackpot_report(name: Annotated[str, typer.Argument()]) -> None:
         console.print("[red]the jackpot does not reconcile[/]")
         raise typer.Exit(1)
     console.print("reconciled")
+

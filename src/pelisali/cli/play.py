@@ -1,78 +1,149 @@
-"""Terminal play: one player at a table, against the house, with an in-memory balance."""
+"""``pelisali play`` for the wheel and dice games: one terminal loop on the wallet.
+
+With ``--account`` the loop plays on a registered player's wallet in the database;
+without it on a quick wallet (:mod:`pelisali.cli.quick`). Either way every bet, draw,
+choice and payout goes through the platform's table functions
+(:mod:`pelisali.platform.rounds`), so a terminal round is recorded, settled in the
+ledger and recalled exactly as one played in the browser.
+
+The chips a player puts down are held by the terminal until the draw, as on a layout
+before "no more bets": each bet is checked at once by placing the held bets in a
+transaction that rolls back (so a refusal shows at once and changes nothing), a bet
+can be taken back, and the draw places them all and settles in one transaction.
+"""
 
 from __future__ import annotations
 
 import random
 import shlex
 import sys
-from datetime import UTC, datetime
-from fractions import Fraction
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.table import Table as RichTable
 from rich.text import Text
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
-from pelisali.cli.common import console, fail
+from pelisali.cli.common import console, euros, fail
+from pelisali.cli.platform import open_database, remind
+from pelisali.cli.quick import PLAYER, quick_wallet
 from pelisali.games import GameError, WagerGame
+from pelisali.games.dice import ShooterRotation
 from pelisali.games.roulette import Roulette
-from pelisali.games.round import Status
-from pelisali.games.table import Table
+from pelisali.games.round import Settlement
 from pelisali.money import MoneyError, format_cents, parse_amount
+from pelisali.platform import accounts, queries, rounds
+from pelisali.platform.db import dry_run, transaction
+from pelisali.platform.ledger import LedgerError, balance, now_utc
 from pelisali.rng import Rng, SecureRng, SeededRng
 
-PLAYER = "you"
-BOTS = ("Aino", "Bertil")
+BOTS = ("Aino", "Bertil")  # quick mode's other players at a shooter table
+REJECTED_THROW = 12  # shooter method: the dealer rejects about one throw in twelve
+THROW_FAULTS = ("a die left the throwing area", "the dice landed stacked",
+                "a die landed cocked")
 
 HELP = """[bold]commands[/]
-  bet SPOT AMOUNT   place a bet: [cyan]bet red 5[/], [cyan]bet split 0-1 2.50[/], [cyan]bet 17 1[/]
-  bets              the bets on the table
+  bet SPOT AMOUNT   put a bet down: [cyan]bet red 5[/], [cyan]bet split 0-1 2.50[/]
+  bets              your bets on the table
   remove ID         take a bet back before the draw
-  spin | roll       no more bets, draw, settle
+  spin | roll       no more bets: the bets are placed, drawn and settled
   choose ID OPTION  answer a choice (roulette D: prison, half or quarter)
   pass              hand the dice on (Tuplanoppa, shooter method)
-  void REASON       as the dealer: declare the round void (mis-spin, device fault)
+  void REASON       quick mode, as the dealer: declare the round void before the draw
+  jackpot NAME      take part in the table's jackpot this round
   layout            the betting spots and their odds
   balance | history | rules | help | quit"""
 
 
-def play_terminal(game: WagerGame, balance_text: str, seed: int | None) -> None:
-    try:
-        start = parse_amount(balance_text)
-    except MoneyError as exc:
-        fail(str(exc))
+@dataclass
+class HeldBet:
+    """A bet put down and not yet placed: the number it will have in the round."""
+
+    number: int
+    spot: str  # as the player typed it
+    amount: int  # as accepted (an amount over the table maximum is cut to it)
+    label: str  # "5.00 on red"
+
+
+def play_wager(game: WagerGame, name: str, variant: str | None,
+               settings: dict[str, str | bool], seed: int | None, *, account: str | None,
+               table: str | None, balance: str) -> None:
+    """The terminal loop of a wheel or dice game, on ``account``'s wallet, or on a quick
+    wallet holding ``balance`` euros when ``account`` is None."""
     rng: Rng = SeededRng(seed) if seed is not None else SecureRng()
-    table = Table(game, rng, invalid_throw_rate=Fraction(1, 12), venue="terminal",
-                  clock=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
-    table.sit(PLAYER, start)
-    if table.shooter_rotation is not None:  # two more players share the dice rotation
-        for bot in BOTS:
-            table.sit(bot, 100_000)
-    console.print(f"[bold]{game.rules.name.en}[/] — {game.rules.description.en}")
-    limits = game.rules.limits
-    console.print(f"Rules: {game.rules.section}. Limits per bet {format_cents(limits.min)} … "
-                  f"{format_cents(limits.max)} €. Draws: {rng.name}. Type [cyan]help[/] for help.")
-    show_layout(game)
-    session = Session(table, seed)
-    interactive = sys.stdin.isatty()
-    while True:
-        try:
-            line = input("pelisali> " if interactive else "")
-        except EOFError:
-            break
-        if not interactive:
-            console.print(f"[dim]> {line}[/]")
-        if not session.handle(line):
-            break
-    console.print(f"Final balance {format_cents(table.balances[PLAYER])} € "
-                  f"(started with {format_cents(start)} €).")
+    table_name = table or f"{name}{'-' + variant if variant else ''}-terminal"
+    if account is not None:
+        db = open_database()
+        WagerTerminal(db, account, table_name, game, rng, seed).run(name, variant, settings)
+        return
+    start = euros(balance)
+    shooter = game.settings.get("drawing") == "shooter"
+    with quick_wallet(start, bots=BOTS if shooter else ()) as db:
+        terminal = WagerTerminal(db, PLAYER, table_name, game, rng, seed,
+                                 bots=BOTS if shooter else (), dealer=True)
+        terminal.run(name, variant, settings)
+        with transaction(db) as session:
+            final = balance_of(session, PLAYER)
+    console.print(f"Final balance {format_cents(final)} € (started with {format_cents(start)} €).")
 
 
-class Session:
-    def __init__(self, table: Table, seed: int | None = None) -> None:
-        self.table = table
-        self.game = table.game
+def balance_of(session: Session, player: str) -> int:
+    return balance(session, accounts.wallet_code(player))
+
+
+class WagerTerminal:
+    """One player's terminal at a wager table; each command is one transaction."""
+
+    def __init__(self, db: Engine, player: str, table_name: str, game: WagerGame, rng: Rng,
+                 seed: int | None, bots: tuple[str, ...] = (), dealer: bool = False) -> None:
+        self.db, self.player, self.table_name, self.game = db, player, table_name, game
+        self.rng, self.bots, self.dealer = rng, bots, dealer
         self.bot_choice = random.Random(seed)  # the other players' choices, not a game draw
+        self.held: list[HeldBet] = []
+        self.deciding = 0  # the round waiting for this player's choices
+        self.rotation = (ShooterRotation([player, *bots])
+                         if game.settings.get("drawing") == "shooter" else None)
+        self.started = now_utc()
+
+    def run(self, name: str, variant: str | None, settings: dict[str, str | bool]) -> None:
+        try:
+            with transaction(self.db) as session:
+                accounts.may_play(accounts.find(session, self.player))
+                try:
+                    found = rounds.find_table(session, self.table_name)
+                except LedgerError:
+                    found = rounds.create_table(session, self.table_name, name, variant,
+                                                settings)
+                if (found.game, found.variant or None) != (self.game.name,
+                                                           self.game.variant or None):
+                    raise rounds.TableError(f"{self.table_name} plays {found.game} "
+                                            f"{found.variant or ''}; choose another --table")
+                wallet = balance_of(session, self.player)
+                low, high = found.limit_min, found.limit_max
+        except LedgerError as exc:
+            fail(str(exc))
+        rules = self.game.rules
+        console.print(f"[bold]{rules.name.en}[/] — {rules.description.en}")
+        console.print(f"Rules: {rules.section}. {self.player} at table {self.table_name}, "
+                      f"balance {format_cents(wallet)} €. Limits per bet {format_cents(low)} … "
+                      f"{format_cents(high)} €. Draws: {self.rng.name}. Type [cyan]help[/] "
+                      "for help.")
+        show_layout(self.game)
+        interactive = sys.stdin.isatty()
+        while True:
+            try:
+                line = input("pelisali> " if interactive else "")
+            except EOFError:
+                return
+            if not interactive:
+                console.print(f"[dim]> {line}[/]")
+            if not self.handle(line):
+                return
 
     def handle(self, line: str) -> bool:
+        """Run one command line; False when the player leaves."""
         try:
             words = shlex.split(line)
         except ValueError as exc:
@@ -81,25 +152,28 @@ class Session:
         if not words:
             return True
         command, args = words[0].lower(), words[1:]
+        if command in ("quit", "exit", "q"):
+            return False
+        handler: Callable[[Session, list[str]], None] | None = getattr(
+            self, f"cmd_{command}", None)
         try:
-            if command in ("quit", "exit", "q"):
-                return False
-            handler = getattr(self, f"cmd_{command}", None)
             if handler is None:
                 raise GameError(f"unknown command {command!r}; type help")
-            handler(args)
-        except (GameError, MoneyError) as exc:
+            with transaction(self.db) as session:
+                self.started = remind(accounts.find(session, self.player), self.started)
+                handler(session, args)
+        except (LedgerError, GameError, MoneyError) as exc:
             console.print(f"[red]{exc}[/] (nothing changed)")
         return True
 
-    # -- commands --------------------------------------------------------------------
-    def cmd_help(self, args: list[str]) -> None:
+    # -- what the player sees ----------------------------------------------------------
+    def cmd_help(self, session: Session, args: list[str]) -> None:
         console.print(HELP)
 
-    def cmd_layout(self, args: list[str]) -> None:
+    def cmd_layout(self, session: Session, args: list[str]) -> None:
         show_layout(self.game)
 
-    def cmd_rules(self, args: list[str]) -> None:
+    def cmd_rules(self, session: Session, args: list[str]) -> None:
         rules = self.game.rules
         console.print(f"{rules.name.fi} / {rules.name.sv} / {rules.name.en} ({rules.section})")
         console.print(rules.description.fi)
@@ -108,99 +182,185 @@ class Session:
         for key, value in self.game.settings.items():
             console.print(f"  setting {key} = {value}")
 
-    def cmd_balance(self, args: list[str]) -> None:
-        console.print(f"Balance {format_cents(self.table.balances[PLAYER])} €, "
-                      f"on the table {format_cents(self.table.on_table)} €")
+    def cmd_balance(self, session: Session, args: list[str]) -> None:
+        console.print(f"Balance {format_cents(self._available(session))} €, "
+                      f"on the table {format_cents(self._on_table(session))} €")
 
-    def cmd_bet(self, args: list[str]) -> None:
+    def cmd_bets(self, session: Session, args: list[str]) -> None:
+        standing = rounds.standing_bets(session, self.table_name, self.player)
+        if not standing and not self.held:
+            console.print("no bets")
+        for bet in standing:
+            prison = f" [yellow](in prison, level {bet.level})[/]" if bet.level else ""
+            console.print(f"  {bet.number}: {format_cents(bet.stake)} € on {bet.spot}{prison}")
+        for held in self.held:
+            console.print(f"  {held.number}: {held.label}")
+
+    def cmd_history(self, session: Session, args: list[str]) -> None:
+        for line in queries.recent_rounds(session, self.player, self.table_name):
+            console.print(f"round {line.round_id}: {line.summary}; " + ", ".join(
+                f"{spot} {format_cents(stake)}→{'…' if paid is None else format_cents(paid)}"
+                for spot, stake, paid in line.bets))
+
+    # -- betting ----------------------------------------------------------------------
+    def cmd_bet(self, session: Session, args: list[str]) -> None:
         if len(args) < 2:
             raise GameError("usage: bet SPOT AMOUNT")
         spot, amount = " ".join(args[:-1]), parse_amount(args[-1])
-        receipt = self.table.place(PLAYER, spot, amount)
+        if self.deciding:
+            raise GameError("the round waits for your choice: choose ID OPTION")
+        with dry_run(session) as trial:  # every held bet and this one, as the draw places them
+            receipts = rounds.place_bets(trial, self.table_name, self.player,
+                                         [*self._slip(), (spot, amount)], _key())
+        receipt = receipts[-1]
+        self.held.append(HeldBet(receipt.bet_id, spot, receipt.accepted, receipt.message))
         console.print(f"bet {receipt.bet_id}: {receipt.message}. "
-                      f"Balance {format_cents(self.table.balances[PLAYER])} €")
+                      f"Balance {format_cents(self._available(session))} €")
 
-    def cmd_bets(self, args: list[str]) -> None:
-        rnd = self.table.current()
-        if not rnd.bets:
-            console.print("no bets")
-        for bet in rnd.bets:
-            prison = f" [yellow](in prison, level {bet.level})[/]" if bet.level else ""
-            console.print(f"  {bet.bet_id}: {format_cents(bet.stake)} € on {bet.spot.key}{prison}")
-
-    def cmd_remove(self, args: list[str]) -> None:
+    def cmd_remove(self, session: Session, args: list[str]) -> None:
         if len(args) != 1 or not args[0].isdigit():
             raise GameError("usage: remove ID")
-        self.table.withdraw(PLAYER, int(args[0]))
-        balance = format_cents(self.table.balances[PLAYER])
-        console.print(f"bet {args[0]} returned. Balance {balance} €")
+        held = next((h for h in self.held if h.number == int(args[0])), None)
+        if held is None:
+            raise GameError(f"{self.player} has no bet {args[0]} to take back before the draw")
+        self.held = [h for h in self.held if h is not held]
+        self._renumber(session)
+        console.print(f"bet {args[0]} returned. Balance "
+                      f"{format_cents(self._available(session))} €")
 
-    def cmd_spin(self, args: list[str]) -> None:
-        rnd = self.table.current()
-        rotation = self.table.shooter_rotation
-        if rotation is not None and rnd.status is Status.BETTING and rnd.bets:
-            for bot in BOTS:  # the other players bet the minimum on under or over 7
-                spot = ("under_7", "over_7")[self.bot_choice.randrange(2)]
-                self.table.place(bot, spot, self.table.game.rules.limits.min)
-            shooter = rotation.shooter({b.player for b in rnd.bets})
-            console.print("You hold the dice." if shooter == PLAYER
-                          else f"{shooter} holds the dice and throws.")
-        outcome = self.table.spin()
-        for event in rnd.events:
-            if event.startswith("throw rejected"):
-                console.print(f"[yellow]Dealer: {event}; thrown again.[/]")
-        console.print(Text(f"Result: {self.game.describe(outcome)}", style="bold"))
-        if rotation is not None and sum(int(x) for x in outcome) == 7:
-            console.print("A seven: the dice pass to the next player.")
-        if rnd.status is Status.DECIDING:
-            for bet_id, options in rnd.pending_choices().items():
+    def cmd_jackpot(self, session: Session, args: list[str]) -> None:
+        from pelisali.platform.jackpots import join
+
+        if len(args) != 1:
+            raise GameError("usage: jackpot NAME")
+        join(session, args[0], self.player, _key())
+        console.print(f"in the {args[0]} jackpot this round")
+
+    # -- the draw -----------------------------------------------------------------------
+    def cmd_spin(self, session: Session, args: list[str]) -> None:
+        if self.deciding:
+            raise GameError("the round waits for your choice: choose ID OPTION")
+        standing = rounds.standing_bets(session, self.table_name, self.player)
+        if not self.held and not standing:
+            raise GameError("no bets on the table")
+        self._place(session)
+        if self.rotation is not None:
+            self._bots_bet(session)
+        round_id, settled = rounds.settle(session, self.table_name, self.rng)
+        faces = queries.round_result(session, round_id)
+        console.print(Text(f"Result: {self.game.describe(tuple(faces.split('-')))}",
+                           style="bold"))
+        if self.rotation is not None:
+            total = sum(int(face) for face in faces.split("-"))
+            self.rotation.after_throw(total)
+            if total == 7:
+                console.print("A seven: the dice pass to the next player.")
+        if not settled:
+            self.deciding = round_id
+            for bet_id, options in rounds.pending_choices(session, round_id,
+                                                          self.player).items():
                 console.print(f"bet {bet_id}: zero — choose {' or '.join(options)} "
                               f"(choose {bet_id} OPTION)")
             return
-        self._show_settlement()
+        self._show_settlement(session, settled)
 
-    cmd_roll = cmd_spin
+    cmd_roll = cmd_draw = cmd_spin
 
-    def cmd_choose(self, args: list[str]) -> None:
+    def _bots_bet(self, session: Session) -> None:
+        """The other players bet the minimum on under or over 7; then the shooter throws,
+        the dealer sending back a throw that does not count."""
+        assert self.rotation is not None
+        minimum = rounds.find_table(session, self.table_name).limit_min
+        for bot in self.bots:
+            spot = ("under_7", "over_7")[self.bot_choice.randrange(2)]
+            rounds.place_bets(session, self.table_name, bot, [(spot, minimum)], _key())
+        shooter = self.rotation.shooter({self.player, *self.bots})
+        console.print("You hold the dice." if shooter == self.player
+                      else f"{shooter} holds the dice and throws.")
+        while self.rng.randbelow(REJECTED_THROW) == 0:
+            fault = THROW_FAULTS[self.rng.randbelow(len(THROW_FAULTS))]
+            console.print(f"[yellow]Dealer: throw rejected ({fault}); thrown again.[/]")
+
+    def cmd_choose(self, session: Session, args: list[str]) -> None:
         if len(args) != 2 or not args[0].isdigit():
             raise GameError("usage: choose ID OPTION")
-        self.table.decide(PLAYER, int(args[0]), args[1])
-        if self.table.round is not None and self.table.round.status is Status.SETTLED:
-            self._show_settlement()
+        if not self.deciding:
+            raise GameError("no round is waiting for a choice")
+        settled = rounds.decide(session, self.table_name, self.deciding, int(args[0]),
+                                args[1], self.player)
+        if settled:
+            self.deciding = 0
+            self._show_settlement(session, settled)
+        else:
+            console.print("choice made")
 
-    def cmd_pass(self, args: list[str]) -> None:
-        self.table.pass_dice(PLAYER)
+    def cmd_pass(self, session: Session, args: list[str]) -> None:
+        if self.rotation is None:
+            raise GameError("this table's dice are drawn by the dealer")
+        if self.rotation.shooter({self.player, *self.bots}) != self.player:
+            raise GameError(f"{self.player} does not hold the dice")
+        self.rotation.pass_dice()
         console.print("You pass the dice to the next player.")
 
-    def cmd_void(self, args: list[str]) -> None:
+    def cmd_void(self, session: Session, args: list[str]) -> None:
+        if not self.dealer:
+            raise GameError("only the staff void a round: pelisali table void")
+        if self.deciding:
+            raise GameError("the draw is made: a round is void before its draw")
         reason = " ".join(args) or "mis-spin"
-        bets = self.table.void(reason, keep_bets=True)
+        held = len(self.held)
+        if not held and not rounds.standing_bets(session, self.table_name, self.player):
+            raise GameError("no bets on the table")
+        self._place(session, keep=True)
+        rounds.void(session, self.table_name, reason, actor="dealer")
+        self._renumber(session)
         if self.game.rules.void_rule == "respin":
-            console.print(f"Spin void ({reason}): nothing is paid; the wheel is spun again with "
-                          f"the {len(bets)} bet(s) standing — type spin.")
+            console.print(f"Spin void ({reason}): nothing is paid; the wheel is spun again "
+                          f"with the {held} bet(s) standing — type spin.")
         else:
-            console.print(f"Round void ({reason}): nothing is paid; {len(bets)} bet(s) stand for "
+            console.print(f"Round void ({reason}): nothing is paid; {held} bet(s) stand for "
                           "the next round (remove one to take it back, or bet more).")
 
-    def cmd_history(self, args: list[str]) -> None:
-        for record in self.table.history[-10:]:
-            mine = [s for s in record["settlements"] if s["player"] == PLAYER]
-            result = (record["events"][-2] if record["status"] == "settled"
-                      else f"void ({record['void_reason']})")
-            bets = ", ".join(f"{s['spot']} {format_cents(s['stake'])}→{format_cents(s['paid'])}"
-                             for s in mine)
-            console.print(f"{record['round_id']} {record['opened_at'] or ''}: {result}"
-                          + (f"; {bets}" if bets else ""))
+    # -- helpers --------------------------------------------------------------------------
+    def _slip(self) -> list[tuple[str, int]]:
+        return [(h.spot, h.amount) for h in self.held]
 
-    def _show_settlement(self) -> None:
-        record = self.table.history[-1]
-        for s in record["settlements"]:
-            if s["player"] != PLAYER:
+    def _place(self, session: Session, keep: bool = False) -> None:
+        """Place the held bets as one slip (``keep``: and hold them for the next round)."""
+        if self.held:
+            rounds.place_bets(session, self.table_name, self.player, self._slip(), _key())
+        if not keep:
+            self.held = []
+
+    def _renumber(self, session: Session) -> None:
+        """The numbers the held bets take when placed now."""
+        if not self.held:
+            return
+        with dry_run(session) as trial:
+            receipts = rounds.place_bets(trial, self.table_name, self.player, self._slip(),
+                                         _key())
+        for bet, receipt in zip(self.held, receipts, strict=True):
+            bet.number = receipt.bet_id
+
+    def _on_table(self, session: Session) -> int:
+        standing = rounds.standing_bets(session, self.table_name, self.player)
+        return sum(b.stake for b in standing) + sum(h.amount for h in self.held)
+
+    def _available(self, session: Session) -> int:
+        return balance_of(session, self.player) - sum(h.amount for h in self.held)
+
+    def _show_settlement(self, session: Session, settled: list[Settlement]) -> None:
+        for s in settled:
+            if s.player != self.player:
                 continue
-            colour = {"win": "green", "lose": "red", "prison": "yellow"}.get(s["result"], "cyan")
-            console.print(f"  [{colour}]{s['spot']}: {s['result']}[/], stake "
-                          f"{format_cents(s['stake'])} €, paid {format_cents(s['paid'])} €")
-        console.print(f"Balance {format_cents(self.table.balances[PLAYER])} €")
+            colour = {"win": "green", "lose": "red", "prison": "yellow"}.get(s.result, "cyan")
+            console.print(f"  [{colour}]{s.spot}: {s.result}[/], stake "
+                          f"{format_cents(s.stake)} €, paid {format_cents(s.paid)} €")
+        console.print(f"Balance {format_cents(balance_of(session, self.player))} €")
+
+
+def _key() -> str:
+    return f"cli-{uuid.uuid4()}"
 
 
 def show_layout(game: WagerGame) -> None:

@@ -1,12 +1,13 @@
 """``pelisali poker``: rank and compare hands, count every hand (census), self-play,
-and play against bots (``play --account``: on a player's persistent wallet)."""
+and play against bots (``play``: one terminal loop on a wallet, a player's persistent
+one with ``--account``, else a quick one on a temporary database)."""
 
 from __future__ import annotations
 
 import json
 import random
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -14,10 +15,13 @@ from rich.table import Table as RichTable
 
 from pelisali.analysis.census import CENSUS_RANKINGS, census
 from pelisali.cards import CardError, parse_cards
-from pelisali.cli.common import console, fail
+from pelisali.cli.common import console, euros, fail
 from pelisali.poker.evaluate import HandValue, evaluate
 from pelisali.poker.table import PokerHand, PokerVariant
 from pelisali.rng import Rng
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 poker_app = typer.Typer(help="Poker hands: rank, compare, census.", no_args_is_help=True)
 
@@ -382,36 +386,38 @@ def census_command(
 def play(
     game: GameOption = "holdem",
     players: Annotated[int, typer.Option(help="2 to 12 seats, you and the bots")] = 4,
-    stack: Annotated[int, typer.Option(help="chips each player brings")] = 200,
+    stack: Annotated[int | None, typer.Option(
+        help="deprecated: the buy-in as this many big blinds (--big-blind); "
+             "use --buy-in")] = None,
     seed: Annotated[int | None, typer.Option(help="seeded cards and bots")] = None,
     structure: StructureOption = None, low: LowOption = False, hi_lo: HiLoOption = False,
     low_rule: LowRuleOption = None, qualifier: QualifierOption = None,
     draws: DrawsOption = None, openers: OpenersOption = False,
     account: Annotated[str | None, typer.Option(
-        help="play on this player's persistent wallet (the database): the buy-in comes "
-             "from it, every hand is recorded, the chips go back at quit")] = None,
+        help="play on this player's persistent wallet (the database); without it, on a "
+             "quick wallet (a temporary database) holding the buy-in")] = None,
     table: Annotated[str | None, typer.Option(
-        help="with --account: the table (default poker-ACCOUNT)")] = None,
-    buy_in: Annotated[str, typer.Option("--buy-in", help="with --account: euros to sit with")]
-    = "20",
+        help="the table (default poker-ACCOUNT; quick mode poker-terminal)")] = None,
+    buy_in: Annotated[str, typer.Option("--buy-in", help="euros to sit with")] = "20",
     big_blind: Annotated[str, typer.Option(
-        "--big-blind", help="with --account, a new table: the big blind in euros")] = "0.20",
+        "--big-blind", help="a new table: the big blind in euros (the minimum buy-in is "
+                            "20 of them)")] = "0.20",
     rake: Annotated[int, typer.Option(
-        help="with --account, a new table: the rake, percent of the chips bet")] = 5,
+        help="a new table: the rake, percent of the chips bet")] = 5,
     rake_cap: Annotated[str, typer.Option(
-        "--rake-cap", help="with --account, a new table: the most rake a hand, euros")] = "1",
+        "--rake-cap", help="a new table: the most rake a hand, euros")] = "1",
 ) -> None:
-    """Play at the terminal against bots; you see your own view of the table only."""
+    """Play at the terminal against bots; you see your own view of the table only. Every
+    hand is played on a wallet and recorded: a registered player's with --account, else
+    a quick one made for the session. The bots play the house's money. (Chinese Poker is
+    scored in points, not on a wallet.)"""
     import random
     import sys
 
-    from pelisali.poker.dealing import ShuffledCards
-    from pelisali.poker.selfplay import forced_bets
-    from pelisali.poker.table import PokerHand
     from pelisali.rng import SecureRng, SeededRng
 
-    if not 2 <= players <= 12 or stack < 2:
-        fail("--players 2 to 12, --stack at least the big blind")
+    if not 2 <= players <= 12 or (stack is not None and stack < 1):
+        fail("--players 2 to 12, --stack at least one big blind")
     rng = SeededRng(seed) if seed is not None else SecureRng()
     interactive = sys.stdin.isatty()
 
@@ -430,65 +436,39 @@ def play(
         _play_chinese(players, rng, ask)
         return
     variant = _game_variant(game, structure, low, hi_lo, low_rule, qualifier, draws, openers)
+    if players > variant.max_seats:
+        fail(f"{variant.name} seats at most {variant.max_seats} players: "
+             f"{variant.seats_reason}")
+    blind = euros(big_blind)
+    chips = euros(buy_in) if stack is None else stack * blind
+    settings = dict(game=game, structure=structure, low=low, hi_lo=hi_lo, low_rule=low_rule,
+                    qualifier=qualifier, draws=draws, openers=openers)
+    stakes = (chips, blind, rake, euros(rake_cap))
     if account is not None:
-        if openers:
-            fail("jacks or better to open deals again from a fresh shuffle, which a hand's "
-                 "record cannot replay: not on the wallet")
-        _play_on_wallet(account, table, variant, players, rng, random.Random(seed), ask,
-                        _money(buy_in), _money(big_blind), rake, _money(rake_cap),
-                        dict(game=game, structure=structure, low=low, hi_lo=hi_lo,
-                             low_rule=low_rule, qualifier=qualifier, draws=draws))
+        from pelisali.platform.db import database_url, make_engine, upgrade
+
+        db = make_engine()
+        try:
+            upgrade(db)
+        except Exception as exc:  # the database is unreachable or not ours
+            fail(f"database {database_url()}: {exc}")
+        _play_on_wallet(db, account, table or f"poker-{account}", variant, players, rng,
+                        random.Random(seed), ask, *stakes, settings)
         return
-    ante, bring_in = forced_bets(variant, 2)
-    bots = random.Random(seed)
-    stacks, button, me = [stack] * players, 0, 0
-    forced = (f"bring-in {bring_in}, antes {ante}, bets 2/4" if variant.kind == "stud"
-              else f"antes {ante}, jacks or better to open" if variant.openers
-              else "blinds 1/2")
-    console.print(f"[bold]{variant.name} {variant.structure}[/], {forced}, {players} seats; "
-                  "you are seat 0. Commands: fold, check, call, bring-in, raise N, "
-                  "discard CARD, draw [CARDS], quit.")
-    while stacks[me] > 0 and sum(1 for s in stacks if s > 0) >= 2:
-        seats = [i for i, s in enumerate(stacks) if s > 0]
-        hand = PokerHand(variant, [stacks[i] for i in seats],
-                         seats.index(button) if button in seats else 0, 1, 2,
-                         ShuffledCards(rng),
-                         ante=ante, bring_in=bring_in)
-        mine = seats.index(me)
-        if _play_hand(hand, mine, [f"seat {i}" for i in seats], bots, ask, str, _chips):
-            return
-        for position, seat in enumerate(seats):
-            stacks[seat] = hand.stacks[position]
-        console.print(f"board {' '.join(hand.board)}; your stack {stacks[me]}")
-        alive = [i for i in range(players) if stacks[i] > 0]
-        button = next((i for i in alive if i > button), alive[0])
-    console.print(f"Game over: your stack {stacks[me]}.")
+    from pelisali.cli.quick import PLAYER, quick_wallet
 
-
-def _chips(text: str) -> int:
-    from pelisali.poker.table import PokerError
-
-    if not text.isdigit():
-        raise PokerError(f"raise to a whole number of chips, not {text!r}")
-    return int(text)
-
-
-def _money(text: str) -> int:
-    from pelisali.money import MoneyError, parse_amount
-
-    try:
-        return parse_amount(text)
-    except MoneyError as exc:
-        fail(str(exc))
+    with quick_wallet(chips) as db:  # the wallet holds the buy-in: bust, and the game ends
+        _play_on_wallet(db, PLAYER, table or "poker-terminal", variant, players, rng,
+                        random.Random(seed), ask, *stakes, settings)
 
 
 def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Random,
-               ask: Callable[[str], str | None], show: Callable[[int], str],
-               amount: Callable[[str], int], leave: bool = False) -> bool:
-    """Play one hand, the bots' turns and yours; True when you quit. With ``leave``, a
+               ask: Callable[[str], str | None]) -> bool:
+    """Play one hand, the bots' turns and yours (amounts in euros); True when you quit. A
     quit plays your hand out by checking or folding (the hand still counts)."""
     from pelisali.cards import DECK
-    from pelisali.money import MoneyError
+    from pelisali.money import MoneyError, parse_amount
+    from pelisali.money import format_cents as show
     from pelisali.poker.selfplay import draw_choice, rules_action
     from pelisali.poker.table import PokerError
 
@@ -535,8 +515,6 @@ def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Rando
         line = ask(prompt)
         words = [] if line is None else line.split()
         if line is None or (words and words[0] == "quit"):
-            if not leave:
-                return True
             quitting = True
             continue
         if not words and not hand.drawing:
@@ -547,7 +525,14 @@ def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Rando
             elif words[0] == "discard" and len(words) == 2:
                 hand.discard(words[1], seat=mine)
             elif words[0] == "raise" and len(words) == 2:
-                hand.act("raise", amount(words[1]), seat=mine)
+                to = parse_amount(words[1])
+                limits = None if hand.discarding or hand.drawing else hand.legal()
+                if (limits is not None and limits.raise_min is not None
+                        and limits.raise_max is not None
+                        and not limits.raise_min <= to <= limits.raise_max):
+                    raise PokerError(f"raise to {show(to)} is outside "
+                                     f"{show(limits.raise_min)}..{show(limits.raise_max)}")
+                hand.act("raise", to, seat=mine)
             elif len(words) == 1:
                 hand.act(words[0], seat=mine)
             else:
@@ -560,28 +545,23 @@ def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Rando
     return quitting
 
 
-def _play_on_wallet(account: str, table_name: str | None, variant: PokerVariant,
+def _play_on_wallet(db: Engine, account: str, name: str, variant: PokerVariant,
                     players: int, rng: Rng, bots: random.Random,
                     ask: Callable[[str], str | None], buy_in: int, big_blind: int,
                     rake: int, rake_cap: int, game: dict[str, Any]) -> None:
-    """``poker play --account``: the player's buy-in from the wallet, the bots' chips from
-    ``house:poker-bots`` (funded from the house bank: the bots play the house's money),
-    every hand recorded with its rake, every chip cashed out at quit."""
+    """``poker play`` on the database ``db``: ``account`` sits at table ``name`` (made
+    with ``game`` and the stakes when new) with ``buy_in`` from the wallet, the bots'
+    chips from ``house:poker-bots`` (funded from the house bank: the bots play the house's
+    money), every hand recorded with its rake, every chip cashed out at quit."""
     import uuid
     from fractions import Fraction
 
-    from pelisali.money import format_cents, parse_amount
+    from pelisali.cli.quick import PLAYER
+    from pelisali.money import format_cents
     from pelisali.platform import accounts
     from pelisali.platform import poker_tables as pt
-    from pelisali.platform.db import database_url, make_engine, transaction, upgrade
+    from pelisali.platform.db import transaction
     from pelisali.platform.ledger import LedgerError, balance, now_utc
-
-    db = make_engine()
-    try:
-        upgrade(db)
-    except Exception as exc:  # the database is unreachable or not ours
-        fail(f"database {database_url()}: {exc}")
-    name = table_name or f"poker-{account}"
 
     def key() -> str:
         return f"cli-{uuid.uuid4()}"
@@ -626,10 +606,11 @@ def _play_on_wallet(account: str, table_name: str | None, variant: PokerVariant,
         leave_all()
         fail(str(exc))
     bb = ct.settings.big_blind
-    console.print(f"[bold]{account} sits at {name} with {format_cents(ct.chips()[account])}"
-                  f"[/]: {ct.settings.describe()}; {len(ct.chips()) - 1} bots play the "
-                  "house's money. Commands: fold, check, call, bring-in, raise EUROS, "
-                  "discard CARD, draw [CARDS], quit (cashes out).")
+    console.print(f"[bold]{account} {'sit' if account == PLAYER else 'sits'} at {name} with "
+                  f"{format_cents(ct.chips()[account])}[/]: {ct.settings.describe()}; "
+                  f"{len(ct.chips()) - 1} bots play the house's money. Commands: fold, check, "
+                  "call, bring-in, raise EUROS, discard CARD, draw [CARDS], quit (cashes "
+                  "out).")
     started = now_utc()
     quitting = False
     try:
@@ -643,8 +624,7 @@ def _play_on_wallet(account: str, table_name: str | None, variant: PokerVariant,
             hand = ct.start_hand()
             names = ct.in_hand
             labels = ["you" if n == account else n.replace(":", " ") for n in names]
-            quitting = _play_hand(hand, names.index(account), labels, bots, ask,
-                                  format_cents, parse_amount, leave=True)
+            quitting = _play_hand(hand, names.index(account), labels, bots, ask)
             done = ct.finish_hand()
             console.print(f"hand {done.hand}: "
                           + (f"board {' '.join(hand.board)}; " if hand.board else "") + "rake "

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pelisali.cli.common import console, fail
-from pelisali.cli.platform import _engine, _session
+from pelisali.cli.platform import _session, open_database
 
 login_app = typer.Typer(help="Logins for the server: players' and staff's.",
                         no_args_is_help=True)
@@ -32,7 +32,7 @@ def serve(
 
     if min(live_window, live_pause, act_seconds) <= 0:
         fail("the windows and timers are positive numbers of seconds")
-    engine = _engine()
+    engine = open_database()
     with _session() as session:
         from pelisali.platform.ledger import LedgerError, balance
 

@@ -13,14 +13,57 @@ Fraction(1300, 1)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-from pelisali.games.base import LOST, Device, Outcome, Paid, Resolution, Spot, WagerGame
+from pelisali.games.base import (
+    LOST,
+    Device,
+    Outcome,
+    Paid,
+    Resolution,
+    Spot,
+    WagerGame,
+)
+from pelisali.games.round import RoundError
 from pelisali.money import Odds
 from pelisali.rules import SicBoRules, TuplanoppaRules, load_rules
 
 DIE = tuple("123456")
+
+
+@dataclass
+class ShooterRotation:
+    """Tuplanoppa drawing method B (RAY 2016 1.3.1): the dice go round clockwise.
+
+    The shooter keeps the dice until throwing a seven, may pass them on, and
+    only a player in the round may throw.
+
+    >>> rot = ShooterRotation(["ann", "bob", "cid"])
+    >>> rot.shooter({"bob", "cid"})
+    'bob'
+    >>> rot.after_throw(7); rot.shooter({"ann", "bob", "cid"})
+    'cid'
+    """
+
+    seats: list[str]
+    position: int = 0
+
+    def shooter(self, in_round: set[str]) -> str:
+        for step in range(len(self.seats)):
+            seat = self.seats[(self.position + step) % len(self.seats)]
+            if seat in in_round:
+                self.position = (self.position + step) % len(self.seats)
+                return seat
+        raise RoundError("nobody in this round may throw the dice")
+
+    def pass_dice(self) -> None:
+        self.position = (self.position + 1) % len(self.seats)
+
+    def after_throw(self, total: int) -> None:
+        if total == 7:
+            self.pass_dice()
 
 
 class Tuplanoppa(WagerGame):

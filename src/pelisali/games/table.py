@@ -1,7 +1,8 @@
 """A table: rounds one after another, players' balances, standing and imprisoned bets.
 
-This is the in-memory table that terminal play and the tests use; the
-persistent wallet of the platform layer takes the balances' place later. A
+This is the reference model of a wager table, in memory: no table of the
+platform or the terminal plays it; the property tests run on it and the wager
+engine is checked against its rounds (``tests/test_engine_wager.py``). A
 stake is taken from the balance when the bet is accepted (no credit) and the
 settlement paid back into it, so the balances, the house result and the
 stakes still on the table always add up to what was brought to the table.
@@ -26,42 +27,10 @@ from fractions import Fraction
 from typing import Any
 
 from pelisali.games.base import Draw, GameError, Outcome, WagerGame
+from pelisali.games.dice import ShooterRotation
 from pelisali.games.round import Bet, Limits, Receipt, Round, RoundError, Settlement, Status
 from pelisali.money import format_cents
 from pelisali.rng import Rng
-
-
-@dataclass
-class ShooterRotation:
-    """Tuplanoppa drawing method B (RAY 2016 1.3.1): the dice go round clockwise.
-
-    The shooter keeps the dice until throwing a seven, may pass them on, and
-    only a player in the round may throw.
-
-    >>> rot = ShooterRotation(["ann", "bob", "cid"])
-    >>> rot.shooter({"bob", "cid"})
-    'bob'
-    >>> rot.after_throw(7); rot.shooter({"ann", "bob", "cid"})
-    'cid'
-    """
-
-    seats: list[str]
-    position: int = 0
-
-    def shooter(self, in_round: set[str]) -> str:
-        for step in range(len(self.seats)):
-            seat = self.seats[(self.position + step) % len(self.seats)]
-            if seat in in_round:
-                self.position = (self.position + step) % len(self.seats)
-                return seat
-        raise RoundError("nobody in this round may throw the dice")
-
-    def pass_dice(self) -> None:
-        self.position = (self.position + 1) % len(self.seats)
-
-    def after_throw(self, total: int) -> None:
-        if total == 7:
-            self.pass_dice()
 
 
 @dataclass

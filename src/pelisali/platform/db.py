@@ -26,7 +26,8 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["database_url", "downgrade", "make_engine", "text", "transaction", "upgrade"]
+__all__ = ["database_url", "downgrade", "dry_run", "make_engine", "text", "transaction",
+           "upgrade"]
 
 DEFAULT_URL = "sqlite:///pelisali.db"
 
@@ -67,23 +68,73 @@ _FACTORIES: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = (
     weakref.WeakKeyDictionary())
 
 
+_OWNERS: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
+
+
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session in one transaction: committed when the block ends, rolled back on error.
 
     On SQLite the threads of one process take turns at writing here, rather than in
-    SQLite's busy handler, whose growing sleeps would make the slowest waits long.
+    SQLite's busy handler, whose growing sleeps would make the slowest waits long; a
+    thread that asks for a second transaction inside its first would wait for itself,
+    so it is refused instead.
     """
     factory = _FACTORIES.get(engine)
     if factory is None:
         factory = _FACTORIES[engine] = sessionmaker(engine, expire_on_commit=False)
     if engine.dialect.name == "sqlite":
+        if _OWNERS.get(engine) == threading.get_ident():
+            raise RuntimeError("a transaction inside a transaction on SQLite would wait "
+                               "for itself: use the session at hand")
         lock = _WRITERS.setdefault(engine, threading.Lock())
-        with lock, factory() as session, session.begin():
-            yield session
+        with lock:
+            _OWNERS[engine] = threading.get_ident()
+            try:
+                with factory() as session, session.begin():
+                    yield session
+            finally:
+                del _OWNERS[engine]
         return
     with factory() as session, session.begin():
         yield session
+
+
+class _DryRun(Exception):
+    """Ends a dry run's block so that its transaction rolls back."""
+
+
+@contextmanager
+def dry_run(target: Engine | Session) -> Iterator[Session]:
+    """A session whose changes always roll back: what a change would do, or why it is
+    refused, with nothing kept. Given a session, the trial runs in a savepoint of its
+    transaction (it sees what the transaction did so far).
+
+    >>> from pelisali.platform.ledger import open_account
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with dry_run(engine) as session:
+    ...     _ = open_account(session, "player:ann", "player")
+    >>> with transaction(engine) as session:
+    ...     with dry_run(session):
+    ...         _ = open_account(session, "player:bob", "player")
+    ...     session.execute(text("select count(*) from accounts")).scalar_one()
+    0
+    """
+    if isinstance(target, Session):
+        savepoint = target.begin_nested()
+        try:
+            yield target
+        finally:
+            if savepoint.is_active:
+                savepoint.rollback()
+        return
+    try:
+        with transaction(target) as session:
+            yield session
+            raise _DryRun
+    except _DryRun:
+        pass
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

@@ -117,11 +117,12 @@ class TableSettings:
     draws: int | None = None
     jackpot: str | None = None  # the bad-beat jackpot's name
     bad_beat: dict[str, Any] | None = None  # qualifying, min_players, the three shares
+    openers: bool = False  # Five Card Draw: jacks or better to open, on antes alone
 
     def variant(self) -> PokerVariant:
         return make_variant(self.game, self.structure, low=self.low, hi_lo=self.hi_lo,
                             low_rule=self.low_rule, qualifier=self.qualifier,
-                            draws=self.draws)
+                            draws=self.draws, openers=self.openers)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "structure": self.structure,
@@ -129,10 +130,13 @@ class TableSettings:
                 "min_buy_in": self.min_buy_in, "ante": self.ante, "bring_in": self.bring_in,
                 "rake": str(self.rake), "rake_cap": self.rake_cap, "low": self.low,
                 "hi_lo": self.hi_lo, "low_rule": self.low_rule, "qualifier": self.qualifier,
-                "draws": self.draws, "jackpot": self.jackpot, "bad_beat": self.bad_beat}
+                "draws": self.draws, "jackpot": self.jackpot, "bad_beat": self.bad_beat,
+                "openers": self.openers}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
+        """The settings as stored; a table stored before ``openers`` was a setting has
+        none (``openers=False``)."""
         return cls(**{**data, "rake": Fraction(data["rake"])})
 
     def describe(self) -> str:
@@ -140,8 +144,18 @@ class TableSettings:
         fee = (f"rake {float(self.rake) * 100:g} %"
                + (f" (at most {format_cents(self.rake_cap)} a hand)"
                   if self.rake_cap is not None else "")) if self.rake else "no rake"
-        return (f"{self.game} {self.structure}, blinds {format_cents(self.small_blind)}/"
-                f"{format_cents(self.big_blind)}, minimum buy-in "
+        if self.openers:
+            forced = (f"antes {format_cents(self.ante)}, jacks or better to open, smallest "
+                      f"bet {format_cents(self.big_blind)}")
+        elif self.bring_in:  # stud: antes and a bring-in, no blinds
+            forced = (f"antes {format_cents(self.ante)}, bring-in "
+                      f"{format_cents(self.bring_in)}, smallest bet "
+                      f"{format_cents(self.big_blind)}")
+        else:
+            forced = (f"blinds {format_cents(self.small_blind)}/"
+                      f"{format_cents(self.big_blind)}"
+                      + (f", antes {format_cents(self.ante)}" if self.ante else ""))
+        return (f"{self.game} {self.structure}, {forced}, minimum buy-in "
                 f"{format_cents(self.min_buy_in)}, {fee}"
                 + (f", bad-beat jackpot {self.jackpot}" if self.jackpot else ""))
 
@@ -168,7 +182,8 @@ def engine_settings(table: TableSettings, jackpot_drop: int, jackpot_min_players
                     ) -> dict[str, str | bool]:
     """What makes a table's engine, as a record keeps it: the game and its version, the
     stakes, the rake and the bad-beat drop (numbers as text; settings left unset are
-    left out).
+    left out, and ``openers`` unless the table has it, so a record of a table without
+    it reads as before).
 
     >>> engine_settings(TableSettings("stud", "limit", 50, 100, 2_000, 10, 50), 0, 0)["bring_in"]
     '50'
@@ -183,6 +198,8 @@ def engine_settings(table: TableSettings, jackpot_drop: int, jackpot_min_players
                         ("draws", table.draws), ("rake_cap", table.rake_cap)):
         if value is not None:
             out[name] = str(value)
+    if table.openers:
+        out["openers"] = True
     return out
 
 
@@ -203,7 +220,8 @@ def _engine(settings: str) -> PokerEngine:
     try:
         variant = make_variant(chosen["game"], chosen["structure"], low=bool(chosen["low"]),
                                hi_lo=bool(chosen["hi_lo"]), low_rule=chosen.get("low_rule"),
-                               qualifier=chosen.get("qualifier"), draws=number("draws"))
+                               qualifier=chosen.get("qualifier"), draws=number("draws"),
+                               openers=bool(chosen.get("openers", False)))
         return PokerEngine.for_variant(
             variant, int(chosen["small_blind"]), int(chosen["big_blind"]),
             ante=int(chosen["ante"]), bring_in=int(chosen["bring_in"]),

@@ -193,7 +193,8 @@ CASH_OUT_KIND = "cash_out"
 HOUSE_SEATS = "house:poker-bots"
 HOUSE_BANK = "house:bank"
 MAX_SEATS = 12  # RAY 1.4.1.1.1: a table seats 2 to 12 players
-# GameTable.variant holds 8 characters: structure + game code (+ "-lo" or "-hl").
+# GameTable.variant holds 8 characters: structure + game code (+ "j": jacks or better to
+# open) (+ "-lo" or "-hl").
 GAME_CODES = {"holdem": "he", "pineapple": "pi", "crazy-pineapple": "cp", "helsinki": "hk",
               "omaha": "o", "omaha-5": "o5", "courchevel": "co", "double-flop": "df",
               "stud": "7s", "razz": "rz", "soko": "so", "draw": "5d", "lowball": "27",
@@ -232,18 +233,20 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
                  big_blind: int, min_buy_in: int, structure: str | None = None,
                  low: bool = False, hi_lo: bool = False, low_rule: str | None = None,
                  qualifier: str | None = None, draws: int | None = None,
-                 ante: int | None = None, bring_in: int | None = None,
+                 openers: bool = False, ante: int | None = None, bring_in: int | None = None,
                  rake: Fraction = Fraction(0), rake_cap: int | None = None,
                  jackpot: str | None = None, bad_beat: BadBeatRules | None = None,
                  actor: str = "system") -> GameTable:
     """A poker table (a ``GameTable`` of game ``poker``); with ``jackpot`` and
     ``bad_beat``, its bad-beat jackpot, seeded from the house bank to the guaranteed
-    minimum. Antes and a stud bring-in default to the self-play table's."""
+    minimum. Antes and a stud bring-in default to the self-play table's. ``openers``
+    (Five Card Draw): jacks or better to open, on antes alone; a deal nobody opens is
+    dealt again from a fresh deck, every card in the hand's record."""
     if not _NAME.match(name):
         raise PokerTableError(f"a table name is 1-60 letters, digits, '-' or '_', not {name!r}")
     try:
         variant = make_variant(game, structure, low=low, hi_lo=hi_lo, low_rule=low_rule,
-                               qualifier=qualifier, draws=draws)
+                               qualifier=qualifier, draws=draws, openers=openers)
     except PokerError as exc:
         raise PokerTableError(str(exc)) from None
     default_ante, default_bring_in = forced_bets(variant, big_blind)
@@ -262,14 +265,14 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
     settings = TableSettings(game, variant.structure, small_blind, big_blind, min_buy_in,
                              ante, bring_in, Fraction(rake), rake_cap, low, hi_lo, low_rule,
                              qualifier, draws, jackpot,
-                             None if bad_beat is None else rules_json(bad_beat))
+                             None if bad_beat is None else rules_json(bad_beat), openers)
     try:  # the engine's own checks of the stakes and forced bets (stud needs its bring-in)
         PokerEngine.for_variant(variant, small_blind, big_blind, ante=ante, bring_in=bring_in,
                                 fee_percent=Fraction(rake), fee_cap=rake_cap)
     except IllegalMove as exc:
         raise PokerTableError(str(exc)) from None
-    code = STRUCTURE_CODES[variant.structure] + GAME_CODES[game] + (
-        "-lo" if low else "-hl" if hi_lo else "")
+    code = (STRUCTURE_CODES[variant.structure] + GAME_CODES[game] + ("j" if openers else "")
+            + ("-lo" if low else "-hl" if hi_lo else ""))
     now = now_utc()
     table = GameTable(name=name, game=GAME, variant=code,
                       settings=json.dumps(settings.to_json(), sort_keys=True),
@@ -387,7 +390,7 @@ class Seating:
         if self.index(player) is not None:
             raise PokerTableError(f"{player} is already seated")
         if buy_in < min_buy_in:
-            raise PokerTableError(f"the minimum buy-in is {min_buy_in}")
+            raise PokerTableError(f"the minimum buy-in is {format_cents(min_buy_in)}")
         free = [i for i, s in enumerate(self.seats) if s is None]
         if not free:
             raise PokerTableError(f"the table is full ({len(self.seats)} seats)")

@@ -235,6 +235,51 @@ class History:
     hands: list[HandLine]
 
 
+@dataclass(frozen=True)
+class RoundLine:
+    """One of a player's rounds at a table: what it drew or dealt, and their bets in it
+    as (spot, stake, paid; None while unsettled)."""
+
+    round_id: int
+    summary: str
+    bets: list[tuple[str, int, int | None]]
+
+
+def _summary(row: RoundRow) -> str:
+    """What a round's record says happened: the draw (``17``, ``2-5``), punto banco's
+    cards and result, blackjack's dealer; void with its reason, or still in play."""
+    try:
+        record: dict[str, Any] = json.loads(row.record)
+    except ValueError:
+        record = {}
+    if row.status == RoundStatus.VOID:
+        return f"void ({record.get('void_reason', '')})"
+    if row.status != RoundStatus.SETTLED:
+        return "in play"
+    if record.get("draws"):
+        return _faces(record)
+    if "result" in record:  # punto banco: the cards with their sides
+        cards = " ".join(f"{side[0].upper()}:{card}" for side, card in record.get("cards", []))
+        return f"{cards} → {record['result']}"
+    dealer = " ".join(record.get("dealer", []))
+    return f"dealer {dealer}" if dealer else "settled"
+
+
+def recent_rounds(session: Session, player: str, table_name: str, count: int = 10
+                  ) -> list[RoundLine]:
+    """``player``'s last ``count`` rounds at ``table_name``, oldest first."""
+    table_id = rounds.find_table(session, table_name).id
+    found: dict[int, tuple[RoundRow, list[tuple[str, int, int | None]]]] = {}
+    for row, bet in rounds.history(session, player, limit=20 * count):
+        if row.table_id != table_id:
+            continue
+        if row.id not in found and len(found) == count:
+            break
+        found.setdefault(row.id, (row, []))[1].insert(0, (bet.spot, bet.stake, bet.paid))
+    return [RoundLine(row.id, _summary(row), bets)
+            for row, bets in sorted(found.values(), key=lambda pair: pair[0].id)]
+
+
 def _poker_hands(session: Session, player: str, limit: int
                  ) -> list[tuple[RoundRow, dict[str, Any]]]:
     """The recorded poker hands ``player`` played, newest first (of the last ``limit``)."""
