@@ -42,6 +42,18 @@ WORKER = textwrap.dedent("""
 """)
 
 
+def settled_rounds(engine: Engine, at_least: int) -> None:
+    """Wait until the worker has settled ``at_least`` rounds (its work, not a clock: the
+    30 s bound only stops a broken worker from hanging the suite)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with transaction(engine) as s:
+            if s.scalar(select(func.count()).select_from(RoundRow)
+                        .where(RoundRow.status == "settled")) >= at_least:
+                return
+        time.sleep(0.1)
+
+
 def test_sigkill_mid_settlement_leaves_nothing_half_done(engine: Engine) -> None:
     prepare(engine, players=4)
     url = engine.url.render_as_string(hide_password=False)
@@ -49,13 +61,7 @@ def test_sigkill_mid_settlement_leaves_nothing_half_done(engine: Engine) -> None
                               stdout=subprocess.PIPE,
                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert worker.stdout is not None and worker.stdout.readline().strip() == b"playing"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:  # let it settle a good number of rounds first
-        time.sleep(0.5)
-        with transaction(engine) as s:
-            if s.scalar(select(func.count()).select_from(RoundRow)
-                        .where(RoundRow.status == "settled")) >= 200:
-                break
+    settled_rounds(engine, at_least=200)  # let it settle a good number of rounds first
     worker.send_signal(signal.SIGKILL)
     worker.wait()
     assert worker.returncode == -signal.SIGKILL
@@ -94,7 +100,7 @@ def test_the_restart_commands_after_a_crash(kind: str, tmp_path: Path,
     worker = subprocess.Popen([sys.executable, "-c", WORKER.replace("range(4)", "range(2)"),
                                url, BENCHMARKS], stdout=subprocess.PIPE)
     assert worker.stdout is not None and worker.stdout.readline().strip() == b"playing"
-    time.sleep(1.5)
+    settled_rounds(engine, at_least=20)  # killed mid-play, with rounds behind it
     worker.kill()
     worker.wait()
     monkeypatch.setenv("PELISALI_DATABASE_URL", url)
