@@ -10,6 +10,12 @@ dropped connection. The page's balance is checked against what the server answer
 against ``GET /api/me`` fetched by the page itself. With ``PELISALI_SCREENSHOTS=1`` the
 tests write their screenshots to ``docs/screenshots`` (otherwise to a scratch folder, so
 that a test run leaves the checkout as it was).
+
+No test waits real seconds for a table: the server's tables keep time by a
+:class:`~pelisali.server.clock.ManualClock` that the tests move (a betting window closes,
+a result's pause ends, when the test says), and where a page's countdown must show
+something, the page's clock is Playwright's, installed before the page loads and moved
+by the test too.
 """
 
 from __future__ import annotations
@@ -22,16 +28,27 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pelisali.server.clock import ManualClock
+
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 NAME, PASSWORD = "aino_pelaaja", "kissa-koira-123"
 STAFF, STAFF_PASSWORD = "floor", "lattia-pomo-456"
+# The tables' timings, in seconds of the server's ManualClock: they cost no real time.
+WINDOW, PAUSE, ACT = 15.0, 4.0, 20.0
+# A page's clock (Playwright's) starts here as the page loads, and stands still an hour
+# later, from when the test moves it.
+PAGE_TIME = datetime(2025, 6, 2, 12, 0, tzinfo=UTC)
+WHEEL_MS = 1_500  # the wheel turns for 1.35 s of the page's time (table.js settleWheel)
+RETRY_MS = 1_000  # a dropped live connection tries again after 0.4 s (live.js)
 
 
 def euros(cents: int) -> str:
@@ -45,10 +62,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@dataclass
+class Served:
+    url: str
+    clock: ManualClock  # the clock the live and poker tables keep time by
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def served(tmp_path: Path) -> Iterator[Served]:
     """The real app on a fresh SQLite file with a funded house bank and a staff login,
-    served by uvicorn."""
+    served by uvicorn, its tables paced by a clock that moves only when the test says."""
     import uvicorn
 
     from pelisali.platform import ledger
@@ -62,8 +85,9 @@ def server(tmp_path: Path) -> Iterator[str]:
         ledger.move(session, "fund", "external:owner", "house:bank", 10**9, "funding")
         add_login(session, STAFF, STAFF_PASSWORD, "staff")
     port = free_port()
-    # Short live and poker timings: a betting window of 3 s, 15 s to act.
-    app = create_app(engine, live_window=3.0, live_pause=2.0, act_seconds=15.0)
+    clock = ManualClock()
+    app = create_app(engine, live_window=WINDOW, live_pause=PAUSE, act_seconds=ACT,
+                     clock=clock)
     uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=uv.run, name="uvicorn", daemon=True)
     thread.start()
@@ -79,11 +103,23 @@ def server(tmp_path: Path) -> Iterator[str]:
                 pytest.fail(f"the server did not answer at {url}")
             time.sleep(0.05)
     try:
-        yield url
+        yield Served(url, clock)
     finally:
         uv.should_exit = True
         thread.join(10)
         engine.dispose()
+
+
+@pytest.fixture
+def server(served: Served) -> str:
+    """The server's address."""
+    return served.url
+
+
+@pytest.fixture
+def table_clock(served: Served) -> ManualClock:
+    """The server's tables' clock: ``advance`` or ``tick`` it to move their time."""
+    return served.clock
 
 
 def page_fetch(page: Any, path: str) -> dict[str, Any]:
@@ -135,13 +171,18 @@ def staff_post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
 class Player:
     """A player in a browser context of their own: registered, logged in and funded
     through the API (the first test does it through the forms), with the page open at
-    the lobby, every page error and every websocket frame recorded."""
+    the lobby, every page error and every websocket frame recorded. With ``still_clock``
+    the page's clock is Playwright's, standing still from the lobby on: only the test's
+    ``page.clock.run_for`` moves it."""
 
-    def __init__(self, browser: Any, url: str, name: str, deposit: int = 100_000) -> None:
+    def __init__(self, browser: Any, url: str, name: str, deposit: int = 100_000,
+                 still_clock: bool = False) -> None:
         from playwright.sync_api import expect
 
         self.name = name
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        if still_clock:  # installed before the page loads; it runs while it loads
+            self.context.clock.install(time=PAGE_TIME)
         api = self.context.request
         registered = api.post(f"{url}/api/register", data={
             "name": name, "password": PASSWORD, "born": "1991-03-04", "country": "FI"})
@@ -159,6 +200,8 @@ class Player:
         self.page.goto(f"{url}/#/lobby")
         expect(self.page.locator("#lobby-view")).to_be_visible()
         expect(self.page.locator("#balance")).to_have_text(euros(deposit))
+        if still_clock:
+            self.page.clock.pause_at(PAGE_TIME + timedelta(hours=1))
 
     def _watch(self, socket: Any) -> None:
         def keep(into: list[dict[str, Any]]) -> Any:
@@ -169,16 +212,18 @@ class Player:
         socket.on("framereceived", keep(self.received))
         socket.on("framesent", keep(self.sent))
 
-    def frame(self, test: Any, timeout: float = 12.0) -> dict[str, Any]:
-        """The first frame received that passes ``test``, waiting for it (while Playwright
-        delivers the page's events)."""
+    def frame(self, test: Callable[[dict[str, Any]], Any], timeout: float = 12.0,
+              sent: bool = False) -> dict[str, Any]:
+        """The first frame received (or ``sent``) that passes ``test``, waiting for it
+        (while Playwright delivers the page's events)."""
+        frames = self.sent if sent else self.received
         deadline = time.monotonic() + timeout
         while True:
-            for message in self.received:
+            for message in frames:
                 if test(message):
                     return message
             if time.monotonic() > deadline:
-                pytest.fail(f"{self.name}: no such frame in {self.received[-5:]}")
+                pytest.fail(f"{self.name}: no such frame in {frames[-5:]}")
             self.page.wait_for_timeout(50)
 
     def balance_matches_server(self) -> int:
@@ -542,17 +587,20 @@ def test_a_player_plays_every_game_against_the_house(server: str, tmp_path: Path
             browser.close()
 
 
-def test_two_players_bet_on_the_same_live_roulette_round(server: str, tmp_path: Path) -> None:
+def test_two_players_bet_on_the_same_live_roulette_round(server: str, table_clock: ManualClock,
+                                                        tmp_path: Path) -> None:
     need_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     shots = shots_dir(tmp_path)
     assert staff_post(server, "/api/staff/tables", {
         "name": "live-1", "game": "roulette", "variant": "C", "mode": "live"}) == {"name": "live-1"}
+    seconds = f"{WINDOW:.0f} s"  # the full window on a countdown
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         try:
-            aino, bertil = Player(browser, server, "aino"), Player(browser, server, "bertil")
+            aino, bertil = (Player(browser, server, name, still_clock=True)
+                            for name in ("aino", "bertil"))
             players = (aino, bertil)
             for player in players:
                 page = player.page
@@ -570,17 +618,21 @@ def test_two_players_bet_on_the_same_live_roulette_round(server: str, tmp_path: 
             place(aino.page, 500, ["red", "straight 17"])
             place(bertil.page, 2500, ["black"])
 
-            # A fresh window for both: wait for the one open now to close.
+            # The window opened when the first of them came to the table, and stays open
+            # until the table's clock moves: the same round for both, its countdown at the
+            # full window (the pages' clocks stand still too).
             box = aino.page.locator("#live-box")
-            expect(box).to_have_attribute("data-phase", re.compile("closed|result"))
             expect(box).to_have_attribute("data-phase", "betting")
             round_id = box.get_attribute("data-round")
+            assert round_id and round_id != "0"
             for player in players:
                 expect(player.page.locator("#live-box")).to_have_attribute("data-round", round_id)
                 expect(player.page.locator("#live-box")).to_have_attribute("data-phase", "betting")
-                expect(player.page.locator("#live-countdown")).to_have_text(re.compile(r"\d+ s"))
+                expect(player.page.locator("#live-countdown")).to_have_text(seconds)
                 player.page.click("#spin")
-            expect(aino.page.locator("#live-countdown")).to_have_text("1 s")  # it counts down
+            for player in players:  # it counts down as the page's time goes by
+                player.page.clock.run_for(int((WINDOW - 1) * 1000))
+                expect(player.page.locator("#live-countdown")).to_have_text("1 s")
             for player, spots, chip in ((aino, ["red", "straight 17"], 500),
                                         (bertil, ["black"], 2500)):
                 expect(player.page.locator("#table-message")).to_have_class(re.compile(r"\bok\b"))
@@ -592,9 +644,14 @@ def test_two_players_bet_on_the_same_live_roulette_round(server: str, tmp_path: 
             expect(bertil.page.locator("#balance")).to_have_text(euros(100_000 - 2_500))
             top_shot(aino.page, shots / "live-roulette.png")
 
-            # No more bets, then the same result for both, as the server sent it.
+            # The window's time runs out on the table's clock: no more bets, then the same
+            # result for both, as the server sent it, once each page's wheel has turned.
+            assert table_clock.tick() == WINDOW
             for player in players:
                 expect(player.page.locator("#live-box")).to_have_attribute("data-phase", "closed")
+                # The result has come: the wheel no longer waits for it, it turns.
+                expect(player.page.locator("#wheel")).not_to_have_class(re.compile(r"\bbusy\b"))
+                player.page.clock.run_for(WHEEL_MS)
             shown = []
             for player in players:
                 result = player.frame(lambda m: m.get("type") == "result"
@@ -605,6 +662,7 @@ def test_two_players_bet_on_the_same_live_roulette_round(server: str, tmp_path: 
                 shown.append(number.inner_text())
                 expect(player.page.locator(f'#layout [data-spot="straight {pocket}"]')) \
                     .to_have_class(re.compile(r"\bwinner\b"))
+                expect(player.page.locator("#live-box")).to_have_attribute("data-phase", "result")
             assert shown[0] == shown[1]
 
             # Each player's own settlement, and the balance the server holds.
@@ -615,21 +673,25 @@ def test_two_players_bet_on_the_same_live_roulette_round(server: str, tmp_path: 
                 settled_on_page(player.page, {**settled, "round_id": int(round_id)})
                 assert player.balance_matches_server() == settled["balance"]
 
-            # A dropped connection comes back by itself and asks for what it missed.
+            # A dropped connection comes back by itself (after a moment of the page's time)
+            # and asks for what it missed.
             page = aino.page
-            seq = int(page.locator("#live-box").get_attribute("data-seq") or 0)
+            live_box = page.locator("#live-box")
+            seq = int(live_box.get_attribute("data-seq") or 0)
             assert seq > 0
             page.evaluate("window.pelisaliLive.drop()")
-            expect(page.locator("#live-box")).to_have_attribute("data-reconnects", "1")
-            expect(page.locator("#live-box")).to_have_attribute("data-connected", "true")
-            hello = next((m for m in aino.sent if m.get("type") == "hello"), None)
-            deadline = time.monotonic() + 10
-            while hello is None and time.monotonic() < deadline:
-                page.wait_for_timeout(50)
-                hello = next((m for m in aino.sent if m.get("type") == "hello"), None)
-            assert hello is not None and hello["since"] >= seq
-            # and follows the table on: the next round's window reaches it.
-            expect(page.locator("#live-box")).not_to_have_attribute("data-round", round_id)
+            expect(live_box).to_have_attribute("data-reconnects", "1")
+            expect(live_box).to_have_attribute("data-connected", "false")
+            page.clock.run_for(RETRY_MS)
+            expect(live_box).to_have_attribute("data-connected", "true")
+            hello = aino.frame(lambda m: m.get("type") == "hello", sent=True)
+            assert hello["since"] >= seq
+            # and follows the table on: when the result's pause is over on the table's
+            # clock, the next round's window reaches it.
+            assert table_clock.tick() == WINDOW + PAUSE
+            expect(live_box).not_to_have_attribute("data-round", round_id)
+            expect(live_box).to_have_attribute("data-phase", "betting")
+            expect(page.locator("#live-countdown")).to_have_text(seconds)
             assert aino.errors == [] and bertil.errors == []
         finally:
             browser.close()
@@ -678,6 +740,9 @@ def test_two_players_play_a_poker_hand_against_each_other(server: str, tmp_path:
                 hole[name] = mine.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
                 dealt = player.frame(lambda m: m.get("type") == "view" and m.get("hand"))
                 assert hole[name] == dealt["hand"]["hole"]
+                # The timer stands at the full time to act: the table's clock moves only
+                # when a test moves it, so no player times out on a slow machine.
+                assert dealt["seconds_left"] == ACT
                 theirs = player.page.locator(
                     f'#poker-table .p-seat[data-player="{other[name].name}"] .p-cards .pcard')
                 expect(theirs).to_have_count(2)
