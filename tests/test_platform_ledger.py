@@ -175,3 +175,60 @@ def test_players_and_responsible_gaming(engine: Engine) -> None:
             accounts.stake(s, "bob", 100, key="b5")
     with transaction(engine) as s:
         assert check(s).ok and verify_audit(s).ok
+
+
+def test_the_chain_holds_only_what_was_committed(engine: Engine) -> None:
+    """Entries are chained when their transaction commits: those of a savepoint or a
+    transaction rolled back never reach the chain, and what did is one unbroken line."""
+    from pelisali.platform.db import dry_run
+
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", 10_000, "funding")
+        with dry_run(s):  # a trial inside the transaction: its transfer and entry go
+            move(s, "trial", "house:bank", "house:float", 500, "funding")
+        move(s, "kept", "house:bank", "house:float", 700, "funding")
+    with pytest.raises(RuntimeError), transaction(engine) as s:
+        move(s, "lost", "house:bank", "house:float", 900, "funding")
+        raise RuntimeError("the request failed after the transfer")
+    with transaction(engine) as s:
+        keys = [p for (p,) in s.execute(select(AuditEntry.payload).order_by(AuditEntry.id))]
+        assert len(keys) == 2 and '"fund"' in keys[0] and '"kept"' in keys[1]
+        assert not any('"trial"' in k or '"lost"' in k for k in keys)
+        assert balance(s, "house:float") == 700
+        assert verify_audit(s).ok and check(s).ok
+
+
+def test_concurrent_writers_make_one_chain(engine: Engine) -> None:
+    """Many transactions appending at once, each with several entries: one line, every
+    entry in it once."""
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", 10**6, "funding")
+
+    def writer(n: int) -> None:
+        for i in range(10):
+            with transaction(engine) as s:
+                move(s, f"w{n}-{i}-a", "house:bank", f"house:w{n}", 10, "funding")
+                move(s, f"w{n}-{i}-b", f"house:w{n}", "house:bank", 5, "funding")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with transaction(engine) as s:
+        report = verify_audit(s)
+        assert report.ok, report.problems
+        assert report.entries == 1 + 6 * 10 * 2
+        assert check(s).ok
+
+
+def test_a_savepoint_kept_does_not_take_the_chain_early(engine: Engine) -> None:
+    """A savepoint that commits inside a transaction leaves its entries for the
+    transaction's commit: the chain's head is not locked before the transaction ends."""
+    with transaction(engine) as s:
+        with s.begin_nested():
+            move(s, "fund", "external:owner", "house:bank", 10_000, "funding")
+        assert s.scalar(select(AuditEntry.id)) is None  # not yet chained
+        move(s, "more", "external:owner", "house:bank", 5_000, "funding")
+    with transaction(engine) as s:
+        assert verify_audit(s).entries == 2 and verify_audit(s).ok

@@ -43,6 +43,7 @@ from sqlalchemy import (
     Engine,
     Table,
     bindparam,
+    event,
     func,
     insert,
     or_,
@@ -51,7 +52,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from pelisali.money import format_cents
 from pelisali.platform.kinds import TransferKind, values
@@ -170,7 +171,8 @@ _SHIFT_BALANCE = (update(_ACCOUNTS).where(
     .values(balance=_ACCOUNTS.c.balance + bindparam("delta", type_=BigInteger())))
 _INSERT_TRANSFERS = insert(_TRANSFERS)
 _MOVE_HEAD = (update(_HEAD).where(_HEAD.c.id == 1, _HEAD.c.hash == bindparam("old"))
-              .values(hash=bindparam("new"), entries=_HEAD.c.entries + 1))
+              .values(hash=bindparam("new"),
+                      entries=_HEAD.c.entries + bindparam("count", type_=BigInteger())))
 _LOCK_HEAD = select(_HEAD.c.hash).where(_HEAD.c.id == 1).with_for_update()
 _INSERT_AUDIT = insert(_AUDIT)
 
@@ -354,26 +356,76 @@ def _chain(previous: str, actor: str, action: str, payload: str) -> str:
     return hashlib.sha256(f"{previous}\n{actor}\n{action}\n{payload}".encode()).hexdigest()
 
 
-def append_audit(session: Session, actor: str, action: str, data: dict[str, object]) -> str:
-    """Append an entry chained to the previous one by hash; the head row is locked so the
-    chain stays one line under concurrent writers."""
-    session.flush()  # the ORM's pending writes go first, in the order they were made
-    connection = session.connection()
+_PENDING = "pelisali.audit.pending"  # session.info: the entries this transaction appends
+_MARKS = "pelisali.audit.marks"  # session.info: the pending count as each savepoint began
+
+
+def append_audit(session: Session, actor: str, action: str, data: dict[str, object]) -> None:
+    """Add an entry to the chain, chained by hash to the one before it.
+
+    The entry is written when the transaction commits (:func:`_chain_pending`): the
+    chain's head is then the last lock a transaction takes, held only while it commits,
+    so no writer ever waits for another while holding the head, and writers never
+    deadlock over it. An entry of a savepoint rolled back is dropped with it.
+    """
     at = now_utc()
     payload = json.dumps({"at": at.isoformat(), **data}, sort_keys=True, separators=(",", ":"))
+    session.info.setdefault(_PENDING, []).append((at, actor, action, payload))
+
+
+@event.listens_for(Session, "before_commit")
+def _chain_pending(session: Session) -> None:
+    """Append the transaction's entries to the chain, in the order they were made (when
+    the transaction itself commits, not a savepoint inside it)."""
+    if session.in_nested_transaction():
+        return
+    pending = session.info.pop(_PENDING, None)
+    session.info.pop(_MARKS, None)
+    if not pending:
+        return
+    session.flush()  # the ORM's writes go first: the chain's lock is the last one taken
+    connection = session.connection()
     bind = connection.engine
-    head = _HEADS.get(bind)
+
+    def entries_after(head: str) -> tuple[list[dict[str, object]], str]:
+        rows, previous = [], head
+        for at, actor, action, payload in pending:
+            digest = _chain(previous, actor, action, payload)
+            rows.append({"at": at, "actor": actor, "action": action, "payload": payload,
+                         "previous": previous, "hash": digest})
+            previous = digest
+        return rows, previous
+
     # The head this process wrote last is usually still the head: then moving it on and
     # taking its lock is one statement. If another writer has moved it, read it (locked).
+    head = _HEADS.get(bind)
+    rows, last = entries_after(head or GENESIS)
     if head is None or connection.execute(_MOVE_HEAD, {
-            "old": head, "new": _chain(head, actor, action, payload)}).rowcount != 1:
+            "old": head, "new": last, "count": len(rows)}).rowcount != 1:
         head = connection.execute(_LOCK_HEAD).scalar_one()
-        connection.execute(_MOVE_HEAD, {"old": head, "new": _chain(head, actor, action, payload)})
-    digest = _chain(head, actor, action, payload)
-    connection.execute(_INSERT_AUDIT, {"at": at, "actor": actor, "action": action,
-                                       "payload": payload, "previous": head, "hash": digest})
-    _HEADS[bind] = digest  # if this transaction rolls back, the next append reads the head
-    return digest
+        rows, last = entries_after(head)
+        connection.execute(_MOVE_HEAD, {"old": head, "new": last, "count": len(rows)})
+    connection.execute(_INSERT_AUDIT, rows)
+    _HEADS[bind] = last  # if this transaction rolls back, the next append reads the head
+
+
+@event.listens_for(Session, "after_transaction_create")
+def _mark_savepoint(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.nested:
+        session.info.setdefault(_MARKS, {})[transaction] = len(
+            session.info.get(_PENDING, []))
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_rolled_back(session: Session, previous: SessionTransaction) -> None:
+    """The entries of what was rolled back are not appended: a savepoint's since it
+    began, the whole transaction's all."""
+    marks = session.info.get(_MARKS, {})
+    if previous.nested and previous in marks:
+        del session.info.setdefault(_PENDING, [])[marks.pop(previous):]
+    elif not previous.nested:
+        session.info.pop(_PENDING, None)
+        session.info.pop(_MARKS, None)
 
 
 _SOURCE, _TARGET = Account.__table__.alias("source"), Account.__table__.alias("target")
