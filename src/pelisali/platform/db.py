@@ -15,19 +15,22 @@ upgrading a read lock; PostgreSQL locks the rows a transfer debits (``FOR UPDATE
 from __future__ import annotations
 
 import os
+import random
 import threading
+import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["database_url", "downgrade", "dry_run", "make_engine", "text", "transaction",
-           "upgrade"]
+__all__ = ["DatabaseBusy", "database_url", "downgrade", "dry_run", "find_or_create",
+           "make_engine", "retrying", "text", "transaction", "transient", "upgrade"]
 
 DEFAULT_URL = "sqlite:///pelisali.db"
 
@@ -98,6 +101,103 @@ def transaction(engine: Engine) -> Iterator[Session]:
         return
     with factory() as session, session.begin():
         yield session
+
+
+T = TypeVar("T")
+
+# SQLSTATEs of failures that say nothing about the request, only that it met another
+# one: a deadlock, a serialization failure, a lock not granted, a server shut down or
+# the connection dropped; trying again is the answer.
+_TRANSIENT_STATES = {"40P01": "a deadlock", "40001": "a serialization failure",
+                     "55P03": "a lock not granted", "57P01": "the server shut down",
+                     "57P02": "the server crashed", "57P03": "the server is starting",
+                     "08000": "the connection failed", "08003": "no connection",
+                     "08006": "the connection failed"}
+RETRIES = 6
+
+
+class DatabaseBusy(Exception):
+    """The database could not take the request after :data:`RETRIES` tries: nothing of
+    it was kept; the client may send it again (HTTP 503)."""
+
+
+def transient(exc: BaseException) -> str | None:
+    """Why ``exc`` is a failure to try again (a deadlock, a serialization failure, a
+    dropped connection, SQLite busy), or None when it is not one.
+
+    >>> transient(ValueError("no"))
+    """
+    if isinstance(exc, DBAPIError):
+        if exc.connection_invalidated:
+            return "the connection to the database dropped"
+        state = getattr(exc.orig, "sqlstate", None)
+        if state in _TRANSIENT_STATES:
+            return f"{_TRANSIENT_STATES[state]} in the database"
+        if isinstance(exc, OperationalError):
+            text = str(exc.orig).lower()
+            if "locked" in text or "busy" in text:  # SQLite
+                return "the database is busy"
+            if "connection" in text or "terminat" in text or "closed" in text:
+                return "the connection to the database dropped"
+    return None
+
+
+def retry_wait(attempt: int) -> float:
+    """Seconds to wait before try ``attempt`` (1, 2, ...): short, growing, jittered so
+    that the transactions that met do not meet again."""
+    return random.uniform(0, 0.005 * 2 ** min(attempt, 6))
+
+
+def retrying(work: Callable[[], T], attempts: int = RETRIES) -> T:
+    """``work()``, which runs its own transactions, tried again after a transient
+    failure (each try starts afresh: the failed transaction rolled back);
+    :class:`DatabaseBusy` when every try failed so.
+
+    >>> tries = []
+    >>> def work() -> int:
+    ...     tries.append(1)
+    ...     if len(tries) < 3:
+    ...         raise OperationalError("update", {}, Exception("database is locked"))
+    ...     return len(tries)
+    >>> retrying(work)
+    3
+    """
+    for attempt in range(1, attempts + 1):
+        try:
+            return work()
+        except Exception as exc:
+            reason = transient(exc)
+            if reason is None:
+                raise
+            if attempt == attempts:
+                raise DatabaseBusy(f"{reason}; try again") from exc
+            time.sleep(retry_wait(attempt))
+    raise AssertionError("unreachable")
+
+
+def find_or_create(session: Session, find: Callable[[], T], create: Callable[[], T],
+                   missing: type[Exception]) -> T:
+    """``find()``, or ``create()`` where it raises ``missing``; two transactions creating
+    the same row at once both get it: the second's insert, refused by a unique key, is
+    rolled back to a savepoint and the row the first made is read instead.
+
+    >>> from pelisali.platform.ledger import LedgerError, open_account, balance
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as session:
+    ...     find_or_create(session, lambda: balance(session, "house:bank"),
+    ...                    lambda: open_account(session, "house:bank").balance, LedgerError)
+    0
+    """
+    try:
+        return find()
+    except missing:
+        pass
+    try:
+        with session.begin_nested():
+            return create()
+    except IntegrityError:
+        return find()
 
 
 class _DryRun(Exception):

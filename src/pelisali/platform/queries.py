@@ -37,6 +37,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from pelisali.platform import accounts, card_rounds, poker_tables, rounds
+from pelisali.platform.db import find_or_create
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import balance
 from pelisali.platform.models import BetRow, GameTable, RoundRow
@@ -119,19 +120,19 @@ def open_poker_table(session: Session, name: str, game: str, *, small_blind: int
 
 def rng_table(session: Session, name: str, game: str, variant: str | None,
               player: str) -> None:
-    """Make sure ``player``'s own RNG table of a wager game, ``name``, exists."""
-    try:
-        rounds.find_table(session, name)
-    except rounds.TableError:
-        rounds.create_table(session, name, game, variant, mode="rng", actor=player)
+    """Make sure ``player``'s own RNG table of a wager game, ``name``, exists (two first
+    slips at once make it once)."""
+    find_or_create(session, lambda: rounds.find_table(session, name),
+                   lambda: rounds.create_table(session, name, game, variant, mode="rng",
+                                               actor=player), rounds.TableError)
 
 
 def card_table(session: Session, name: str, game: str, player: str) -> None:
-    """Make sure ``player``'s own RNG table of a card game, ``name``, exists."""
-    try:
-        rounds.find_table(session, name)
-    except rounds.TableError:
-        card_rounds.create_card_table(session, name, game, mode="rng", actor=player)
+    """Make sure ``player``'s own RNG table of a card game, ``name``, exists (two first
+    bets at once make it once)."""
+    find_or_create(session, lambda: rounds.find_table(session, name),
+                   lambda: card_rounds.create_card_table(session, name, game, mode="rng",
+                                                         actor=player), rounds.TableError)
 
 
 # -- players -----------------------------------------------------------------------------

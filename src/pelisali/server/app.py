@@ -32,13 +32,16 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 
 from pelisali.games import GameError
+from pelisali.platform.db import DatabaseBusy
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.payments import Cage, PaymentAdapter
 from pelisali.rng import Rng, SecureRng
 from pelisali.server.auth import COOKIE, AuthError
 from pelisali.server.clock import Clock, SystemClock
+from pelisali.server.retry import busy
 from pelisali.server.routers import ROUTERS
 from pelisali.server.rules_text import LANGUAGES
 from pelisali.server.state import ServerState
@@ -71,6 +74,8 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
     app.state.pelisali = state
     app.exception_handler(LedgerError)(_refused)
     app.exception_handler(GameError)(_game_refused)
+    app.exception_handler(DatabaseBusy)(busy)
+    app.exception_handler(OperationalError)(busy)  # a dropped connection on its way in
 
     # -- the client --------------------------------------------------------------------
     if STATIC.is_dir():

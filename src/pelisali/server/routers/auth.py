@@ -7,9 +7,10 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pelisali.platform import accounts, queries
 from pelisali.server.auth import COOKIE, SESSION_HOURS, add_login, log_in, log_out, who
 from pelisali.server.dependencies import AppState, Current
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Credentials, Registration
 
-router = APIRouter(tags=["players"])
+router = APIRouter(tags=["players"], route_class=RetryingRoute)
 
 
 @router.post("/api/register", status_code=201)

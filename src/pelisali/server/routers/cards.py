@@ -8,9 +8,10 @@ from sqlalchemy.orm import Session
 
 from pelisali.platform import card_rounds, queries
 from pelisali.server.dependencies import AppState, Player
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import CardSlip, Decision, settlement
 
-router = APIRouter(tags=["cards"])
+router = APIRouter(tags=["cards"], route_class=RetryingRoute)
 
 
 def _table(session: Session, game: str, name: str) -> str:

@@ -8,8 +8,9 @@ from pydantic import Field
 
 from pelisali.platform import queries
 from pelisali.server.dependencies import AppState, Player
+from pelisali.server.retry import RetryingRoute
 
-router = APIRouter(tags=["history"])
+router = APIRouter(tags=["history"], route_class=RetryingRoute)
 
 
 @router.get("/api/history")

@@ -17,10 +17,11 @@ from starlette.websockets import WebSocket
 from pelisali.server.auth import Login
 from pelisali.server.dependencies import AppState
 from pelisali.server.live import LiveRoom
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import LiveSlip
 from pelisali.server.sockets import TableSocket
 
-router = APIRouter(tags=["live"])
+router = APIRouter(tags=["live"], route_class=RetryingRoute)
 
 
 @router.get("/api/live/{name}")

@@ -9,9 +9,10 @@ from pelisali.games import GAMES, ROULETTE_VARIANTS, make_game
 from pelisali.games.base import WagerGame
 from pelisali.platform import queries
 from pelisali.server.dependencies import AppState, wager_game
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.rules_text import card_rules_of, poker_rules_of, rules_of
 
-router = APIRouter(tags=["lobby"])
+router = APIRouter(tags=["lobby"], route_class=RetryingRoute)
 
 
 @router.get("/api/lobby")

@@ -10,9 +10,10 @@ from sqlalchemy.orm import Session
 from pelisali.games.round import Settlement
 from pelisali.platform import queries, rounds
 from pelisali.server.dependencies import AppState, Player, wager_game
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Choice, Slip, settlement
 
-router = APIRouter(tags=["play"])
+router = APIRouter(tags=["play"], route_class=RetryingRoute)
 
 
 @router.post("/api/play/{game}")

@@ -17,10 +17,11 @@ from starlette.websockets import WebSocket
 from pelisali.platform import queries
 from pelisali.server.auth import Login
 from pelisali.server.poker_room import PokerRoom
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import PokerMessage
 from pelisali.server.sockets import TableSocket
 
-router = APIRouter(tags=["poker"])
+router = APIRouter(tags=["poker"], route_class=RetryingRoute)
 
 
 class PokerSocket(TableSocket):

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from pelisali.platform import accounts, queries, rounds
 from pelisali.platform.report import day_report
 from pelisali.server.dependencies import AppState, Staff
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import (
     PokerTableRequest,
     StatusRequest,
@@ -18,7 +19,7 @@ from pelisali.server.schemas import (
     VoidRequest,
 )
 
-router = APIRouter(tags=["staff"])
+router = APIRouter(tags=["staff"], route_class=RetryingRoute)
 
 
 @router.post("/api/staff/poker-tables", status_code=201)

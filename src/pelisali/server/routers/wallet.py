@@ -6,9 +6,10 @@ from fastapi import APIRouter
 from pelisali.platform import accounts, queries
 from pelisali.platform.payments import deposit_via, withdraw_via
 from pelisali.server.dependencies import AppState, Player
+from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Exclusion, LimitRequest, Money
 
-router = APIRouter(tags=["wallet"])
+router = APIRouter(tags=["wallet"], route_class=RetryingRoute)
 
 
 @router.post("/api/wallet/deposit")
