@@ -173,6 +173,34 @@ def test_buy_in_and_cash_out_move_exact_amounts(engine: Engine) -> None:
         assert report.balanced and check(s).ok and verify_audit(s).ok
 
 
+def test_players_sitting_down_at_once_all_sit(engine: Engine) -> None:
+    """Each sit comes on a thread of its own (the server's): all of them sit, each once,
+    and the table's account holds every chip (before: one sat, the rest were told to
+    reopen the table)."""
+    import threading
+
+    setup(engine)
+    table = CashTable.open(engine, "t1", SeededRng(1))
+    seats: dict[str, int] = {}
+    failures: list[Exception] = []
+
+    def sit(name: str) -> None:
+        try:
+            seats[name] = table.buy_in(name, 3_000, key=f"sit-{name}")
+        except Exception as exc:  # the assertion below shows what went wrong
+            failures.append(exc)
+
+    threads = [threading.Thread(target=sit, args=(name,)) for name in PLAYERS]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == [] and sorted(seats.values()) == list(range(len(PLAYERS)))
+    assert held(engine) == 3_000 * len(PLAYERS) == table.chips_on_table()
+    with transaction(engine) as s:
+        assert reconcile_table(s, "t1").balanced and check(s).ok
+
+
 def test_a_refused_buy_in_changes_nothing(engine: Engine) -> None:
     setup(engine)
     with transaction(engine) as s:

@@ -86,13 +86,15 @@ are not restored to their seats.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, aliased
@@ -450,6 +452,20 @@ class Seating:
         return replace(self, seats=tuple(seats))
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _one_change_at_a_time(method: F) -> F:
+    """A :class:`CashTable` method that runs alone at its table in this process."""
+
+    @functools.wraps(method)
+    def alone(self: CashTable, *args: Any, **kwargs: Any) -> Any:
+        with self._changing:
+            return method(self, *args, **kwargs)
+
+    return cast(F, alone)
+
+
 class CashTable:
     """A poker table on the ledger: its seats in memory (:class:`Seating`, a value each
     change replaces), the hand in play a contract state
@@ -474,6 +490,9 @@ class CashTable:
             0 if rules is None else rules.min_players)
         self.engine: PokerEngine = poker_engine(self.engine_settings)
         self._hand: TableHand | None = None  # the hand in play
+        # The seats in memory and the ledger change together: one change at a time, so
+        # players sitting down at once (each on a thread of the server) all sit.
+        self._changing = threading.RLock()
 
     @classmethod
     def open(cls, db: Engine, name: str, rng: Rng) -> CashTable:
@@ -515,6 +534,7 @@ class CashTable:
                 + held["jackpot"])
 
     # -- money in and out -------------------------------------------------------------------
+    @_one_change_at_a_time
     def buy_in(self, player: str, amount: int, key: str) -> int:
         """Sit ``player`` with ``amount`` of chips from their wallet, or add chips between
         hands when seated; a house seat (a name with ':') buys from ``house:poker-bots``.
@@ -550,6 +570,7 @@ class CashTable:
             raise PokerTableError(f"{player} is not at the table")
         return found
 
+    @_one_change_at_a_time
     def cash_out(self, player: str, key: str) -> int:
         """``player`` leaves between hands; every chip goes back to where it came from
         (the wallet; a house seat's to ``house:poker-bots``). Returns the amount. A
@@ -583,10 +604,12 @@ class CashTable:
             raise PokerTableError(f"no poker table {self.name!r}")
         return _restore(session, table, len(self.table.seats))
 
+    @_one_change_at_a_time
     def sit_out(self, player: str, out: bool = True) -> None:
         """Sit out from the next hand (or back in); the seat and chips stay."""
         self.table = self.table.sitting_out(player, out)
 
+    @_one_change_at_a_time
     def charge_time(self, amount: int, key: str) -> dict[str, int]:
         """The time charge (RAY 1.4.1.1.1 B), between hands, from every seated player not
         sitting out, at most their chips; each moves ``table -> fee``. Returns them."""
@@ -617,6 +640,7 @@ class CashTable:
                                   f"the seats {format_cents(chips)}: reopen the table")
 
     # -- hands ------------------------------------------------------------------------------
+    @_one_change_at_a_time
     def start_hand(self) -> TableHand:
         """Deal the next hand to every seated player with chips who is not sitting out;
         the button moves clockwise to the next of them (nothing is written until the
@@ -638,11 +662,13 @@ class CashTable:
         self._hand = TableHand(play, self.rng)
         return self._hand
 
+    @_one_change_at_a_time
     def void_hand(self) -> None:
         """Forget the hand in progress: nothing was written, every stack is as at its
         start (the crash policy, on purpose)."""
         self._hand = None
 
+    @_one_change_at_a_time
     def finish_hand(self) -> HandResult:
         """Record the finished hand: its fee, jackpot moves and round, in one transaction."""
         hand = self._hand
