@@ -253,3 +253,42 @@ def test_punto_banco_and_blackjack_against_the_house(db: Engine) -> None:
     assert view["balance"] == wallet == client.get("/api/me").json()["balance"]
     with transaction(db) as s:
         assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
+
+
+def test_a_login_checking_its_password_holds_no_lock_bets_need(
+        db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While argon2 checks a password (here held until the bet is done), a player's bet
+    goes through: the check runs outside every transaction (on SQLite a transaction
+    holds the one writer's lock the bet needs)."""
+    import threading
+
+    from pelisali.platform import logins
+
+    bettor = player(TestClient(create_app(db, rng=Fixed(17))), "bob")
+    other = player(TestClient(create_app(db)), "ann", deposit=0)
+    other.post("/api/logout")
+    checking, bet_done = threading.Event(), threading.Event()
+    real = logins._HASHER
+
+    class SlowHasher:
+        def hash(self, password: str) -> str:
+            return real.hash(password)
+
+        def verify(self, stored: str, password: str) -> bool:
+            checking.set()
+            bet_done.wait(timeout=10)  # the bet below must not need this check to end
+            return real.verify(stored, password)
+
+    monkeypatch.setattr(logins, "_HASHER", SlowHasher())
+    answers: list[int] = []
+    login = threading.Thread(target=lambda: answers.append(other.post(
+        "/api/login", json={"name": "ann", "password": PASSWORD}).status_code))
+    login.start()
+    assert checking.wait(timeout=30)
+    played = bettor.post("/api/play/roulette", json={
+        "variant": "C", "key": "during-login", "bets": [{"spot": "red", "amount": 100}]})
+    assert login.is_alive() and answers == []  # the bet did not wait for the check
+    bet_done.set()
+    login.join()
+    assert played.status_code == 200 and played.json()["settlements"][0]["result"] == "lose"
+    assert answers == [200]

@@ -74,9 +74,16 @@ def wallet_code(name: str) -> str:
     return f"player:{name}"
 
 
-def register(session: Session, name: str, born: date, country: str,
-             today: date | None = None, actor: str = "system") -> Player:
-    """A new player with a wallet; refused for the under-age and restricted countries."""
+def check_registration(name: str, born: date, country: str, today: date | None = None
+                       ) -> None:
+    """Refused: a name that is not one, the under-age, a country that is not one or is
+    restricted (what needs no database; :func:`register` checks the rest).
+
+    >>> check_registration("kid", date(2020, 1, 1), "FI", today=date(2026, 1, 1))
+    Traceback (most recent call last):
+    ...
+    pelisali.platform.accounts.Refused: kid: under 18 may not play (born 2020-01-01)
+    """
     rules = settings()
     today = today or datetime.now(ZoneInfo(rules.timezone)).date()
     country = country.upper()
@@ -88,6 +95,13 @@ def register(session: Session, name: str, born: date, country: str,
         raise Refused(f"{name}: under {rules.minimum_age} may not play (born {born})")
     if country in rules.restricted_countries:
         raise Refused(f"{name}: residents of {country} may not register (restricted country)")
+
+
+def register(session: Session, name: str, born: date, country: str,
+             today: date | None = None, actor: str = "system") -> Player:
+    """A new player with a wallet; refused for the under-age and restricted countries."""
+    check_registration(name, born, country, today)
+    country = country.upper()
     if session.scalars(select(Player).where(Player.name == name)).one_or_none() is not None:
         raise Refused(f"a player called {name!r} exists")
     account = open_account(session, wallet_code(name), "player")

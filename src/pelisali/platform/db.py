@@ -178,8 +178,10 @@ def retrying(work: Callable[[], T], attempts: int = RETRIES) -> T:
 def find_or_create(session: Session, find: Callable[[], T], create: Callable[[], T],
                    missing: type[Exception]) -> T:
     """``find()``, or ``create()`` where it raises ``missing``; two transactions creating
-    the same row at once both get it: the second's insert, refused by a unique key, is
-    rolled back to a savepoint and the row the first made is read instead.
+    the same row at once both get it: the second's insert, refused by a unique key (or
+    its own check finding the row made meanwhile), is rolled back to a savepoint and the
+    row the first made is read instead; a refusal of ``create`` for any other reason
+    stands.
 
     >>> from pelisali.platform.ledger import LedgerError, open_account, balance
     >>> engine = make_engine("sqlite://")
@@ -196,8 +198,13 @@ def find_or_create(session: Session, find: Callable[[], T], create: Callable[[],
     try:
         with session.begin_nested():
             return create()
-    except IntegrityError:
+    except IntegrityError:  # made meanwhile: the insert met it
         return find()
+    except missing as refused:  # made meanwhile (create's own check saw it), or refused
+        try:
+            return find()
+        except missing:
+            raise refused from None
 
 
 class _DryRun(Exception):

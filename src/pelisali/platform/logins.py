@@ -4,6 +4,11 @@ Passwords are kept only as argon2 hashes; a session is a random token (the serve
 puts it in a cookie), of which the database keeps only the SHA-256. A player logs in
 under their player name; staff have logins of their own and no wallet.
 
+Argon2 is slow on purpose, so it never runs inside a transaction: the server hashes
+(:func:`hash_password`) and checks (:func:`password_matches`) before and between its
+transactions, on a small pool of threads of its own (:data:`PASSWORD_THREADS`), so a
+flood of logins waits for that pool and holds no lock that bets need.
+
 >>> from datetime import date
 >>> from pelisali.platform import accounts
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -36,7 +42,11 @@ from pelisali.platform.models import Credential, WebSession
 ROLES = ("player", "staff")
 SESSION_HOURS = 12
 MIN_PASSWORD = 8
+PASSWORD_THREADS = 2  # argon2 at once; the rest of the logins wait their turn
 _HASHER = PasswordHasher()
+_POOL = ThreadPoolExecutor(max_workers=PASSWORD_THREADS, thread_name_prefix="argon2")
+# Checked against when a name has no login, so that an unknown name costs the same.
+_NOBODY = _HASHER.hash(secrets.token_urlsafe(16))
 
 
 class AuthError(LedgerError):
@@ -55,30 +65,67 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def add_login(session: Session, name: str, password: str, role: str,
-              actor: str = "system") -> None:
-    """A login for ``name`` (a registered player, or a staff member)."""
-    if role not in ROLES:
-        raise Refused(f"role {role!r}: player or staff")
+def check_password(password: str) -> None:
+    """Refused: a password too short to keep."""
     if len(password) < MIN_PASSWORD:
         raise Refused(f"a password has at least {MIN_PASSWORD} characters")
+
+
+def hash_password(password: str) -> str:
+    """The argon2 hash of ``password``, made on the password threads (call it outside
+    any transaction)."""
+    check_password(password)
+    return _POOL.submit(_HASHER.hash, password).result()
+
+
+def password_matches(stored: str | None, password: str) -> bool:
+    """Whether ``password`` is the one ``stored`` was hashed from (None: no such login,
+    checked as long as a real one), on the password threads, outside any transaction."""
+    def verify() -> bool:
+        try:
+            return _HASHER.verify(stored or _NOBODY, password) and stored is not None
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return _POOL.submit(verify).result()
+
+
+def add_login(session: Session, name: str, password: str, role: str,
+              actor: str = "system", *, hashed: str | None = None) -> None:
+    """A login for ``name`` (a registered player, or a staff member); ``hashed`` is the
+    password's hash made beforehand (:func:`hash_password`), else it is made here."""
+    if role not in ROLES:
+        raise Refused(f"role {role!r}: player or staff")
+    check_password(password)
     if session.scalars(select(Credential).where(Credential.name == name)).one_or_none():
         raise Refused(f"a login called {name!r} exists")
-    session.add(Credential(name=name, role=role, password_hash=_HASHER.hash(password),
+    session.add(Credential(name=name, role=role,
+                           password_hash=hashed or _HASHER.hash(password),
                            created_at=now_utc()))
     session.flush()
     append_audit(session, actor, "login-added", {"name": name, "role": role})
 
 
+def stored_hash(session: Session, name: str) -> str | None:
+    """The password hash of login ``name``, None if there is no such login."""
+    return session.scalars(select(Credential.password_hash)
+                           .where(Credential.name == name)).one_or_none()
+
+
 def log_in(session: Session, name: str, password: str) -> str:
-    """A new session token for a correct name and password."""
+    """A new session token for a correct name and password (the check inside this
+    transaction: the command line's way; the server checks first, then
+    :func:`start_session`)."""
+    if not password_matches(stored_hash(session, name), password):
+        raise AuthError("wrong name or password")
+    return start_session(session, name)
+
+
+def start_session(session: Session, name: str) -> str:
+    """A new session token for login ``name``, whose password was checked."""
     found = session.scalars(select(Credential).where(Credential.name == name)).one_or_none()
-    try:
-        if found is None:
-            raise VerificationError("no such login")
-        _HASHER.verify(found.password_hash, password)
-    except (VerificationError, InvalidHashError):
-        raise AuthError("wrong name or password") from None
+    if found is None:
+        raise AuthError("wrong name or password")
     token = secrets.token_urlsafe(32)
     now = now_utc()
     session.add(WebSession(token_hash=_digest(token), name=found.name, role=found.role,

@@ -188,6 +188,14 @@ class SlipAnswer:
     settlements: list[dict[str, Any]]  # bet_id, spot, stake, paid, result
 
 
+def slip_round(session: Session, key: str) -> int | None:
+    """The round the slip with idempotency key ``key`` was placed in (None: no such
+    slip)."""
+    return session.scalars(select(BetRow.round_id).where(
+        or_(BetRow.key == key, BetRow.key.startswith(f"{key}/", autoescape=True)))
+        .limit(1)).first()
+
+
 def settled_slip(session: Session, key: str, player: str) -> SlipAnswer | None:
     """The first answer to the slip with idempotency key ``key`` (its bets are ``key``
     or ``key/n``), if its round is settled."""

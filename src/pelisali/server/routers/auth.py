@@ -4,8 +4,8 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
-from pelisali.platform import accounts, queries
-from pelisali.server.auth import COOKIE, SESSION_HOURS, add_login, log_in, log_out, who
+from pelisali.platform import accounts, logins, queries
+from pelisali.server.auth import COOKIE, SESSION_HOURS, AuthError, add_login, log_out, who
 from pelisali.server.dependencies import AppState, Current
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Credentials, Registration
@@ -15,9 +15,12 @@ router = APIRouter(tags=["players"], route_class=RetryingRoute)
 
 @router.post("/api/register", status_code=201)
 def register(body: Registration, state: AppState) -> dict[str, str]:
+    accounts.check_registration(body.name, body.born, body.country)
+    hashed = logins.hash_password(body.password)  # slow on purpose: outside the transaction
     with state.db() as session:
         accounts.register(session, body.name, body.born, body.country.upper())
-        add_login(session, body.name, body.password, "player", actor=body.name)
+        add_login(session, body.name, body.password, "player", actor=body.name,
+                  hashed=hashed)
     return {"name": body.name}
 
 
@@ -28,7 +31,11 @@ def login(body: Credentials, request: Request, response: Response, state: AppSta
     if not state.logins.allow(f"{body.name}@{address}"):
         raise HTTPException(429, "too many attempts: wait a minute")
     with state.db() as session:
-        token = log_in(session, body.name, body.password)
+        stored = logins.stored_hash(session, body.name)
+    if not logins.password_matches(stored, body.password):  # outside any transaction
+        raise AuthError("wrong name or password")
+    with state.db() as session:
+        token = logins.start_session(session, body.name)
         found = who(session, token)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict",
                         max_age=SESSION_HOURS * 3600)

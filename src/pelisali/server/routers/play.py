@@ -2,6 +2,7 @@
 bets played at once, and the choices a round may wait for (roulette D's en prison or
 la partage). A retried slip gets its first answer and is taken once."""
 
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
@@ -22,20 +23,26 @@ def play(game: str, body: Slip, login: Player, state: AppState) -> dict[str, Any
         raise HTTPException(429, "too many bets: slow down")
     engine = wager_game(game, body.variant)
     name = f"rng-{engine.name}{'-' + engine.variant if engine.variant else ''}-{login.name}"
+    key = f"web:{login.name}:{body.key}"
     with state.db() as session:
         queries.rng_table(session, name, engine.name, engine.variant or None, login.name)
-        key = f"web:{login.name}:{body.key}"
-        receipts = rounds.place_bets(session, name, login.name,
-                                     [(b.spot, b.amount) for b in body.bets], key=key)
-        if all(r.message == "already placed" for r in receipts):
-            done = queries.settled_slip(session, key, login.name)  # a retry: the first answer
-            if done is not None:
-                return {"round_id": done.round_id, "result": done.result, "pending": {},
-                        "settlements": done.settlements,
-                        "balance": queries.wallet(session, login.name)}
-    with state.db() as session:  # an RNG round resumes: what is open is settled now
-        round_id, settled = rounds.settle(session, name, state.rng)
-        return _played(session, round_id, settled, login.name)
+        rounds.place_bets(session, name, login.name,
+                          [(b.spot, b.amount) for b in body.bets], key=key)
+    with state.db() as session:  # the slip's round is drawn now, unless a slip with it was
+        round_id = queries.slip_round(session, key)
+        if round_id is None:
+            raise HTTPException(409, "the slip was not placed: send it again")
+        done = queries.settled_slip(session, key, login.name)
+        if done is None:
+            with contextlib.suppress(rounds.TableError):  # drawn meanwhile, or choosing
+                rounds.settle(session, name, state.rng, round_id=round_id)
+            done = queries.settled_slip(session, key, login.name)
+        if done is None:  # the choices the round waits for (roulette D's zero)
+            return _played(session, round_id, [], login.name)
+        # This slip's own bets (a slip sent with it may share its round), as first answered.
+        return {"round_id": done.round_id, "result": done.result, "pending": {},
+                "settlements": done.settlements,
+                "balance": queries.wallet(session, login.name)}
 
 
 @router.post("/api/play/{game}/choose")
