@@ -23,15 +23,24 @@ def serve(
     live_pause: Annotated[float, typer.Option(help="how long a live result is shown, "
                                               "seconds")] = 4.0,
     act_seconds: Annotated[float, typer.Option(help="a poker player's time to act")] = 20.0,
-    log_level: Annotated[str, typer.Option(help="uvicorn's log level")] = "info",
+    log_level: Annotated[str, typer.Option(help="the log level: debug, info, warning")]
+    = "info",
+    log_format: Annotated[str, typer.Option(
+        help="json: one JSON object a line, with each request's id; text: plain lines")]
+    = "json",
 ) -> None:
     """Run the server and its browser client: http://HOST:PORT/."""
     import uvicorn
 
     from pelisali.server.app import create_app
+    from pelisali.server.ops import configure_logging
 
     if min(live_window, live_pause, act_seconds) <= 0:
         fail("the windows and timers are positive numbers of seconds")
+    if log_format not in ("json", "text") or log_level.lower() not in (
+            "debug", "info", "warning", "error"):
+        fail("--log-format json or text; --log-level debug, info, warning or error")
+    configure_logging(log_level, json_lines=log_format == "json")
     engine = open_database()
     with _session() as session:
         from pelisali.platform.ledger import LedgerError, balance
@@ -46,7 +55,7 @@ def serve(
     console.print(f"Pelisali at http://{host}:{port}/ (OpenAPI at /docs)")
     uvicorn.run(create_app(engine, live_window=live_window, live_pause=live_pause,
                            act_seconds=act_seconds), host=host, port=port,
-                log_level=log_level)
+                log_level=log_level.lower(), log_config=None, access_log=False)
 
 
 @login_app.command("add")

@@ -36,6 +36,7 @@ from sqlalchemy import Table, and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from pelisali.money import format_cents
+from pelisali.platform import metrics
 from pelisali.platform.ledger import LedgerError, append_audit, move, now_utc, open_account
 from pelisali.platform.models import Account, Limit, Player, Transfer
 
@@ -335,6 +336,7 @@ class StakeCheck:
         try:
             may_play(player, self.at)
         except Refused as exc:
+            metrics.LIMIT_REFUSALS.labels("barred or excluded").inc()
             return str(exc)
         return None
 
@@ -346,6 +348,7 @@ class StakeCheck:
             if limit is not None:
                 so_far = lost(self.session, player, period_start(period, self.at))
                 if so_far + amount > limit:
+                    metrics.LIMIT_REFUSALS.labels("loss limit").inc()
                     return (f"{name}: loss limit {format_cents(limit)} a {period} (lost "
                             f"{format_cents(so_far)}, stake {format_cents(amount)})")
         return None

@@ -99,7 +99,7 @@ from pelisali.games.blackjack_rules import BlackjackConfig, hand_total
 from pelisali.games.punto_banco import BETS, PuntoBancoConfig, card_points, points
 from pelisali.games.round import Receipt, Settlement
 from pelisali.money import format_cents
-from pelisali.platform import accounts, table_layer
+from pelisali.platform import accounts, metrics, table_layer
 from pelisali.platform.card_family import (
     FAMILY,
     CardBet,
@@ -328,6 +328,7 @@ def place_card_bet(session: Session, table_name: str, player: str, spot: str, am
     session.add(BetRow(round_id=row.id, number=number, player=player, spot=wanted,
                        stake=accepted, key=key, created_at=now_utc()))
     session.flush()
+    metrics.count(session, metrics.BETS_ACCEPTED.labels("cards"))
     returned = amount - accepted
     where = f"in {wanted}" if blackjack else f"on {wanted}"
     return Receipt(number, accepted, returned, f"{format_cents(accepted)} {where}" + (
@@ -448,6 +449,7 @@ def _pay(session: Session, table: GameTable, row: RoundRow, players: Sequence[st
         reason=lambda s: f"{table.name} round {row.id} {s.spot} {s.result}", round_id=row.id)
     table_layer.check_postings(postings, expected)
     table_layer.book(session, postings)
+    metrics.count(session, metrics.BETS_SETTLED.labels("cards"), len(settlements))
     kept = rounding_posting(table.name, row.id, [s.settlement() for s in settlements])
     if kept is not None:
         post(session, [kept], actor="table:" + table.name, action="rounding")

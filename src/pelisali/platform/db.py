@@ -26,10 +26,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["DatabaseBusy", "database_url", "downgrade", "dry_run", "find_or_create",
+__all__ = ["DatabaseBusy", "after_commit", "database_url", "downgrade", "dry_run", "find_or_create",
            "make_engine", "retrying", "text", "transaction", "transient", "upgrade"]
 
 DEFAULT_URL = "sqlite:///pelisali.db"
@@ -205,6 +205,54 @@ def find_or_create(session: Session, find: Callable[[], T], create: Callable[[],
             return find()
         except missing:
             raise refused from None
+
+
+_AFTER = "pelisali.after_commit"  # session.info: what to do once the transaction commits
+_AFTER_MARKS = "pelisali.after_commit.marks"
+
+
+def after_commit(session: Session, action: Callable[[], None]) -> None:
+    """Run ``action`` once the transaction commits; never if it, or the savepoint it was
+    asked for in, rolls back (what the monitoring counts is what was kept).
+
+    >>> engine = make_engine("sqlite://")
+    >>> seen = []
+    >>> with transaction(engine) as session:
+    ...     after_commit(session, lambda: seen.append("kept"))
+    ...     with dry_run(session):
+    ...         after_commit(session, lambda: seen.append("tried"))
+    ...     seen
+    []
+    >>> seen
+    ['kept']
+    """
+    session.info.setdefault(_AFTER, []).append(action)
+
+
+@event.listens_for(Session, "after_commit")
+def _run_after_commit(session: Session) -> None:
+    if session.in_nested_transaction():
+        return
+    session.info.pop(_AFTER_MARKS, None)
+    for action in session.info.pop(_AFTER, []):
+        action()
+
+
+@event.listens_for(Session, "after_transaction_create")
+def _mark_after_commit(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.nested:
+        session.info.setdefault(_AFTER_MARKS, {})[transaction] = len(
+            session.info.get(_AFTER, []))
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_after_commit(session: Session, previous: SessionTransaction) -> None:
+    marks = session.info.get(_AFTER_MARKS, {})
+    if previous.nested and previous in marks:
+        del session.info.setdefault(_AFTER, [])[marks.pop(previous):]
+    elif not previous.nested:
+        session.info.pop(_AFTER, None)
+        session.info.pop(_AFTER_MARKS, None)
 
 
 class _DryRun(Exception):

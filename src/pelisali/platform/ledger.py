@@ -55,6 +55,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, SessionTransaction
 
 from pelisali.money import format_cents
+from pelisali.platform import metrics
 from pelisali.platform.kinds import TransferKind, values
 from pelisali.platform.models import ACCOUNT_KINDS, Account, AuditEntry, AuditHead, Transfer
 
@@ -246,6 +247,7 @@ def batch_seal(postings: Sequence[Posting]) -> dict[str, object]:
 
 def _apply(session: Session, postings: Sequence[Posting],
            locked: Mapping[str, Any] | None) -> None:
+    metrics.count(session, metrics.POSTINGS, len(postings))
     connection = session.connection()
     codes = sorted({p.source for p in postings} | {p.target for p in postings})
     rows = dict(locked or {})
@@ -329,6 +331,7 @@ def move(session: Session, key: str, source: str, target: str, amount: int, kind
                     corrects_id=corrects_id, created_at=now_utc())
     session.add(made)
     session.flush()
+    metrics.count(session, metrics.POSTINGS)
     append_audit(session, actor, "transfer", {
         "transfer": made.id, "key": key, "from": source, "to": target, "amount": amount,
         "kind": kind, "reason": reason, "round": round_id, "corrects": corrects_id})

@@ -35,6 +35,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from pelisali.platform import metrics
 from pelisali.platform.accounts import Refused
 from pelisali.platform.ledger import LedgerError, append_audit, now_utc
 from pelisali.platform.models import Credential, WebSession
@@ -87,7 +88,10 @@ def password_matches(stored: str | None, password: str) -> bool:
         except (VerificationError, InvalidHashError):
             return False
 
-    return _POOL.submit(verify).result()
+    matches = _POOL.submit(verify).result()
+    if not matches:
+        metrics.LOGIN_FAILURES.inc()
+    return matches
 
 
 def add_login(session: Session, name: str, password: str, role: str,

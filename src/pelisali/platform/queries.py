@@ -178,6 +178,15 @@ def round_result(session: Session, round_id: int) -> str:
     return _faces(json.loads(row.record))
 
 
+def open_round_counts(session: Session) -> dict[str, int]:
+    """How many rounds are open in the database, by status (betting, deciding,
+    playing): what the monitoring watches for rounds left behind."""
+    return {str(status): int(number) for status, number in session.execute(
+        select(RoundRow.status, func.count()).where(
+            RoundRow.status.not_in([RoundStatus.SETTLED, RoundStatus.VOID]))
+        .group_by(RoundRow.status))}
+
+
 @dataclass(frozen=True)
 class SlipAnswer:
     """A settled slip as its player was first answered: the round, what it drew and

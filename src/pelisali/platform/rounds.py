@@ -47,6 +47,7 @@ True
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -61,7 +62,8 @@ from pelisali.games import GameError, make_game
 from pelisali.games.base import WagerGame
 from pelisali.games.round import Limits, Receipt, Settlement
 from pelisali.money import format_cents
-from pelisali.platform import accounts, jackpots, table_layer
+from pelisali.platform import accounts, jackpots, metrics, table_layer
+from pelisali.platform.db import after_commit
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import (
     LedgerError,
@@ -398,6 +400,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
                          "stake": receipt.accepted, "key": slip.bet_key(i), "level": 0,
                          "carried": False, "created_at": at})
     if postings:  # the bets first: the ledger's end of the transaction is the busy part
+        metrics.count(session, metrics.BETS_ACCEPTED.labels("wager"), len(rows))
         table_layer.check_postings(postings, expected)
         connection.execute(_INSERT_BETS, rows)
         post(session, postings, actor="table:" + table.name, action="bets",
@@ -470,6 +473,7 @@ def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: Wage
     (locked by the caller); an empty list while players still have to choose. The draw
     is each device's slot drawn with ``rng`` (the secure generator by default), which the
     engine takes as its chance outcomes."""
+    started = time.perf_counter()
     try:
         rnd.draw(rnd.wager.draw(rng or SecureRng()))
     except (GameError, IllegalMove) as exc:
@@ -484,7 +488,11 @@ def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: Wage
             "round": round_id, "draws": derived["draws"],
             "choices": {str(k): v for k, v in choices.items()}})
         return []
-    return _finish(session, table, round_id, rnd)
+    settled = _finish(session, table, round_id, rnd)
+    took = time.perf_counter() - started
+    metrics.count(session, metrics.BETS_SETTLED.labels("wager"), len(settled))
+    after_commit(session, lambda: metrics.SETTLE_SECONDS.labels("wager").observe(took))
+    return settled
 
 
 def _update_round(session: Session, round_id: int, **values: Any) -> None:

@@ -41,6 +41,8 @@ from pelisali.platform.payments import Cage, PaymentAdapter
 from pelisali.rng import Rng, SecureRng
 from pelisali.server.auth import COOKIE, AuthError
 from pelisali.server.clock import Clock, SystemClock
+from pelisali.server.ops import RequestLog, table_collector
+from pelisali.server.ops import router as ops_router
 from pelisali.server.retry import busy
 from pelisali.server.routers import ROUTERS
 from pelisali.server.rules_text import LANGUAGES
@@ -72,6 +74,8 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                   description="A casino game server for the Finnish RAY rulebook and the "
                               "GGPoker house and live-casino rules.")
     app.state.pelisali = state
+    state.metrics = table_collector(state)
+    app.add_middleware(RequestLog)
     app.exception_handler(LedgerError)(_refused)
     app.exception_handler(GameError)(_game_refused)
     app.exception_handler(DatabaseBusy)(busy)
@@ -84,6 +88,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
 
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(ops_router)
     return app
 
 

@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
 from pelisali.platform.db import RETRIES, DatabaseBusy, retry_wait, transient
+from pelisali.platform.metrics import DB_RETRIES
 
 __all__ = ["RetryingRoute", "busy"]
 
@@ -41,6 +42,7 @@ class RetryingRoute(APIRoute):
                         raise
                     if attempt == RETRIES:
                         raise DatabaseBusy(f"{reason}; try again") from exc
+                    DB_RETRIES.labels(reason).inc()
                     await asyncio.sleep(retry_wait(attempt))
             raise AssertionError("unreachable")
 

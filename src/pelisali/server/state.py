@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from prometheus_client import CollectorRegistry
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
@@ -44,6 +45,8 @@ class ServerState:
     betting: RateLimit = field(default_factory=lambda: RateLimit(20, 1))  # a player's slips
     live_rooms: dict[str, LiveRoom] = field(default_factory=dict)
     poker_rooms: dict[str, PokerRoom] = field(default_factory=dict)
+    opened_at: dict[str, float] = field(default_factory=dict)  # when each room began, clock
+    metrics: CollectorRegistry = field(default_factory=CollectorRegistry)  # this app's own
     _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
 
     @contextmanager
@@ -62,6 +65,7 @@ class ServerState:
             room = LiveRoom(self.engine, name, self.rng, window=self.live_window,
                             pause=self.live_pause, clock=self.clock)
             self.live_rooms[name] = room
+            self.opened_at[name] = self.clock.now()
             room.start()
         return self.live_rooms[name]
 
@@ -74,6 +78,7 @@ class ServerState:
                                  clock=self.clock)
                 await room.start()
                 self.poker_rooms[name] = room
+                self.opened_at[name] = self.clock.now()
         return room
 
     async def stop(self) -> None:
