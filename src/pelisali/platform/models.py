@@ -151,6 +151,17 @@ class AuditHead(Base):
     entries: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
+class Lease(Base):
+    """Which process runs a shared table (live or poker) now: its holder, the fencing
+    token each new holder raises, and when the lease runs out unless renewed."""
+
+    __tablename__ = "leases"
+    table_name: Mapped[str] = mapped_column(String(80), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(120))
+    token: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 class GameTable(Base):
     """A table: a game and version, its settings and limits, and its gaming day."""
 

@@ -70,10 +70,11 @@ def readyz(state: AppState) -> JSONResponse:
             session.execute(text("select 1"))
     except Exception as exc:  # any failure to reach the database is a reason not to serve
         problems["database"] = f"{type(exc).__name__}: {exc}"[:200]
-    tables = sorted([*state.live_rooms, *state.poker_rooms])
+    tables = {name: {"token": lease.token, "seconds_left": round(lease.seconds_left(), 1)}
+              for name, lease in sorted(state.leases.items())}
     body: dict[str, Any] = {"status": "not ready" if problems else "ready",
                             "database": problems.get("database", "ok"),
-                            "bus": "in-process", "tables": tables}
+                            "bus": "in-process", "tables": tables, "process": state.owner}
     return JSONResponse(body, status_code=503 if problems else 200)
 
 

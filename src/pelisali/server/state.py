@@ -9,6 +9,11 @@ its connection (:func:`state_of`), so two applications in one process share noth
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import os
+import socket
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,14 +23,17 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from pelisali.platform import queries, rounds
+from pelisali.platform import leases, queries, rounds
 from pelisali.platform.db import transaction
+from pelisali.platform.leases import Lease
 from pelisali.platform.payments import PaymentAdapter
 from pelisali.rng import Rng
 from pelisali.server.auth import RateLimit
 from pelisali.server.clock import Clock
 from pelisali.server.live import LiveRoom
 from pelisali.server.poker_room import PokerRoom
+
+log = logging.getLogger("pelisali.server")
 
 
 @dataclass
@@ -47,13 +55,59 @@ class ServerState:
     poker_rooms: dict[str, PokerRoom] = field(default_factory=dict)
     opened_at: dict[str, float] = field(default_factory=dict)  # when each room began, clock
     metrics: CollectorRegistry = field(default_factory=CollectorRegistry)  # this app's own
+    # This process, as the table leases name it: host, process id and a random part.
+    owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:"
+                                                f"{uuid.uuid4().hex[:8]}")
+    leases: dict[str, Lease] = field(default_factory=dict)  # the tables this process runs
     _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
+    _keeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     @contextmanager
     def db(self) -> Iterator[Session]:
         """One transaction of the platform layer."""
         with transaction(self.engine) as session:
             yield session
+
+    def _take(self, name: str) -> None:
+        """Take table ``name``'s lease for this process, and keep renewing what it
+        holds; refused while another process runs the table."""
+        with self.db() as session:
+            lease = leases.acquire(session, name, self.owner)
+        if lease is None:
+            raise rounds.TableError(f"{name} is run by another server process now")
+        self.leases[name] = lease
+        if self._keeper is None:
+            self._keeper = asyncio.get_running_loop().create_task(self._keep(),
+                                                                  name="lease-keeper")
+
+    async def _keep(self) -> None:
+        """Renew this process's leases; a table whose lease another process took (this
+        one stalled past its end) is stopped here."""
+        while True:
+            await asyncio.sleep(leases.RENEW_EVERY.total_seconds())
+            for name in list(self.leases):
+                try:
+                    lease = await asyncio.to_thread(self._renew, name)
+                except Exception:  # the database is away: try again at the next turn
+                    log.warning("lease of %s not renewed", name, exc_info=True)
+                    continue
+                if lease is None:
+                    log.error("lost the lease of %s: another process runs it", name)
+                    await self._stop_room(name)
+                else:
+                    self.leases[name] = lease
+
+    def _renew(self, name: str) -> Lease | None:
+        with self.db() as session:
+            return leases.acquire(session, name, self.owner)
+
+    async def _stop_room(self, name: str) -> None:
+        self.leases.pop(name, None)
+        self.opened_at.pop(name, None)
+        if (live := self.live_rooms.pop(name, None)) is not None:
+            await live.stop()
+        if (poker := self.poker_rooms.pop(name, None)) is not None:
+            await poker.stop()
 
     def live_room(self, name: str) -> LiveRoom:
         """The room of live table ``name``, started when its first player comes."""
@@ -62,6 +116,7 @@ class ServerState:
                 table = queries.table(session, name)
             if table.mode != "live":
                 raise rounds.TableError(f"{name} is not a live table")
+            self._take(name)
             room = LiveRoom(self.engine, name, self.rng, window=self.live_window,
                             pause=self.live_pause, clock=self.clock)
             self.live_rooms[name] = room
@@ -74,6 +129,7 @@ class ServerState:
         async with self._opening:  # two first players open one room, not two
             room = self.poker_rooms.get(name)
             if room is None:
+                self._take(name)
                 room = PokerRoom(self.engine, name, self.rng, act_seconds=self.act_seconds,
                                  clock=self.clock)
                 await room.start()
@@ -82,11 +138,21 @@ class ServerState:
         return room
 
     async def stop(self) -> None:
-        """Stop every room's loop (the server is shutting down)."""
+        """Stop every room's loop and give their tables up (the server is shutting
+        down): another process may take them at once."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
         for live in self.live_rooms.values():
             await live.stop()
         for poker in self.poker_rooms.values():
             await poker.stop()
+        for name in list(self.leases):
+            with contextlib.suppress(Exception), self.db() as session:
+                leases.release(session, name, self.owner)
+        self.leases.clear()
 
 
 def state_of(connection: HTTPConnection) -> ServerState:
