@@ -1,0 +1,109 @@
+"""What a settled bet costs the database, counted: statements, writes (INSERT, UPDATE,
+DELETE) and commits per settled bet, on SQLite and PostgreSQL, for the two ways a bet is
+settled: an RNG slip (its own bet and draw transactions) and a live table (its desk
+accepting every slip of a round in one transaction, then one settlement). The bus
+messages a live round publishes are counted from the room's events: ``docs/scaling.md``
+turns these into the load one PostgreSQL primary can take.
+
+    .venv/bin/python benchmarks/bench_costs.py [--rounds 200] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import uuid
+from collections import Counter
+from typing import Any
+
+from loadgen import LiveLoad, play, prepare  # benchmarks/loadgen.py, beside this script
+from sqlalchemy import Engine, create_engine, event, text
+
+from pelisali.platform.db import make_engine, upgrade
+
+POSTGRES = os.environ.get("PELISALI_TEST_POSTGRES",
+                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+class Statements:
+    """Counts what an engine sends: statements, writes and commits."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.counts: Counter[str] = Counter()
+        event.listen(engine, "before_cursor_execute", self._statement)
+        event.listen(engine, "commit", self._commit)
+
+    def _statement(self, _conn: Any, _cursor: Any, statement: str, _params: Any,
+                   _context: Any, executemany: bool) -> None:
+        verb = statement.lstrip().split(None, 1)[0].upper()
+        self.counts["statements"] += 1
+        if verb in ("INSERT", "UPDATE", "DELETE"):
+            self.counts["writes"] += 1
+        if verb == "SELECT" and "FOR UPDATE" in statement.upper():
+            self.counts["row locks"] += 1
+
+    def _commit(self, _conn: Any) -> None:
+        self.counts["commits"] += 1
+
+    def reset(self) -> None:
+        self.counts.clear()
+
+
+def measure(engine: Engine, rounds: int) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    counter = Statements(engine)
+    prepare(engine, players=1)
+    counter.reset()
+    play(engine, 0, rounds, seed=1)  # one bet a round, its own draw
+    out["rng, 1 bet a slip"] = {k: v / rounds for k, v in counter.counts.items()}
+    load = LiveLoad(engine, players=8, tables=1, seed=2026, prefix=f"c{uuid.uuid4().hex[:6]}")
+    load.prepare()
+    counter.reset()
+    figures = load.run(rounds=rounds // 4)
+    bets = figures.settled_bets
+    out["live, 8 players a table"] = {k: v / bets for k, v in counter.counts.items()}
+    out["live, 8 players a table"]["bets a round"] = bets / figures.rounds
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        sqlite = make_engine(f"sqlite:///{folder}/costs.db")
+        upgrade(sqlite)
+        results["sqlite"] = measure(sqlite, args.rounds)
+    schema = f"costs_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        pg = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
+        upgrade(pg)
+        results["postgresql"] = measure(pg, args.rounds)
+        pg.dispose()
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    # A live round's events on the bus (server/live.py): the window, no more bets, the
+    # result, and each player's own settlement.
+    results["bus messages a live round"] = "3 + one a player with bets"
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    for database, ways in results.items():
+        if not isinstance(ways, dict):
+            print(f"{database}: {ways}")
+            continue
+        for way, counts in ways.items():
+            shown = ", ".join(f"{k} {v:.2f}" for k, v in sorted(counts.items()))
+            print(f"{database:10} {way:26} per settled bet: {shown}")
+
+
+if __name__ == "__main__":
+    main()
