@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import random
 import threading
-import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,8 +28,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["DatabaseBusy", "after_commit", "database_url", "downgrade", "dry_run", "find_or_create",
-           "make_engine", "retrying", "text", "transaction", "transient", "upgrade"]
+__all__ = ["DatabaseBusy", "after_commit", "database_url", "downgrade", "dry_run",
+           "find_or_create", "follows_savepoints", "make_engine", "pending", "text",
+           "transaction", "transient", "upgrade"]
 
 DEFAULT_URL = "sqlite:///pelisali.db"
 
@@ -148,33 +148,6 @@ def retry_wait(attempt: int) -> float:
     return random.uniform(0, 0.005 * 2 ** min(attempt, 6))
 
 
-def retrying(work: Callable[[], T], attempts: int = RETRIES) -> T:
-    """``work()``, which runs its own transactions, tried again after a transient
-    failure (each try starts afresh: the failed transaction rolled back);
-    :class:`DatabaseBusy` when every try failed so.
-
-    >>> tries = []
-    >>> def work() -> int:
-    ...     tries.append(1)
-    ...     if len(tries) < 3:
-    ...         raise OperationalError("update", {}, Exception("database is locked"))
-    ...     return len(tries)
-    >>> retrying(work)
-    3
-    """
-    for attempt in range(1, attempts + 1):
-        try:
-            return work()
-        except Exception as exc:
-            reason = transient(exc)
-            if reason is None:
-                raise
-            if attempt == attempts:
-                raise DatabaseBusy(f"{reason}; try again") from exc
-            time.sleep(retry_wait(attempt))
-    raise AssertionError("unreachable")
-
-
 def find_or_create(session: Session, find: Callable[[], T], create: Callable[[], T],
                    missing: type[Exception]) -> T:
     """``find()``, or ``create()`` where it raises ``missing``; two transactions creating
@@ -207,8 +180,43 @@ def find_or_create(session: Session, find: Callable[[], T], create: Callable[[],
             raise refused from None
 
 
-_AFTER = "pelisali.after_commit"  # session.info: what to do once the transaction commits
-_AFTER_MARKS = "pelisali.after_commit.marks"
+_MARKS = "pelisali.pending.marks"  # session.info: each list's length as a savepoint began
+_PENDING_KEYS: list[str] = []  # the session.info lists that follow savepoints
+
+
+def pending(session: Session, key: str) -> list[Any]:
+    """The list ``session.info[key]`` of what the transaction holds until it commits
+    (``key`` registered with :func:`follows_savepoints`): what was added to it in a
+    savepoint that rolls back is dropped, and all of it when the transaction does."""
+    found: list[Any] = session.info.setdefault(key, [])
+    return found
+
+
+def follows_savepoints(key: str) -> str:
+    """Register ``key`` as a list :func:`pending` keeps in step with savepoints."""
+    if key not in _PENDING_KEYS:
+        _PENDING_KEYS.append(key)
+    return key
+
+
+@event.listens_for(Session, "after_transaction_create")
+def _mark(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.nested:
+        session.info.setdefault(_MARKS, {})[transaction] = {
+            key: len(session.info.get(key, [])) for key in _PENDING_KEYS}
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_rolled_back(session: Session, previous: SessionTransaction) -> None:
+    if previous.nested:
+        for key, length in session.info.get(_MARKS, {}).pop(previous, {}).items():
+            del pending(session, key)[length:]
+    else:
+        for key in (*_PENDING_KEYS, _MARKS):
+            session.info.pop(key, None)
+
+
+_AFTER = follows_savepoints("pelisali.after_commit")
 
 
 def after_commit(session: Session, action: Callable[[], None]) -> None:
@@ -226,33 +234,16 @@ def after_commit(session: Session, action: Callable[[], None]) -> None:
     >>> seen
     ['kept']
     """
-    session.info.setdefault(_AFTER, []).append(action)
+    pending(session, _AFTER).append(action)
 
 
 @event.listens_for(Session, "after_commit")
 def _run_after_commit(session: Session) -> None:
     if session.in_nested_transaction():
         return
-    session.info.pop(_AFTER_MARKS, None)
+    session.info.pop(_MARKS, None)
     for action in session.info.pop(_AFTER, []):
         action()
-
-
-@event.listens_for(Session, "after_transaction_create")
-def _mark_after_commit(session: Session, transaction: SessionTransaction) -> None:
-    if transaction.nested:
-        session.info.setdefault(_AFTER_MARKS, {})[transaction] = len(
-            session.info.get(_AFTER, []))
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_after_commit(session: Session, previous: SessionTransaction) -> None:
-    marks = session.info.get(_AFTER_MARKS, {})
-    if previous.nested and previous in marks:
-        del session.info.setdefault(_AFTER, [])[marks.pop(previous):]
-    elif not previous.nested:
-        session.info.pop(_AFTER, None)
-        session.info.pop(_AFTER_MARKS, None)
 
 
 class _DryRun(Exception):

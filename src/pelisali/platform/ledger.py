@@ -52,10 +52,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm import Session
 
 from pelisali.money import format_cents
 from pelisali.platform import metrics
+from pelisali.platform.db import follows_savepoints, pending
 from pelisali.platform.kinds import TransferKind, values
 from pelisali.platform.models import ACCOUNT_KINDS, Account, AuditEntry, AuditHead, Transfer
 
@@ -359,8 +360,7 @@ def _chain(previous: str, actor: str, action: str, payload: str) -> str:
     return hashlib.sha256(f"{previous}\n{actor}\n{action}\n{payload}".encode()).hexdigest()
 
 
-_PENDING = "pelisali.audit.pending"  # session.info: the entries this transaction appends
-_MARKS = "pelisali.audit.marks"  # session.info: the pending count as each savepoint began
+_PENDING = follows_savepoints("pelisali.audit.pending")  # the entries to chain at commit
 
 
 def append_audit(session: Session, actor: str, action: str, data: dict[str, object]) -> None:
@@ -373,7 +373,7 @@ def append_audit(session: Session, actor: str, action: str, data: dict[str, obje
     """
     at = now_utc()
     payload = json.dumps({"at": at.isoformat(), **data}, sort_keys=True, separators=(",", ":"))
-    session.info.setdefault(_PENDING, []).append((at, actor, action, payload))
+    pending(session, _PENDING).append((at, actor, action, payload))
 
 
 @event.listens_for(Session, "before_commit")
@@ -382,9 +382,8 @@ def _chain_pending(session: Session) -> None:
     the transaction itself commits, not a savepoint inside it)."""
     if session.in_nested_transaction():
         return
-    pending = session.info.pop(_PENDING, None)
-    session.info.pop(_MARKS, None)
-    if not pending:
+    entries = session.info.pop(_PENDING, None)
+    if not entries:
         return
     session.flush()  # the ORM's writes go first: the chain's lock is the last one taken
     connection = session.connection()
@@ -392,7 +391,7 @@ def _chain_pending(session: Session) -> None:
 
     def entries_after(head: str) -> tuple[list[dict[str, object]], str]:
         rows, previous = [], head
-        for at, actor, action, payload in pending:
+        for at, actor, action, payload in entries:
             digest = _chain(previous, actor, action, payload)
             rows.append({"at": at, "actor": actor, "action": action, "payload": payload,
                          "previous": previous, "hash": digest})
@@ -410,25 +409,6 @@ def _chain_pending(session: Session) -> None:
         connection.execute(_MOVE_HEAD, {"old": head, "new": last, "count": len(rows)})
     connection.execute(_INSERT_AUDIT, rows)
     _HEADS[bind] = last  # if this transaction rolls back, the next append reads the head
-
-
-@event.listens_for(Session, "after_transaction_create")
-def _mark_savepoint(session: Session, transaction: SessionTransaction) -> None:
-    if transaction.nested:
-        session.info.setdefault(_MARKS, {})[transaction] = len(
-            session.info.get(_PENDING, []))
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _drop_rolled_back(session: Session, previous: SessionTransaction) -> None:
-    """The entries of what was rolled back are not appended: a savepoint's since it
-    began, the whole transaction's all."""
-    marks = session.info.get(_MARKS, {})
-    if previous.nested and previous in marks:
-        del session.info.setdefault(_PENDING, [])[marks.pop(previous):]
-    elif not previous.nested:
-        session.info.pop(_PENDING, None)
-        session.info.pop(_MARKS, None)
 
 
 _SOURCE, _TARGET = Account.__table__.alias("source"), Account.__table__.alias("target")
