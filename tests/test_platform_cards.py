@@ -566,3 +566,27 @@ def test_blackjack_at_the_terminal_resumes_a_round_left_in_play(cli_database: Pa
     with transaction(engine) as s:
         assert s.scalars(select(RoundRow).where(RoundRow.status == "playing")).first() is None
         assert check(s).ok and verify_audit(s).ok
+
+
+def test_the_operators_void_and_recover_reach_card_tables(cli_database: Path) -> None:
+    """`table void` and `table recover --all` act on card tables as on the wheels: a
+    punto banco round with bets is voided and refunded, a blackjack round left in play
+    after a crash is finished."""
+    engine = make_engine(f"sqlite:///{cli_database}")
+    with transaction(engine) as s:
+        create_card_table(s, "pb-ops", "punto-banco")
+        place_card_bet(s, "pb-ops", "ann", "banker", 1_000, "ops-1")
+    code, out = run("table", "void", "pb-ops", "--reason", "shoe dropped", "--staff", "floor")
+    assert code == 0 and "every stake refunded" in out, out
+    for seed in range(50):  # a blackjack round that waits for a decision, then "a crash"
+        code, out = run("play", "blackjack", "--account", "ann", "--seed", str(seed),
+                        "--table", f"ops-{seed}", stdin="bet 1 10\ndeal\nquit\n")
+        with transaction(engine) as s:
+            if s.scalars(select(RoundRow).where(RoundRow.status == "playing")).first():
+                break
+    code, out = run("table", "recover", "--all")
+    assert code == 0 and "1 round(s) finished" in out, out
+    with transaction(engine) as s:
+        assert s.scalars(select(RoundRow).where(RoundRow.status == "playing")).first() is None
+        assert balance(s, "player:ann") in range(1, 10**9) and check(s).ok
+        assert verify_audit(s).ok

@@ -277,8 +277,8 @@ def table_void(
     reason: Annotated[str, typer.Option(help="mis-spin, device fault, ...")],
     staff: Annotated[str, typer.Option(help="who declares it")],
 ) -> None:
-    """Void the open round: every stake goes back."""
-    from pelisali.platform.rounds import void
+    """Void the round in play at any table: every stake goes back."""
+    from pelisali.platform.tables import void
 
     with _session() as session:
         round_id = void(session, name, reason, staff)
@@ -291,8 +291,8 @@ def table_recover(
         "--all", help="finish every open round with bets (after a crash), not only those "
                       "past their 24-hour deadline")] = False,
 ) -> None:
-    """Finish rounds left open with bets, as their rules say."""
-    from pelisali.platform.rounds import recover
+    """Finish rounds left open with bets at every table, as their rules say."""
+    from pelisali.platform.tables import recover
 
     with transaction(open_database()) as session:
         done = recover(session, everything=everything)

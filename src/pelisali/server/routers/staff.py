@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from pelisali.platform import accounts, queries, rounds
+from pelisali.platform import accounts, queries, tables
 from pelisali.platform.report import day_report
 from pelisali.server.dependencies import AppState, Staff
 from pelisali.server.retry import RetryingRoute
@@ -55,7 +55,7 @@ def table_settings(name: str, body: TableSettingsRequest, login: Staff, state: A
 @router.post("/api/staff/tables/{name}/void")
 def void_round(name: str, body: VoidRequest, login: Staff, state: AppState) -> dict[str, int]:
     with state.db() as session:
-        return {"round_id": rounds.void(session, name, body.reason, login.name)}
+        return {"round_id": tables.void(session, name, body.reason, login.name)}
 
 
 @router.post("/api/staff/players/{name}/status")
