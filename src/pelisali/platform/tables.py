@@ -11,7 +11,7 @@ play, finish the rounds a crash or a 24-hour wait left open. The table's family
 ...     void(s, "bj-1", "shoe dropped", "floor")
 Traceback (most recent call last):
 ...
-pelisali.platform.rounds.TableError: bj-1: no round in play to void
+pelisali.platform.rounds.TableError: bj-1: no round to void
 """
 
 from __future__ import annotations

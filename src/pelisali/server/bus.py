@@ -131,20 +131,20 @@ class NatsBus:
         return int(ack.seq)
 
     async def since(self, table: str, seq: int) -> list[tuple[int, Event]]:
+        """Each next message of the table's subject, read by sequence until there is
+        none (JetStream's get of the next message by subject: no consumer, no wait)."""
+        from nats.js.errors import NotFoundError
+
+        js = await self._jetstream()
         out: list[tuple[int, Event]] = []
-        subscription = await self._subscribe(table, seq)
-        try:
-            info = await subscription.consumer_info()
-            if info.num_pending == 0 and subscription.pending_msgs == 0 and \
-                    info.delivered.stream_seq <= seq:
+        while True:
+            try:
+                msg = await js.get_msg(self.stream, seq=seq + 1, subject=self._subject(table),
+                                       next=True)
+            except NotFoundError:
                 return out
-            while True:
-                msg = await subscription.next_msg(timeout=5)
-                out.append((int(msg.metadata.sequence.stream), json.loads(msg.data)))
-                if msg.metadata.num_pending == 0:
-                    return out
-        finally:
-            await subscription.unsubscribe()
+            seq = int(msg.seq)
+            out.append((seq, json.loads(msg.data)))
 
     async def follow(self, table: str, seq: int) -> AsyncIterator[tuple[int, Event]]:
         subscription = await self._subscribe(table, seq)
