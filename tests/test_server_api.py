@@ -292,3 +292,20 @@ def test_a_login_checking_its_password_holds_no_lock_bets_need(
     login.join()
     assert played.status_code == 200 and played.json()["settlements"][0]["result"] == "lose"
     assert answers == [200]
+
+
+def test_staff_open_card_tables_and_players_find_them(client: TestClient) -> None:
+    client.post("/api/login", json={"name": "floor", "password": PASSWORD})
+    made = client.post("/api/staff/tables", json={"name": "pb-hall", "game": "baccarat",
+                                                  "mode": "rng", "min": 500})
+    assert made.status_code == 201 and made.json() == {"name": "pb-hall"}
+    bad = client.post("/api/staff/tables", json={"name": "bj-x", "game": "blackjack",
+                                                 "variant": "A"})
+    assert bad.status_code == 400 and "no versions" in bad.text
+    poker = client.post("/api/staff/tables", json={"name": "p-x", "game": "poker"})
+    assert poker.status_code == 400 and "poker table" in poker.text
+    nothing = client.post("/api/staff/tables", json={"name": "n-x", "game": "bridge"})
+    assert nothing.status_code == 400 and "no game 'bridge'" in nothing.text
+    closed = client.post("/api/staff/tables/pb-hall/settings", json={"status": "closed"})
+    assert closed.json() == {"name": "pb-hall", "status": "closed", "min": 500,
+                             "max": closed.json()["max"]}

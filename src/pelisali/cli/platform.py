@@ -253,17 +253,18 @@ def house_fund(
 @table_app.command("create")
 def table_create(
     name: Annotated[str, typer.Argument()],
-    game: Annotated[str, typer.Option(help="roulette, boule, money-wheel, tuplanoppa, sic-bo")],
+    game: Annotated[str, typer.Option(help="roulette, boule, money-wheel, tuplanoppa, sic-bo, "
+                                      "punto-banco, blackjack")],
     variant: Annotated[str | None, typer.Option(help="roulette version A-I")] = None,
     minimum: Annotated[str | None, typer.Option("--min", help="euros")] = None,
     maximum: Annotated[str | None, typer.Option("--max", help="euros")] = None,
     mode: Annotated[str, typer.Option(help="rng or live")] = "rng",
 ) -> None:
-    """Open a table of a wager game with its limits."""
-    from pelisali.platform.rounds import create_table
+    """Open a table of any game but poker, with its limits."""
+    from pelisali.platform.tables import create
 
     with _session() as session:
-        table = create_table(session, name, game, variant,
+        table = create(session, name, game, variant,
                              limit_min=None if minimum is None else euros(minimum),
                              limit_max=None if maximum is None else euros(maximum),
                              mode=mode)

@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from pelisali.platform import accounts, card_rounds, poker_tables, rounds
+from pelisali.platform import accounts, card_rounds, poker_tables, rounds, tables
 from pelisali.platform.db import find_or_create
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import balance
@@ -97,9 +97,9 @@ def round_table(session: Session, round_id: int) -> TableInfo | None:
 def open_table(session: Session, name: str, game: str, variant: str | None = None, *,
                limit_min: int | None = None, limit_max: int | None = None,
                mode: str = "rng", actor: str = "system") -> TableInfo:
-    """A new table of a wager game (:func:`pelisali.platform.rounds.create_table`)."""
-    return _info(rounds.create_table(session, name, game, variant, limit_min=limit_min,
-                                     limit_max=limit_max, mode=mode, actor=actor))
+    """A new table of any game but poker (:func:`pelisali.platform.tables.create`)."""
+    return _info(tables.create(session, name, game, variant, limit_min=limit_min,
+                               limit_max=limit_max, mode=mode, actor=actor))
 
 
 def change_table(session: Session, name: str, actor: str, status: str | None = None,

@@ -1,5 +1,5 @@
-"""What staff and operators do to any table, whatever its family: void the round in
-play, finish the rounds a crash or a 24-hour wait left open. The table's family
+"""What staff and operators do to any table, whatever its family: open a table, void
+the round in play, finish the rounds a crash or a 24-hour wait left open. The table's family
 (:mod:`pelisali.platform.families`) says which family module does it.
 
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
@@ -19,10 +19,50 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from pelisali.platform import card_rounds, rounds
-from pelisali.platform.families import CARDS, POKER, family_of
+from pelisali.platform.families import CARDS, FAMILIES, POKER, family_of
+from pelisali.platform.ledger import LedgerError
+from pelisali.platform.models import GameTable
 from pelisali.rng import Rng
 
-__all__ = ["recover", "void"]
+__all__ = ["create", "recover", "void"]
+
+CARD_NAMES = {"baccarat": "punto-banco"}  # a name players use for punto banco
+
+
+def create(session: Session, name: str, game: str, variant: str | None = None, *,
+           settings: dict[str, str | bool] | None = None, limit_min: int | None = None,
+           limit_max: int | None = None, mode: str = "rng", actor: str = "system",
+           ) -> GameTable:
+    """Open a table of any game but poker (whose stakes and rake are its own:
+    :func:`pelisali.platform.poker_tables.create_table`): a wheel or dice game, punto
+    banco or blackjack, RNG or live, with its settings and limits (the rule file's
+    when not given).
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     made = [create(s, "t1", "roulette", "C").game, create(s, "t2", "baccarat").game]
+    >>> made
+    ['roulette', 'punto-banco']
+    """
+    game = CARD_NAMES.get(game, game)
+    try:
+        family = family_of(game)
+    except LedgerError:
+        raise rounds.TableError(f"no game {game!r}; games: "
+                                f"{', '.join(sorted(FAMILIES))}") from None
+    if family is POKER:
+        raise rounds.TableError("a poker table takes its blinds, buy-in and rake: open it "
+                                "as a poker table")
+    if family is CARDS:
+        if variant:
+            raise rounds.TableError(f"{game} has no versions")
+        return card_rounds.create_card_table(session, name, game, settings,
+                                             limit_min=limit_min, limit_max=limit_max,
+                                             mode=mode, actor=actor)
+    return rounds.create_table(session, name, game, variant, settings, limit_min=limit_min,
+                               limit_max=limit_max, mode=mode, actor=actor)
 
 
 def void(session: Session, table_name: str, reason: str, actor: str) -> int:

@@ -25,6 +25,7 @@ from starlette.requests import HTTPConnection
 
 from pelisali.platform import leases, queries, rounds
 from pelisali.platform.db import transaction
+from pelisali.platform.families import WAGER, family_of
 from pelisali.platform.leases import Lease
 from pelisali.platform.payments import PaymentAdapter
 from pelisali.rng import Rng
@@ -116,6 +117,9 @@ class ServerState:
                 table = queries.table(session, name)
             if table.mode != "live":
                 raise rounds.TableError(f"{name} is not a live table")
+            if family_of(table.game) is not WAGER:  # live cards are dealt at the table
+                raise rounds.TableError(f"{name} deals {table.game}: its live rounds are "
+                                        "entered by its dealer, not followed here")
             self._take(name)
             room = LiveRoom(self.engine, name, self.rng, window=self.live_window,
                             pause=self.live_pause, clock=self.clock)
