@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import tempfile
 import uuid
 from collections import Counter
 from typing import Any
 
-from loadgen import LiveLoad, play, prepare  # benchmarks/loadgen.py, beside this script
-from sqlalchemy import Engine, create_engine, event, text
+from loadgen import (  # benchmarks/loadgen.py, beside this script
+    LiveLoad,
+    play,
+    postgres_schema,
+    prepare,
+)
+from sqlalchemy import Engine, event
 
 from pelisali.platform.db import make_engine, upgrade
-
-POSTGRES = os.environ.get("PELISALI_TEST_POSTGRES",
-                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 class Statements:
@@ -78,18 +79,11 @@ def main() -> None:
         sqlite = make_engine(f"sqlite:///{folder}/costs.db")
         upgrade(sqlite)
         results["sqlite"] = measure(sqlite, args.rounds)
-    schema = f"costs_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    try:
-        pg = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
+    with postgres_schema("costs") as url:
+        pg = make_engine(url)
         upgrade(pg)
         results["postgresql"] = measure(pg, args.rounds)
         pg.dispose()
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     # A live round's events on the bus (server/live.py): the window, no more bets, the
     # result, and each player's own settlement.
     results["bus messages a live round"] = "3 + one a player with bets"

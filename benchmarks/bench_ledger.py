@@ -28,17 +28,18 @@ import statistics
 import tempfile
 import threading
 import time
-import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from loadgen import LiveLoad, play, prepare  # benchmarks/loadgen.py, beside this script
-from sqlalchemy import Engine, create_engine, text
+from loadgen import (  # benchmarks/loadgen.py, beside this script
+    LiveLoad,
+    play,
+    postgres_schema,
+    prepare,
+)
+from sqlalchemy import Engine
 
 from pelisali.platform.db import make_engine, upgrade
-
-POSTGRES = os.environ.get("PELISALI_TEST_POSTGRES",
-                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 def figures(latencies: list[float], seconds: float) -> dict[str, float]:
@@ -135,17 +136,10 @@ def main() -> None:
         engine = make_engine(f"sqlite:///{folder}/bench.db")
         results["sqlite"] = run_both(engine, args)
         engine.dispose()
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    try:
-        engine = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
+    with postgres_schema("bench") as url:
+        engine = make_engine(url)
         results["postgresql"] = run_both(engine, args)
         engine.dispose()
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     out = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
                       f"CPython {platform.python_version()}, {datetime.now(UTC):%Y-%m-%d %H:%M}"
                       " UTC",

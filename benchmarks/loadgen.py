@@ -14,16 +14,19 @@ croupier spins when every slip is in. The benchmark times both.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, create_engine, text
 
 from pelisali.platform import accounts
 from pelisali.platform.db import transaction
@@ -32,6 +35,25 @@ from pelisali.platform.rounds import SlipResult, create_table, place_bet, settle
 from pelisali.rng import SeededRng
 
 SPOTS = ("red", "black", "straight 17", "dozen 2", "split 0-1", "column 3", "odd")
+
+
+POSTGRES = os.environ.get("PELISALI_TEST_POSTGRES",
+                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@contextmanager
+def postgres_schema(prefix: str) -> Iterator[str]:
+    """The URL of a schema of its own on :data:`POSTGRES`, dropped afterwards."""
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
 
 
 def name_of(player: int) -> str:

@@ -3,15 +3,21 @@ PostgreSQL on 127.0.0.1 (trust auth, database ``test``), one schema per test."""
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, create_engine, text
 
-from pelisali.platform.db import make_engine, upgrade
+from pelisali.platform import accounts
+from pelisali.platform.db import make_engine, transaction, upgrade
+from pelisali.platform.ledger import balance, move
+from pelisali.platform.models import RoundRow
 from pelisali.rng import SeededRng
 
 POSTGRES = os.environ.get("PELISALI_TEST_POSTGRES",
@@ -50,6 +56,50 @@ def fresh_engine(kind: str, tmp_path: Path) -> Iterator[Engine]:
         with admin.connect() as connection:
             connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+HOUSE = 10_000_000
+
+
+def setup(engine: Engine, players: tuple[str, ...] = ("ann", "bob"),
+          money: int = 1_000_000) -> None:
+    """The house bank funded with :data:`HOUSE`, and ``players`` registered with
+    ``money`` each."""
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", HOUSE, "funding")
+        for name in players:
+            accounts.register(s, name, date(1990, 1, 1), "FI")
+            accounts.deposit(s, name, money, key=f"d-{name}")
+
+
+def wallet(engine: Engine, name: str) -> int:
+    with transaction(engine) as s:
+        return balance(s, accounts.wallet_code(name))
+
+
+def stored(engine: Engine, round_id: int) -> dict[str, Any]:
+    """Round ``round_id``'s record as stored."""
+    with transaction(engine) as s:
+        row = s.get(RoundRow, round_id)
+        assert row is not None
+        loaded: dict[str, Any] = json.loads(row.record)
+        return loaded
+
+
+STAFF_PASSWORD = "correct horse battery"
+
+
+def casino(tmp_path: Path) -> Engine:
+    """A casino on a fresh SQLite file, as the server tests start it: a funded house
+    bank and a staff login ``floor``."""
+    from pelisali.server.auth import add_login
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
+    upgrade(engine)
+    with transaction(engine) as s:
+        move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
+        add_login(s, "floor", STAFF_PASSWORD, "staff")
+    return engine
 
 
 class Fixed(SeededRng):

@@ -11,13 +11,13 @@ import json
 import random
 import uuid
 from collections.abc import Iterator
-from datetime import date, timedelta
+from datetime import timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import fresh_engine
+from dbfixtures import HOUSE, fresh_engine, setup, stored, wallet
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, aliased
 
@@ -45,7 +45,6 @@ from pelisali.platform.ledger import (
     Posting,
     balance,
     check,
-    move,
     now_utc,
     verify_audit,
 )
@@ -70,35 +69,12 @@ from pelisali.platform.table_layer import (
 )
 from pelisali.rng import SeededRng
 
-HOUSE = 10_000_000
 V1 = json.loads((Path(__file__).parent / "data" / "card_rounds_v1.json").read_text())
 
 
 @pytest.fixture
 def sqlite(tmp_path: Path) -> Iterator[Engine]:
     yield from fresh_engine("sqlite", tmp_path)
-
-
-def setup(engine: Engine, players: tuple[str, ...] = ("ann", "bob"),
-          money: int = 1_000_000) -> None:
-    with transaction(engine) as s:
-        move(s, "fund", "external:owner", "house:bank", HOUSE, "funding")
-        for name in players:
-            accounts.register(s, name, date(1990, 1, 1), "FI")
-            accounts.deposit(s, name, money, key=f"d-{name}")
-
-
-def wallet(engine: Engine, name: str) -> int:
-    with transaction(engine) as s:
-        return balance(s, accounts.wallet_code(name))
-
-
-def stored(engine: Engine, round_id: int) -> dict[str, Any]:
-    with transaction(engine) as s:
-        row = s.get(RoundRow, round_id)
-        assert row is not None
-        loaded: dict[str, Any] = json.loads(row.record)
-        return loaded
 
 
 def play_out(engine: Engine, table: str, chooser: random.Random | None = None

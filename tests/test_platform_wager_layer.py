@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import Fixed, fresh_engine
+from dbfixtures import HOUSE, Fixed, fresh_engine, setup, stored, wallet
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, aliased
 
@@ -68,32 +68,12 @@ from pelisali.platform.wager_family import (
 )
 from pelisali.rng import SeededRng
 
-HOUSE = 10_000_000
 V1 = json.loads((Path(__file__).parent / "data" / "wager_rounds_v1.json").read_text())
 
 
 @pytest.fixture
 def sqlite(tmp_path: Path) -> Iterator[Engine]:
     yield from fresh_engine("sqlite", tmp_path)
-
-
-def setup(engine: Engine, players: tuple[str, ...] = ("ann", "bob"),
-          money: int = 1_000_000) -> None:
-    with transaction(engine) as s:
-        move(s, "fund", "external:owner", "house:bank", HOUSE, "funding")
-        for name in players:
-            accounts.register(s, name, date(1990, 1, 1), "FI")
-            accounts.deposit(s, name, money, key=f"d-{name}")
-
-
-def wallet(engine: Engine, name: str) -> int:
-    with transaction(engine) as s:
-        return balance(s, accounts.wallet_code(name))
-
-
-def stored(engine: Engine, round_id: int) -> dict[str, Any]:
-    with transaction(engine) as s:
-        return record_of(s, round_id)
 
 
 def record_of(session: Session, round_id: int) -> dict[str, Any]:

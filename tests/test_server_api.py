@@ -9,27 +9,21 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from dbfixtures import Fixed
+from dbfixtures import STAFF_PASSWORD, Fixed, casino
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from pelisali.platform.db import make_engine, transaction, upgrade
-from pelisali.platform.ledger import balance, check, move, verify_audit
+from pelisali.platform.db import transaction
+from pelisali.platform.ledger import balance, check, verify_audit
 from pelisali.platform.rounds import reconcile_bets
 from pelisali.server.app import create_app
-from pelisali.server.auth import add_login
 
-PASSWORD = "correct horse battery"
+PASSWORD = STAFF_PASSWORD  # the staff's, and the players' in these tests
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> Engine:
-    engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
-    upgrade(engine)
-    with transaction(engine) as s:
-        move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
-        add_login(s, "floor", PASSWORD, "staff")
-    return engine
+    return casino(tmp_path)
 
 
 @pytest.fixture

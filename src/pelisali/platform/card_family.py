@@ -148,10 +148,7 @@ class CardFamily(table_layer.Family):
     """Punto banco and blackjack for the table layer."""
 
     def game(self, record: RoundRecord) -> CardEngine:
-        limits = record.limits
-        return card_engine(record.game, json.dumps(record.settings, sort_keys=True),
-                           None if limits is None else limits.min,
-                           None if limits is None else limits.max)
+        return card_engine(*record.engine_key())
 
     def start(self, record: RoundRecord) -> State:
         """A new round for the record's players, dealt from the shoe as it stood when the

@@ -14,6 +14,7 @@ upgrading a read lock; PostgreSQL locks the rows a transfer debits (``FOR UPDATE
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -164,10 +165,8 @@ def find_or_create(session: Session, find: Callable[[], T], create: Callable[[],
     ...                    lambda: open_account(session, "house:bank").balance, LedgerError)
     0
     """
-    try:
+    with contextlib.suppress(missing):  # not there: made below
         return find()
-    except missing:
-        pass
     try:
         with session.begin_nested():
             return create()
@@ -275,12 +274,9 @@ def dry_run(target: Engine | Session) -> Iterator[Session]:
             if savepoint.is_active:
                 savepoint.rollback()
         return
-    try:
-        with transaction(target) as session:
-            yield session
-            raise _DryRun
-    except _DryRun:
-        pass
+    with contextlib.suppress(_DryRun), transaction(target) as session:
+        yield session
+        raise _DryRun  # out of the transaction, which rolls back
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

@@ -250,6 +250,13 @@ class RoundRecord(BaseModel):
     stacked: list[str] | None = None
     poker: dict[str, Any] | None = None
 
+    def engine_key(self) -> tuple[str, str, int | None, int | None]:
+        """What the families' cached engines are made from: the game, the settings as
+        sorted JSON, the limits' minimum and maximum (None: the rule file's)."""
+        limits = self.limits
+        return (self.game, json.dumps(self.settings, sort_keys=True),
+                None if limits is None else limits.min, None if limits is None else limits.max)
+
     def seats(self) -> Seats:
         """The engine's seats: one a player, with the chips they brought (poker)."""
         return Seats(len(self.players), tuple(self.stacks), self.button)

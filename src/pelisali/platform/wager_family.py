@@ -155,10 +155,7 @@ class WagerFamily(table_layer.Family):
     """Roulette A–I, boule, money wheel, Tuplanoppa and Sic Bo for the table layer."""
 
     def game(self, record: RoundRecord) -> TableWager:
-        limits = record.limits
-        return wager_engine(record.game, json.dumps(record.settings, sort_keys=True),
-                            None if limits is None else limits.min,
-                            None if limits is None else limits.max)
+        return wager_engine(*record.engine_key())
 
     def start(self, record: RoundRecord) -> State:
         """A new round for the record's players with the bets it carried in from prison."""
