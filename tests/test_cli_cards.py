@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from pelisali.cli import cards
 from pelisali.cli.main import app
 from pelisali.money import parse_amount
+from pelisali.platform import card_rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import check
 from pelisali.platform.models import BetRow, RoundRow
@@ -218,7 +219,7 @@ def test_a_refused_deal_places_no_bet(quick_end: list[QuickEnd],
     def jammed(*args: object, **kwargs: object) -> None:
         raise TableError("the shoe is jammed")
 
-    monkeypatch.setattr(cards, "deal_coup", jammed)
+    monkeypatch.setattr(card_rounds, "deal_coup", jammed)  # the deal platform.tables calls
     code, out = run("play", "baccarat", stdin="bet banker 10\ndeal\nbets\n")
     assert code == 0, out
     assert "the shoe is jammed (nothing changed)" in out

@@ -31,22 +31,19 @@ from pelisali.games.blackjack_rules import BlackjackConfig
 from pelisali.games.punto_banco import BETS, PuntoBancoConfig
 from pelisali.games.round import Receipt
 from pelisali.money import MoneyError, format_cents, parse_amount
-from pelisali.platform import accounts, queries
+from pelisali.platform import accounts, queries, tables
 from pelisali.platform.card_rounds import (
     BlackjackView,
     CoupResult,
     act,
     blackjack_view,
     create_card_table,
-    deal_blackjack,
-    deal_coup,
     insure,
-    place_card_bet,
 )
 from pelisali.platform.db import dry_run, transaction
 from pelisali.platform.ledger import LedgerError, now_utc
 from pelisali.platform.models import GameTable
-from pelisali.platform.rounds import TableError, find_table
+from pelisali.platform.rounds import TableError
 from pelisali.rng import Rng, SecureRng, SeededRng
 
 COMMANDS = {
@@ -126,7 +123,7 @@ class CardTerminal:
             with transaction(self.db) as session:
                 accounts.may_play(accounts.find(session, self.player))
                 try:
-                    table = find_table(session, self.table)
+                    table = tables.find(session, self.table)
                 except LedgerError:
                     table = create_card_table(session, self.table, self.game, settings)
                 if table.game != self.game:
@@ -244,11 +241,10 @@ class CardTerminal:
         """No more bets: place every held bet and deal, in one transaction."""
         with transaction(self.db) as session:
             self._place(session, list(self.held.values()))
-            if self.game == "punto-banco":
-                coup = deal_coup(session, self.table, self.rng)
-                view = None
-            else:
-                view, coup = deal_blackjack(session, self.table, self.rng), None
+            dealt = tables.play_round(session, self.table, self.rng).dealt
+            # The table's game is this terminal's (checked when it sat down).
+            coup = dealt if isinstance(dealt, CoupResult) else None
+            view = dealt if isinstance(dealt, BlackjackView) else None
             wallet = self._wallet(session)
         self.held.clear()
         self.next_number = 1
@@ -317,8 +313,10 @@ class CardTerminal:
 
     # -- helpers -----------------------------------------------------------------------
     def _place(self, session: Session, bets: list[HeldBet]) -> list[Receipt]:
-        return [place_card_bet(session, self.table, self.player, bet.spot, bet.amount,
-                               f"cli-{uuid.uuid4()}") for bet in bets]
+        # Nothing held: the deal itself says there are no bets on the table.
+        return tables.place(session, self.table, self.player,
+                            [(bet.spot, bet.amount) for bet in bets],
+                            f"cli-{uuid.uuid4()}") if bets else []
 
     def _wallet(self, session: Session) -> int:
         return queries.wallet(session, self.player)

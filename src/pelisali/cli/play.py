@@ -3,8 +3,8 @@
 With ``--account`` the loop plays on a registered player's wallet in the database;
 without it on a quick wallet (:mod:`pelisali.cli.quick`). Either way every bet, draw,
 choice and payout goes through the platform's table functions
-(:mod:`pelisali.platform.rounds`), so a terminal round is recorded, settled in the
-ledger and recalled exactly as one played in the browser.
+(:mod:`pelisali.platform.tables`, :mod:`pelisali.platform.rounds`), so a terminal round
+is recorded, settled in the ledger and recalled exactly as one played in the browser.
 
 The chips a player puts down are held by the terminal until the draw, as on a layout
 before "no more bets": each bet is checked at once by placing the held bets in a
@@ -34,7 +34,7 @@ from pelisali.games.dice import ShooterRotation
 from pelisali.games.roulette import Roulette
 from pelisali.games.round import Settlement
 from pelisali.money import MoneyError, format_cents, parse_amount
-from pelisali.platform import accounts, queries, rounds
+from pelisali.platform import accounts, queries, rounds, tables
 from pelisali.platform.db import dry_run, transaction
 from pelisali.platform.ledger import LedgerError, balance, now_utc
 from pelisali.rng import Rng, SecureRng, SeededRng
@@ -112,7 +112,7 @@ class WagerTerminal:
             with transaction(self.db) as session:
                 accounts.may_play(accounts.find(session, self.player))
                 try:
-                    found = rounds.find_table(session, self.table_name)
+                    found = tables.find(session, self.table_name)
                 except LedgerError:
                     found = rounds.create_table(session, self.table_name, name, variant,
                                                 settings)
@@ -210,8 +210,8 @@ class WagerTerminal:
         if self.deciding:
             raise GameError("the round waits for your choice: choose ID OPTION")
         with dry_run(session) as trial:  # every held bet and this one, as the draw places them
-            receipts = rounds.place_bets(trial, self.table_name, self.player,
-                                         [*self._slip(), (spot, amount)], _key())
+            receipts = tables.place(trial, self.table_name, self.player,
+                                    [*self._slip(), (spot, amount)], _key())
         receipt = receipts[-1]
         self.held.append(HeldBet(receipt.bet_id, spot, receipt.accepted, receipt.message))
         console.print(f"bet {receipt.bet_id}: {receipt.message}. "
@@ -246,7 +246,8 @@ class WagerTerminal:
         self._place(session)
         if self.rotation is not None:
             self._bots_bet(session)
-        round_id, settled = rounds.settle(session, self.table_name, self.rng)
+        played = tables.play_round(session, self.table_name, self.rng)
+        round_id, settled = played.round_id, list(played.settlements)
         faces = queries.round_result(session, round_id)
         console.print(Text(f"Result: {self.game.describe(tuple(faces.split('-')))}",
                            style="bold"))
@@ -270,10 +271,10 @@ class WagerTerminal:
         """The other players bet the minimum on under or over 7; then the shooter throws,
         the dealer sending back a throw that does not count."""
         assert self.rotation is not None
-        minimum = rounds.find_table(session, self.table_name).limit_min
+        minimum = tables.find(session, self.table_name).limit_min
         for bot in self.bots:
             spot = ("under_7", "over_7")[self.bot_choice.randrange(2)]
-            rounds.place_bets(session, self.table_name, bot, [(spot, minimum)], _key())
+            tables.place(session, self.table_name, bot, [(spot, minimum)], _key())
         shooter = self.rotation.shooter({self.player, *self.bots})
         console.print("You hold the dice." if shooter == self.player
                       else f"{shooter} holds the dice and throws.")
@@ -328,7 +329,7 @@ class WagerTerminal:
     def _place(self, session: Session, keep: bool = False) -> None:
         """Place the held bets as one slip (``keep``: and hold them for the next round)."""
         if self.held:
-            rounds.place_bets(session, self.table_name, self.player, self._slip(), _key())
+            tables.place(session, self.table_name, self.player, self._slip(), _key())
         if not keep:
             self.held = []
 
@@ -337,8 +338,7 @@ class WagerTerminal:
         if not self.held:
             return
         with dry_run(session) as trial:
-            receipts = rounds.place_bets(trial, self.table_name, self.player, self._slip(),
-                                         _key())
+            receipts = tables.place(trial, self.table_name, self.player, self._slip(), _key())
         for bet, receipt in zip(self.held, receipts, strict=True):
             bet.number = receipt.bet_id
 

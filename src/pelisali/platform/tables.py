@@ -1,6 +1,8 @@
-"""What staff and operators do to any table, whatever its family: open a table, void
-the round in play, finish the rounds a crash or a 24-hour wait left open. The table's family
-(:mod:`pelisali.platform.families`) says which family module does it.
+"""What is done at any table, whatever its family: find it, place a slip of bets on it,
+play its round (draw and settle, or deal), and what staff and operators do: open a table,
+void the round in play, finish the rounds a crash or a 24-hour wait left open. The table's
+family (:mod:`pelisali.platform.families`) says which family module does it; what a family
+alone offers (roulette D's choices, blackjack decisions, poker seats) stays in its module.
 
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
 >>> from pelisali.platform import card_rounds
@@ -16,15 +18,20 @@ pelisali.platform.rounds.TableError: bj-1: no round to void
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from sqlalchemy.orm import Session
 
+from pelisali.games.round import Receipt, Settlement
 from pelisali.platform import card_rounds, rounds
+from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.families import CARDS, FAMILIES, POKER, family_of
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.models import GameTable
 from pelisali.rng import Rng
 
-__all__ = ["create", "recover", "void"]
+__all__ = ["Played", "Receipt", "create", "find", "place", "play_round", "recover", "void"]
 
 CARD_NAMES = {"baccarat": "punto-banco"}  # a name players use for punto banco
 
@@ -63,6 +70,116 @@ def create(session: Session, name: str, game: str, variant: str | None = None, *
                                              mode=mode, actor=actor)
     return rounds.create_table(session, name, game, variant, settings, limit_min=limit_min,
                                limit_max=limit_max, mode=mode, actor=actor)
+
+
+def find(session: Session, name: str) -> GameTable:
+    """The table called ``name``, of any game; refused with a :class:`TableError
+    <pelisali.platform.rounds.TableError>` when there is none.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     find(s, create(s, "pb-1", "punto-banco").name).game
+    'punto-banco'
+    >>> with transaction(engine) as s:
+    ...     find(s, "pb-2")
+    Traceback (most recent call last):
+    ...
+    pelisali.platform.rounds.TableError: no table 'pb-2'
+    """
+    return rounds.find_table(session, name)
+
+
+def place(session: Session, table_name: str, player: str, bets: Sequence[tuple[str, int]],
+          key: str) -> list[Receipt]:
+    """Place a slip of ``(spot, cents)`` bets at a wheel, dice or card table and debit
+    their stakes in this transaction: a receipt a bet (its number, the amount accepted,
+    the excess over the table maximum returned, the table's message). The slip is taken
+    whole or refused whole. The same ``key`` again is the same slip, taken once: its
+    receipts say ``already placed`` (another slip under it is refused). A poker table is
+    refused: chips go on it through a seat's buy-in.
+
+    >>> from datetime import date
+    >>> from pelisali.platform import accounts
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = accounts.register(s, "ann", date(1990, 1, 1), "FI")
+    ...     _ = accounts.deposit(s, "ann", 10_000, key="d1")
+    ...     _ = create(s, "bj-1", "blackjack")
+    ...     [r.message for r in place(s, "bj-1", "ann", [("1", 500), ("2", 500)], "k1")]
+    ...     [r.message for r in place(s, "bj-1", "ann", [("1", 500), ("2", 500)], "k1")]
+    ['5.00 in seat 1', '5.00 in seat 2']
+    ['already placed', 'already placed']
+    """
+    table = find(session, table_name)
+    family = family_of(table.game)
+    if family is POKER:
+        raise rounds.TableError(f"{table_name} is a poker table: chips go on it through a "
+                                "seat's buy-in (poker_tables.CashTable.buy_in)")
+    if family is not CARDS:
+        return rounds.place_bets(session, table_name, player, bets, key)
+    if not bets:
+        raise rounds.TableError("a slip holds at least one bet")
+    # A card table takes one bet a call, each under its own key: KEY/0, KEY/1, ... as the
+    # card endpoints have always keyed a slip. The savepoint refuses the slip whole, as a
+    # wager table does, when a later bet is refused after an earlier one was debited.
+    with session.begin_nested():
+        return [card_rounds.place_card_bet(session, table_name, player, spot, amount,
+                                           f"{key}/{i}")
+                for i, (spot, amount) in enumerate(bets)]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A round played (:func:`play_round`) to its end or to the players' next decision:
+    its number, its settlements so far (none while roulette D waits for choices or a
+    blackjack round for decisions) and, at a card table, the family's own account of it:
+    the coup (its cards, result, description, the cut card) or the blackjack view."""
+
+    round_id: int
+    settlements: tuple[Settlement, ...]
+    dealt: CoupResult | BlackjackView | None = None  # None: a wager round is its settlements
+
+
+def play_round(session: Session, table_name: str, rng: Rng | None = None) -> Played:
+    """No more bets at ``table_name``: draw and settle its wager round, deal and settle a
+    punto banco coup, or deal a blackjack round (settled at once when nobody has a
+    decision left), in this transaction; the draw or the shoe's shuffle from ``rng``
+    (the secure generator by default). A poker table deals its own hands.
+
+    >>> from datetime import date
+    >>> from pelisali.platform import accounts
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> from pelisali.platform.ledger import move
+    >>> from pelisali.rng import SeededRng
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = accounts.register(s, "ann", date(1990, 1, 1), "FI")
+    ...     _ = accounts.deposit(s, "ann", 10_000, key="d1")
+    ...     _ = move(s, "fund", "external:owner", "house:bank", 1_000_000, "funding")
+    ...     _ = create(s, "pb-1", "punto-banco")
+    ...     _ = place(s, "pb-1", "ann", [("player", 1_000)], "k1")
+    ...     played = play_round(s, "pb-1", SeededRng(7))
+    >>> played.round_id == played.dealt.round_id, len(played.settlements)
+    (True, 1)
+    """
+    table = find(session, table_name)
+    family = family_of(table.game)
+    if family is POKER:
+        raise rounds.TableError(f"{table_name} is a poker table: it deals its own hands "
+                                "(poker_tables.CashTable.start_hand)")
+    if family is not CARDS:
+        round_id, settled = rounds.settle(session, table_name, rng)
+        return Played(round_id, tuple(settled))
+    # The card family's two games deal differently: a coup is settled as it is dealt.
+    dealt: CoupResult | BlackjackView = (
+        card_rounds.deal_coup(session, table_name, rng) if table.game == "punto-banco"
+        else card_rounds.deal_blackjack(session, table_name, rng))
+    return Played(dealt.round_id, dealt.settlements, dealt)
 
 
 def void(session: Session, table_name: str, reason: str, actor: str) -> int:

@@ -6,7 +6,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from sqlalchemy.orm import Session
 
-from pelisali.platform import card_rounds, queries
+from pelisali.platform import card_rounds, queries, tables
 from pelisali.server.dependencies import AppState, Player
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import CardSlip, Decision, settlement
@@ -21,9 +21,9 @@ def _table(session: Session, game: str, name: str) -> str:
 
 
 def _bets(session: Session, table: str, name: str, body: CardSlip) -> None:
-    for i, bet in enumerate(body.bets):
-        card_rounds.place_card_bet(session, table, name, bet.spot, bet.amount,
-                                   key=f"web:{name}:{body.key}/{i}")
+    # Each bet keyed web:NAME:KEY/i, as the slip's bets always were.
+    tables.place(session, table, name, [(bet.spot, bet.amount) for bet in body.bets],
+                 key=f"web:{name}:{body.key}")
 
 
 @router.post("/api/cards/punto-banco")

@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException
 from sqlalchemy.orm import Session
 
 from pelisali.games.round import Settlement
-from pelisali.platform import queries, rounds
+from pelisali.platform import queries, rounds, tables
 from pelisali.server.dependencies import AppState, Player, wager_game
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Choice, Slip, settlement
@@ -26,8 +26,8 @@ def play(game: str, body: Slip, login: Player, state: AppState) -> dict[str, Any
     key = f"web:{login.name}:{body.key}"
     with state.db() as session:
         queries.rng_table(session, name, engine.name, engine.variant or None, login.name)
-        rounds.place_bets(session, name, login.name,
-                          [(b.spot, b.amount) for b in body.bets], key=key)
+        tables.place(session, name, login.name, [(b.spot, b.amount) for b in body.bets],
+                     key=key)
     with state.db() as session:  # the slip's round is drawn now, unless a slip with it was
         round_id = queries.slip_round(session, key)
         if round_id is None:
