@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from pelisali.server.bus import Bus, LocalBus, NatsBus
+from pelisali.server.bus import Bus, BusDown, LocalBus, NatsBus, NoResponder
 
 Maker = Callable[[], Bus]
 
@@ -81,5 +81,60 @@ def test_a_follower_resumes_from_its_sequence_with_nothing_missed_or_twice(
             await cleanup(publisher)
             if follower is not publisher:
                 await follower.close()
+
+    asyncio.run(main())
+
+
+def test_a_request_reaches_the_process_that_runs_the_table(make_bus: Maker) -> None:
+    """A player's bet on any process goes to the table's runner, which answers it; with
+    nobody running the table the asker is told so at once."""
+
+    async def main() -> None:
+        runner, asker = make_bus(), make_bus()
+        try:
+            with pytest.raises(NoResponder):
+                await asker.request("live-1", {"type": "bet"}, timeout=1)
+
+            async def handle(message: dict[str, object]) -> dict[str, object]:
+                return {"type": "bet-accepted", "asked": message}
+
+            serving = await runner.serve("live-1", handle)
+            try:
+                assert await asker.request("live-1", {"type": "bet", "n": 1}) == {
+                    "type": "bet-accepted", "asked": {"type": "bet", "n": 1}}
+                with pytest.raises(NoResponder):  # another table is nobody's
+                    await asker.request("live-2", {"type": "bet"}, timeout=1)
+            finally:
+                await serving.stop()
+            with pytest.raises(NoResponder):
+                await asker.request("live-1", {"type": "bet"}, timeout=1)
+        finally:
+            await cleanup(runner)
+            if asker is not runner:
+                await asker.close()
+
+    asyncio.run(main())
+
+
+def test_the_last_event_of_a_table(make_bus: Maker) -> None:
+    async def main() -> None:
+        bus = make_bus()
+        try:
+            assert await bus.last("live-1") == (0, None)
+            await bus.publish("live-1", {"n": 1})
+            second = await bus.publish("live-1", {"n": 2})
+            await bus.publish("live-2", {"n": 3})
+            assert await bus.last("live-1") == (second, {"n": 2})
+        finally:
+            await cleanup(bus)
+
+    asyncio.run(main())
+
+
+def test_a_bus_out_of_reach_says_so() -> None:
+    async def main() -> None:
+        bus = NatsBus(url="nats://127.0.0.1:1")  # nothing listens there
+        with pytest.raises(BusDown, match="cannot be reached"):
+            await bus.publish("live-1", {"n": 1})
 
     asyncio.run(main())

@@ -1,5 +1,10 @@
 """``pelisali serve`` and the logins it checks: the server on the embedded SQLite default
-(or ``PELISALI_DATABASE_URL``), and ``pelisali login add`` for staff and players."""
+(or ``PELISALI_DATABASE_URL``), and ``pelisali login add`` for staff and players.
+
+``--workers N`` runs N processes on one port (uvicorn's workers); N ``pelisali serve``
+processes on other ports behind any proxy work the same. Several processes need
+PostgreSQL and a NATS bus (``--bus nats://127.0.0.1:4222``): each shared table is run
+by one of them at a time and its events reach the sockets on all of them."""
 
 from __future__ import annotations
 
@@ -28,11 +33,19 @@ def serve(
     log_format: Annotated[str, typer.Option(
         help="json: one JSON object a line, with each request's id; text: plain lines")]
     = "json",
+    workers: Annotated[int, typer.Option(
+        help="server processes on the port (more than one: PostgreSQL and a NATS bus)")]
+    = 1,
+    bus: Annotated[str, typer.Option(
+        envvar="PELISALI_BUS",
+        help="where shared tables' events go: local (one process) or nats://HOST:PORT")]
+    = "local",
 ) -> None:
     """Run the server and its browser client: http://HOST:PORT/."""
     import uvicorn
 
-    from pelisali.server.app import create_app
+    from pelisali.platform.db import database_url
+    from pelisali.server.app import bus_of
     from pelisali.server.ops import configure_logging
 
     if min(live_window, live_pause, act_seconds) <= 0:
@@ -40,6 +53,17 @@ def serve(
     if log_format not in ("json", "text") or log_level.lower() not in (
             "debug", "info", "warning", "error"):
         fail("--log-format json or text; --log-level debug, info, warning or error")
+    try:
+        bus_of(bus)
+    except ValueError as exc:
+        fail(str(exc))
+    if workers < 1:
+        fail("--workers is at least 1")
+    if workers > 1 and database_url().startswith("sqlite"):
+        fail("SQLite serves one process: several workers need PostgreSQL "
+             "(PELISALI_DATABASE_URL=postgresql+psycopg://...)")
+    if workers > 1 and bus == "local":
+        fail("several workers share their tables' events on a bus: --bus nats://HOST:PORT")
     configure_logging(log_level, json_lines=log_format == "json")
     engine = open_database()
     with _session() as session:
@@ -52,10 +76,29 @@ def serve(
     if bank <= 0:  # every payout would be refused: no credit, for the house too
         console.print("[yellow]the house bank is empty: fund it before players win "
                       "(pelisali house fund EUR --staff NAME)[/]")
-    console.print(f"Pelisali at http://{host}:{port}/ (OpenAPI at /docs)")
-    uvicorn.run(create_app(engine, live_window=live_window, live_pause=live_pause,
-                           act_seconds=act_seconds), host=host, port=port,
-                log_level=log_level.lower(), log_config=None, access_log=False)
+    engine.dispose()
+    console.print(f"Pelisali at http://{host}:{port}/ (OpenAPI at /docs)"
+                  + (f", {workers} processes" if workers > 1 else ""))
+    # Each worker process builds its server from the environment.
+    os.environ.update({
+        "PELISALI_DATABASE_URL": database_url(), "PELISALI_BUS": bus,
+        "PELISALI_LIVE_WINDOW": str(live_window), "PELISALI_LIVE_PAUSE": str(live_pause),
+        "PELISALI_ACT_SECONDS": str(act_seconds), "PELISALI_LOG_LEVEL": log_level,
+        "PELISALI_LOG_FORMAT": log_format})
+    if workers > 1:
+        _share_metrics()
+    uvicorn.run("pelisali.server.app:from_environment", factory=True, workers=workers,
+                host=host, port=port, log_level=log_level.lower(), log_config=None,
+                access_log=False, timeout_graceful_shutdown=30)
+
+
+def _share_metrics() -> None:
+    """Let the workers' Prometheus metrics be read together from any of them
+    (prometheus-client's multiprocess mode: a directory of their counters)."""
+    import tempfile
+
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pelisali-metrics-")
 
 
 @login_app.command("add")

@@ -128,6 +128,11 @@ class TableDesk:
     def round_id(self) -> int:
         return self._round_id
 
+    @property
+    def bets(self) -> int:
+        """How many bets the open round holds (accepted, or carried in prison)."""
+        return self._round.bet_count()
+
     def close(self) -> None:
         self._queue.put(_Request("stop"))
         self._thread.join()

@@ -32,10 +32,12 @@ from sqlalchemy.orm import Session
 from pelisali.platform.ledger import now_utc
 from pelisali.platform.models import Lease as LeaseRow
 
-__all__ = ["RENEW_EVERY", "TTL", "Lease", "acquire", "held_by", "holder", "release"]
+__all__ = ["NOBODY", "RENEW_EVERY", "TTL", "Lease", "abandon", "acquire", "hand_over",
+           "held_by", "holder", "orphaned", "release"]
 
 TTL = timedelta(seconds=4)  # a table is taken over within this after its holder dies
 RENEW_EVERY = timedelta(seconds=1)
+NOBODY = ""  # the owner of a lease given up
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,47 @@ def release(session: Session, table: str, owner: str, now: datetime | None = Non
     """``owner`` gives ``table`` up (a process stopping): another may take it at once."""
     row = _locked(session, table)
     if row is not None and row.owner == owner:
+        row.owner, row.expires_at = NOBODY, now or now_utc()
+        session.flush()
+
+
+def hand_over(session: Session, table: str, owner: str, now: datetime | None = None) -> None:
+    """``owner`` stops running ``table`` (a process shutting down) and leaves it to be
+    taken over at once, as a dead holder's is (:func:`orphaned`), by any process."""
+    row = _locked(session, table)
+    if row is not None and row.owner == owner:
         row.expires_at = now or now_utc()
+        session.flush()
+
+
+def orphaned(session: Session, now: datetime | None = None) -> list[str]:
+    """The tables whose holder stopped renewing without giving them up (it died): they
+    wait for another process to take them over.
+
+    >>> from datetime import UTC, datetime, timedelta
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> t0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    >>> with transaction(engine) as s:
+    ...     _ = acquire(s, "live-1", "a", TTL, now=t0)
+    ...     _ = acquire(s, "live-2", "b", TTL, now=t0)
+    ...     release(s, "live-2", "b", now=t0)
+    ...     orphaned(s, now=t0 + timedelta(seconds=5))
+    ['live-1']
+    """
+    rows = session.scalars(select(LeaseRow.table_name).where(
+        LeaseRow.owner != NOBODY, LeaseRow.expires_at <= (now or now_utc()))
+        .order_by(LeaseRow.table_name))
+    return list(rows)
+
+
+def abandon(session: Session, table: str, now: datetime | None = None) -> None:
+    """Give up a dead holder's lease of a table nobody can run (it was closed or
+    removed since), so that nobody tries to take it over again."""
+    row = _locked(session, table)
+    if row is not None and row.expires_at <= (now or now_utc()):
+        row.owner = NOBODY
         session.flush()
 
 

@@ -178,6 +178,27 @@ def round_result(session: Session, round_id: int) -> str:
     return _faces(json.loads(row.record))
 
 
+@dataclass(frozen=True)
+class DrawnRound:
+    """A settled round as its table announces it: what was drawn and each bet's
+    settlement (``bet_id``, ``player``, ``spot``, ``stake``, ``paid``, ``result``)."""
+
+    round_id: int
+    result: str
+    settlements: list[dict[str, Any]]
+
+
+def drawn_round(session: Session, round_id: int) -> DrawnRound | None:
+    """Round ``round_id`` as announced once it is settled (None before)."""
+    row = session.get(RoundRow, round_id)
+    if row is None or row.status != RoundStatus.SETTLED:
+        return None
+    record = json.loads(row.record)
+    return DrawnRound(row.id, _faces(record), [
+        {k: s[k] for k in ("bet_id", "player", "spot", "stake", "paid", "result")}
+        for s in record.get("settlements", [])])
+
+
 def open_round_counts(session: Session) -> dict[str, int]:
     """How many rounds are open in the database, by status (betting, deciding,
     playing): what the monitoring watches for rounds left behind."""

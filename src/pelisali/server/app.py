@@ -24,6 +24,7 @@ name, so no player can touch another's requests by guessing a key.
 0
 """
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -40,6 +41,7 @@ from pelisali.platform.ledger import LedgerError
 from pelisali.platform.payments import Cage, PaymentAdapter
 from pelisali.rng import Rng, SecureRng
 from pelisali.server.auth import COOKIE, AuthError
+from pelisali.server.bus import STREAM, SUBJECT, Bus, LocalBus, NatsBus
 from pelisali.server.clock import Clock, SystemClock
 from pelisali.server.ops import RequestLog, table_collector
 from pelisali.server.ops import router as ops_router
@@ -54,19 +56,22 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                rng: Rng | None = None, live_window: float = 15.0,
                live_pause: float = 4.0, act_seconds: float = 20.0,
-               clock: Clock | None = None) -> FastAPI:
+               clock: Clock | None = None, bus: Bus | None = None) -> FastAPI:
     """The server over ``engine``'s database. ``payments`` takes deposits and pays out
     withdrawals (a sandbox that accepts everything by default, for a demonstration);
     ``rng`` draws the RNG games and the live tables' wheels (the secure generator by
     default); a live table's betting window lasts ``live_window`` seconds and its
     result is shown for ``live_pause``; a poker player has ``act_seconds`` to act.
-    The tables keep time by ``clock`` (the real time by default)."""
+    The tables keep time by ``clock`` (the real time by default). Their events go on
+    ``bus``: one in the process by default; NATS for several processes."""
     state = ServerState(engine, payments or Cage(name="sandbox"), rng or SecureRng(),
                         clock or SystemClock(), live_window=live_window,
-                        live_pause=live_pause, act_seconds=act_seconds)
+                        live_pause=live_pause, act_seconds=act_seconds,
+                        bus=bus or LocalBus())
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await state.start()
         yield
         await state.stop()
 
@@ -92,6 +97,38 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
     return app
 
 
+def bus_of(url: str) -> Bus:
+    """The bus at ``url``: ``local`` (in this process) or ``nats://host:port``.
+
+    >>> type(bus_of("local")).__name__, type(bus_of("nats://127.0.0.1:4222")).__name__
+    ('LocalBus', 'NatsBus')
+    """
+    if url in ("", "local"):
+        return LocalBus()
+    if url.startswith(("nats://", "tls://")):
+        stream = os.environ.get("PELISALI_BUS_STREAM", STREAM)
+        subject = os.environ.get("PELISALI_BUS_SUBJECT", SUBJECT)
+        return NatsBus(url, stream=stream, subject=subject)
+    raise ValueError(f"a bus is 'local' or nats://HOST:PORT, not {url!r}")
+
+
+def from_environment() -> FastAPI:
+    """The server as ``pelisali serve`` configures each of its worker processes, from
+    the environment: ``PELISALI_DATABASE_URL``, ``PELISALI_BUS`` (``local`` or a NATS
+    URL), ``PELISALI_LIVE_WINDOW``, ``PELISALI_LIVE_PAUSE``, ``PELISALI_ACT_SECONDS``,
+    ``PELISALI_LOG_LEVEL`` and ``PELISALI_LOG_FORMAT``."""
+    from pelisali.platform.db import make_engine
+    from pelisali.server.ops import configure_logging
+
+    env = os.environ
+    configure_logging(env.get("PELISALI_LOG_LEVEL", "info"),
+                      json_lines=env.get("PELISALI_LOG_FORMAT", "json") == "json")
+    return create_app(make_engine(), bus=bus_of(env.get("PELISALI_BUS", "local")),
+                      live_window=float(env.get("PELISALI_LIVE_WINDOW", 15.0)),
+                      live_pause=float(env.get("PELISALI_LIVE_PAUSE", 4.0)),
+                      act_seconds=float(env.get("PELISALI_ACT_SECONDS", 20.0)))
+
+
 async def _refused(_: Request, exc: LedgerError) -> JSONResponse:
     status = 401 if isinstance(exc, AuthError) else 400
     return JSONResponse({"detail": str(exc)}, status_code=status)
@@ -109,4 +146,4 @@ def index() -> Response:
     return FileResponse(page)
 
 
-__all__ = ["COOKIE", "LANGUAGES", "create_app"]
+__all__ = ["COOKIE", "LANGUAGES", "bus_of", "create_app", "from_environment"]

@@ -13,6 +13,12 @@ Two implementations behind one interface (:class:`Bus`):
   keeps across restarts, and a follower resumes with a consumer that starts at
   ``since + 1``. (Why NATS and not Redis Streams: ``docs/scaling.md``.)
 
+A table's players may be connected to any process; what they ask of the table (a bet,
+a seat, an action) goes to the process that runs it as a request (:meth:`Bus.request`)
+which that process answers (:meth:`Bus.serve`): NATS request and reply, or a call in
+the process. A request nobody answers raises :class:`NoResponder`; a bus that cannot
+be reached raises :class:`BusDown`.
+
 >>> import asyncio
 >>> async def tour() -> list[tuple[int, dict[str, object]]]:
 ...     bus = LocalBus()
@@ -27,16 +33,47 @@ Two implementations behind one interface (:class:`Bus`):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
-from collections.abc import AsyncIterator
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
-__all__ = ["STREAM", "SUBJECT", "Bus", "LocalBus", "NatsBus"]
+from nats.errors import Error as NatsError
+
+log = logging.getLogger("pelisali.server")
+
+__all__ = ["STREAM", "SUBJECT", "Bus", "BusDown", "LocalBus", "NatsBus", "NoResponder"]
 
 STREAM = "PELISALI_TABLES"
 SUBJECT = "pelisali.tables"
 Event = dict[str, Any]
+Handler = Callable[[Event], Awaitable[Event]]
+
+
+class BusDown(Exception):
+    """The bus cannot be reached: events are not carried and requests not answered."""
+
+
+class NoResponder(Exception):
+    """No process answers for the table (none runs it, or its runner has just died)."""
+
+
+class Serving(Protocol):
+    async def stop(self) -> None:
+        """Answer no more requests."""
+        ...
+
+
+def token(table: str) -> str:
+    """A table's name as one token of a NATS subject (no dots, spaces or wildcards).
+
+    >>> token("live-1"), token("ruletti 1.A")
+    ('live-1', 'ruletti_20_1_2e_A')
+    """
+    return re.sub(r"[^A-Za-z0-9-]", lambda m: f"_{ord(m.group()):02x}_", table)
 
 
 class Bus(Protocol):
@@ -54,6 +91,23 @@ class Bus(Protocol):
         """``table``'s events after ``seq``: those kept, then each as it comes."""
         ...
 
+    async def last(self, table: str) -> tuple[int, Event | None]:
+        """``table``'s latest event and its number ((0, None): none yet)."""
+        ...
+
+    async def serve(self, table: str, handler: Handler) -> Serving:
+        """Answer ``table``'s requests with ``handler`` (this process runs the table)."""
+        ...
+
+    async def request(self, table: str, message: Event, timeout: float = 5.0) -> Event:
+        """Ask the process that runs ``table``; its answer."""
+        ...
+
+    @property
+    def connected(self) -> bool:
+        """Connected to the bus now."""
+        ...
+
     async def close(self) -> None:
         """Let go of the connection."""
         ...
@@ -68,6 +122,7 @@ class LocalBus:
         self._seq = 0
         self._events: dict[str, list[tuple[int, Event]]] = {}
         self._changed = asyncio.Condition()
+        self._handlers: dict[str, Handler] = {}
 
     async def publish(self, table: str, event: Event) -> int:
         async with self._changed:
@@ -94,8 +149,33 @@ class LocalBus:
         kept = self._events.get(table)
         return bool(kept) and kept[-1][0] > seq  # type: ignore[index]
 
+    connected = True  # nothing to lose in one process
+
+    async def last(self, table: str) -> tuple[int, Event | None]:
+        kept = self._events.get(table)
+        return kept[-1] if kept else (0, None)
+
+    async def serve(self, table: str, handler: Handler) -> Serving:
+        self._handlers[table] = handler
+        return _LocalServing(self, table, handler)
+
+    async def request(self, table: str, message: Event, timeout: float = 5.0) -> Event:
+        handler = self._handlers.get(table)
+        if handler is None:
+            raise NoResponder(f"no process runs {table}")
+        return await asyncio.wait_for(handler(message), timeout)
+
     async def close(self) -> None:
         return None
+
+
+class _LocalServing:
+    def __init__(self, bus: LocalBus, table: str, handler: Handler) -> None:
+        self.bus, self.table, self.handler = bus, table, handler
+
+    async def stop(self) -> None:
+        if self.bus._handlers.get(self.table) is self.handler:
+            del self.bus._handlers[self.table]
 
 
 class NatsBus:
@@ -106,6 +186,7 @@ class NatsBus:
         self.url, self.stream, self.subject, self.keep_seconds = (url, stream, subject,
                                                                    keep_seconds)
         self._nc: Any = None
+        self._lost = asyncio.Event()  # set while the connection is down
         self._js: Any = None
 
     async def _jetstream(self) -> Any:
@@ -113,22 +194,78 @@ class NatsBus:
             import nats
             from nats.js.api import StreamConfig
 
-            self._nc = await nats.connect(self.url, connect_timeout=2,
-                                          max_reconnect_attempts=-1)
-            self._js = self._nc.jetstream()
-            await self._js.add_stream(StreamConfig(
-                name=self.stream, subjects=[f"{self.subject}.>"],
-                max_age=self.keep_seconds))
+            try:
+                # Once connected the client reconnects for ever; the first connection
+                # is tried for a few seconds only, so a bus out of reach is said.
+                nc = await asyncio.wait_for(nats.connect(
+                    self.url, connect_timeout=2, max_reconnect_attempts=-1,
+                    allow_reconnect=True, reconnect_time_wait=0.5,
+                    error_cb=self._error, disconnected_cb=self._disconnected,
+                    reconnected_cb=self._reconnected), 5)
+                js = nc.jetstream()
+                await js.add_stream(StreamConfig(
+                    name=self.stream, subjects=[f"{self.subject}.>"],
+                    max_age=self.keep_seconds))
+            except (OSError, TimeoutError, NatsError) as exc:
+                raise BusDown(f"the message bus at {self.url} cannot be reached: "
+                              f"{exc!r}") from exc
+            self._nc, self._js = nc, js
         return self._js
 
     def _subject(self, table: str) -> str:
-        return f"{self.subject}.{table}"
+        return f"{self.subject}.{token(table)}"
+
+    def _requests(self, table: str) -> str:
+        return f"{self.subject}-requests.{token(table)}"
 
     async def publish(self, table: str, event: Event) -> int:
         js = await self._jetstream()
-        ack = await js.publish(self._subject(table), json.dumps(event).encode(),
-                               stream=self.stream)
+        try:
+            ack = await js.publish(self._subject(table), json.dumps(event).encode(),
+                                   stream=self.stream, timeout=2)
+        except (TimeoutError, ConnectionError, NatsError) as exc:
+            raise BusDown(f"the message bus is down: {exc!r}") from exc
         return int(ack.seq)
+
+    async def last(self, table: str) -> tuple[int, Event | None]:
+        from nats.js.errors import NotFoundError
+
+        js = await self._jetstream()
+        try:
+            msg = await js.get_last_msg(self.stream, self._subject(table))
+        except NotFoundError:
+            return 0, None
+        return int(msg.seq), json.loads(msg.data)
+
+    async def serve(self, table: str, handler: Handler) -> Serving:
+        await self._jetstream()
+
+        async def answer(msg: Any) -> None:
+            try:
+                reply = await handler(json.loads(msg.data))
+            except Exception as exc:  # the asker gets the reason, not a timeout
+                reply = {"type": "refused", "reason": f"the table failed: {exc}"}
+            with contextlib.suppress(Exception):  # the asker went away
+                await msg.respond(json.dumps(reply).encode())
+
+        subscription = await self._nc.subscribe(self._requests(table), cb=answer)
+        return _NatsServing(subscription)
+
+    async def request(self, table: str, message: Event, timeout: float = 5.0) -> Event:
+        from nats.errors import NoRespondersError
+
+        await self._jetstream()
+        try:
+            msg = await self._nc.request(self._requests(table), json.dumps(message).encode(),
+                                         timeout=timeout)
+        except NoRespondersError:
+            raise NoResponder(f"no process runs {table}") from None
+        except TimeoutError:
+            raise NoResponder(f"the process that runs {table} does not answer") from None
+        except (ConnectionError, NatsError) as exc:
+            raise BusDown(f"the message bus is down: {exc!r}") from exc
+        answer: Event = json.loads(msg.data)
+        return answer
 
     async def since(self, table: str, seq: int) -> list[tuple[int, Event]]:
         """Each next message of the table's subject, read by sequence until there is
@@ -147,12 +284,45 @@ class NatsBus:
             out.append((seq, json.loads(msg.data)))
 
     async def follow(self, table: str, seq: int) -> AsyncIterator[tuple[int, Event]]:
-        subscription = await self._subscribe(table, seq)
+        """The table's events after ``seq``; raises :class:`BusDown` when the
+        connection is lost (the follower then follows again from its last number)."""
         try:
-            async for msg in subscription.messages:
+            subscription = await self._subscribe(table, seq)
+        except (TimeoutError, ConnectionError, NatsError) as exc:
+            raise BusDown(f"the message bus is down: {exc!r}") from exc
+        messages = subscription.messages.__aiter__()
+        try:
+            while True:
+                if not self.connected:
+                    raise BusDown("the connection to the message bus was lost")
+                following = asyncio.ensure_future(messages.__anext__())
+                lost = asyncio.ensure_future(self._lost.wait())
+                done, _ = await asyncio.wait({following, lost},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                lost.cancel()
+                if following not in done:
+                    following.cancel()
+                    raise BusDown("the connection to the message bus was lost")
+                msg = following.result()
                 yield int(msg.metadata.sequence.stream), json.loads(msg.data)
         finally:
-            await subscription.unsubscribe()
+            with contextlib.suppress(Exception):
+                await subscription.unsubscribe()
+
+    @property
+    def connected(self) -> bool:
+        """Connected to the bus now (or not yet tried)."""
+        return self._nc is None or bool(self._nc.is_connected)
+
+    async def _disconnected(self) -> None:
+        self._lost.set()
+
+    async def _error(self, exc: Exception) -> None:
+        if not self._lost.is_set():  # said once a loss, not at every try to reconnect
+            log.warning("message bus %s: %r", self.url, exc)
+
+    async def _reconnected(self) -> None:
+        self._lost.clear()
 
     async def _subscribe(self, table: str, seq: int) -> Any:
         from nats.js.api import ConsumerConfig, DeliverPolicy
@@ -167,3 +337,12 @@ class NatsBus:
         if self._nc is not None:
             await self._nc.close()
             self._nc = self._js = None
+
+
+class _NatsServing:
+    def __init__(self, subscription: Any) -> None:
+        self.subscription = subscription
+
+    async def stop(self) -> None:
+        with contextlib.suppress(Exception):  # the connection is gone already
+            await self.subscription.unsubscribe()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import os
 import re
 import time
 import uuid
@@ -30,6 +31,7 @@ from prometheus_client import (
     CollectorRegistry,
     Histogram,
     generate_latest,
+    multiprocess,
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -38,6 +40,7 @@ from sqlalchemy import text
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pelisali.platform import queries
+from pelisali.server.bus import LocalBus
 from pelisali.server.dependencies import AppState
 from pelisali.server.state import ServerState
 
@@ -72,16 +75,26 @@ def readyz(state: AppState) -> JSONResponse:
         problems["database"] = f"{type(exc).__name__}: {exc}"[:200]
     tables = {name: {"token": lease.token, "seconds_left": round(lease.seconds_left(), 1)}
               for name, lease in sorted(state.leases.items())}
+    bus = ("in-process" if isinstance(state.bus, LocalBus)
+           else "ok" if state.bus.connected and state.bus_up else "down")
+    if bus == "down":
+        problems["bus"] = "the message bus cannot be reached"
     body: dict[str, Any] = {"status": "not ready" if problems else "ready",
                             "database": problems.get("database", "ok"),
-                            "bus": "in-process", "tables": tables, "process": state.owner}
+                            "bus": bus, "tables": tables, "process": state.owner}
     return JSONResponse(body, status_code=503 if problems else 200)
 
 
 @router.get("/metrics")
 def metrics(state: AppState) -> Response:
-    """The platform's and this process's metrics, in Prometheus's text format."""
-    body = generate_latest(REGISTRY) + generate_latest(state.metrics)
+    """The platform's and this process's metrics, in Prometheus's text format; with
+    several worker processes (``PROMETHEUS_MULTIPROC_DIR``), the platform's counted
+    over all of them."""
+    shared = REGISTRY
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        shared = CollectorRegistry()
+        multiprocess.MultiProcessCollector(shared)  # type: ignore[no-untyped-call]
+    body = generate_latest(shared) + generate_latest(state.metrics)
     return Response(body, media_type=CONTENT_TYPE_LATEST)
 
 

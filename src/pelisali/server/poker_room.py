@@ -15,25 +15,33 @@ from the next hand until they say they are back. A player who disconnects keeps 
 seat; their hand is played on by the timer. A player who leaves during a hand is
 cashed out when it ends. These are the common online-poker practice; RAY 1.4.1.1.1
 says nothing of timers.
+
+The room runs in the process that holds the table's lease. Its players' sockets may be
+on any process: what they do reaches the room as requests (:meth:`PokerRoom.handle`),
+and each player's view and every hand's result go out on the bus, a view only to its
+player. A room that starts where another runner left off (it died mid-hand) opens the
+table as the ledger has it: a hand cut off is void and every stack is as at its start
+(RULINGS.md: a round void by a system malfunction pays nothing and the stakes go back),
+and it says ``resumed`` with ``hand_void`` so that the players' sockets tell it again
+who is at the table and the players are told.
 """
 
 import asyncio
 import contextlib
-from collections import deque
+import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import WebSocket
 from sqlalchemy import Engine
 
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.poker_tables import CashTable, PokerTableError
 from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
+from pelisali.server.bus import Bus, BusDown, LocalBus
 from pelisali.server.clock import Clock, SystemClock, wait_for_event
-from pelisali.server.live import keep_going
-
-KEEP = 200
+from pelisali.server.live import AFTER, keep_going, log
 
 
 @dataclass
@@ -45,13 +53,13 @@ class PokerRoom:
     engine: Engine
     table: str
     rng: Rng
+    bus: Bus = field(default_factory=LocalBus)
     act_seconds: float = 20.0
     between_hands: float = 2.0
     clock: Clock = field(default_factory=SystemClock)
-    seq: int = 0
+    seq: int = 0  # the number of the last event published
     deadline: float = 0.0
-    results: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEEP))
-    clients: dict[str, set[WebSocket]] = field(default_factory=dict)
+    present: Counter[str] = field(default_factory=Counter)  # sockets a player has open
     leaving: set[str] = field(default_factory=set)
     _cash: CashTable | None = None
     _task: asyncio.Task[None] | None = None
@@ -61,6 +69,17 @@ class PokerRoom:
         if self._task is None:
             self._cash = await asyncio.to_thread(CashTable.open, self.engine, self.table,
                                                  self.rng)
+            try:
+                self.seq, last = await self.bus.last(self.table)
+            except BusDown:
+                last = None
+            if last is not None:  # another runner was here: its hand, if any, is void
+                cut_off = last.get("type") == "view" and last.get("hand") is not None
+                await self._publish(None, {
+                    "type": "resumed", "hand_void": cut_off,
+                    "reason": "the table moved to another server process"
+                              + (": the hand in play is void and every stack is as at "
+                                 "its start" if cut_off else "")})
             self._task = asyncio.create_task(self._run(), name=f"poker-{self.table}")
 
     async def stop(self) -> None:
@@ -75,29 +94,50 @@ class PokerRoom:
             raise PokerTableError(f"poker table {self.table} is not open yet")
         return self._cash
 
-    # -- clients -----------------------------------------------------------------------
-    async def join(self, player: str, socket: WebSocket) -> None:
-        self.clients.setdefault(player, set()).add(socket)
-        await self._send(player, socket)
+    # -- what players ask, from any process ----------------------------------------------
+    async def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Answer a player's request (:meth:`answer`), marked with the number of the
+        last event published before the answer."""
+        answer = await self.answer(message)
+        return {**answer, AFTER: self.seq}
 
-    def leave_socket(self, player: str, socket: WebSocket) -> None:
-        sockets = self.clients.get(player, set())
-        sockets.discard(socket)
-        if not sockets:
-            self.clients.pop(player, None)
+    async def answer(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Answer a request of a player's socket: ``join`` and ``leave-socket`` (a socket
+        opened or closed), ``view``, ``sit``, ``sit-out``, ``sit-in``, ``leave`` and
+        ``act``; each answer is the player's view or what came of their request."""
+        kind, player = message.get("type"), str(message.get("player", ""))
+        key = str(message.get("key", ""))
+        if kind == "join":
+            self.present[player] += 1
+            return self.view(player)
+        if kind == "leave-socket":
+            self.present[player] -= 1
+            if self.present[player] <= 0:
+                del self.present[player]
+            return {"type": "left"}
+        if kind == "sit":
+            return await self.sit(player, int(message.get("amount") or 0), key)
+        if kind in ("sit-out", "sit-in"):
+            return await self.sit_out(player, kind == "sit-out")
+        if kind == "leave":
+            return await self.leave(player, key)
+        if kind == "act":
+            amount = message.get("amount")
+            return await self.act(player, str(message.get("action") or ""),
+                                  None if amount is None else int(amount),
+                                  message.get("cards"))
+        return self.view(player)
 
-    def since(self, seq: int) -> list[dict[str, Any]]:
-        """The finished hands' results after ``seq`` (they are public)."""
-        return [r for r in self.results if r["seq"] > seq]
-
-    def view(self, player: str | None) -> dict[str, Any]:
-        """The table as ``player`` sees it (None: a spectator)."""
+    def view(self, player: str | None, seq: int | None = None) -> dict[str, Any]:
+        """The table as ``player`` sees it (None: a spectator), numbered ``seq`` (the
+        last event's number by default)."""
         cash = self.cash
         hand = cash.hand
         seats = [{"seat": i, "player": s.player, "chips": s.chips,
                   "sitting_out": s.sitting_out}
                  for i, s in enumerate(cash.table.seats) if s is not None]
-        out: dict[str, Any] = {"type": "view", "seq": self.seq, "table": self.table,
+        out: dict[str, Any] = {"type": "view", "seq": self.seq if seq is None else seq,
+                               "table": self.table,
                                "game": cash.settings.describe(), "seats": seats,
                                "you": player, "hand": None}
         if hand is None:
@@ -196,11 +236,9 @@ class PokerRoom:
             shown = {names[seat]: cards for seat, cards in
                      _shown(hand.view(None)).items()}
             result = await asyncio.to_thread(cash.finish_hand)
-            self.seq += 1
-            self.results.append({"type": "hand-result", "seq": self.seq,
-                                 "round_id": result.round_id, "rake": result.rake,
-                                 "chips": result.chips, "shown": shown})
-            await self._publish(self.results[-1])
+            await self._publish(None, {"type": "hand-result", "round_id": result.round_id,
+                                       "rake": result.rake, "chips": result.chips,
+                                       "shown": shown})
             for name in sorted(self.leaving):
                 await self._cash_out(name, f"leave-{self.table}-{result.round_id}-{name}")
             await self._broadcast()
@@ -237,21 +275,20 @@ class PokerRoom:
         return {"type": "cashed-out", "amount": chips}
 
     # -- sending -----------------------------------------------------------------------
-    async def _send(self, player: str, socket: WebSocket) -> None:
-        with contextlib.suppress(Exception):  # a client gone: it gets the view on return
-            await socket.send_json(self.view(player))
-
     async def _broadcast(self) -> None:
-        self.seq += 1
-        for player, sockets in list(self.clients.items()):
-            for socket in list(sockets):
-                await self._send(player, socket)
+        """Each player at the table (on any process) their own view of it, all the views
+        of one change under one number."""
+        stamp = self.seq
+        for player in sorted(self.present):
+            await self._publish(player, self.view(player, stamp))
 
-    async def _publish(self, message: dict[str, Any]) -> None:
-        for sockets in list(self.clients.values()):
-            for socket in list(sockets):
-                with contextlib.suppress(Exception):
-                    await socket.send_json(message)
+    async def _publish(self, audience: str | None, body: dict[str, Any]) -> None:
+        try:
+            self.seq = await self.bus.publish(self.table, {**body, "audience": audience,
+                                                           "at": time.time()})
+        except BusDown:  # the hands go on and are recorded; the views wait for the bus
+            log.warning("%s: event %s not published, the bus is down", self.table,
+                        body.get("type"))
 
 
 def _shown(view: dict[str, object]) -> dict[int, list[str]]:

@@ -9,14 +9,23 @@ Only a player's session is admitted; a client refused (no session, not a player,
 such table) is closed before the socket is accepted with code 4403 and the reason. A
 client that goes away or sends what is not JSON ends its socket plainly; anything
 else that goes wrong is logged, and the client reconnects and resumes.
+
+The table may be run by this process or another (:mod:`pelisali.server.state`): the
+socket opens it if nobody runs it, follows its events from the bus, each one the player
+may see once and in order, and sends what the player does to its runner. When the bus
+cannot carry the events the player is told (a ``notice``); the bets they placed stand.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
-from typing import ClassVar
+import time
+from typing import Any, ClassVar
 
+from prometheus_client import Histogram
 from starlette import status
 from starlette.endpoints import WebSocketEndpoint
 from starlette.requests import HTTPConnection
@@ -24,10 +33,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pelisali.platform.ledger import LedgerError
 from pelisali.server.auth import AuthError, Login
+from pelisali.server.bus import BusDown
 from pelisali.server.dependencies import current
+from pelisali.server.live import AFTER, client_event
 from pelisali.server.state import ServerState, state_of
 
 REFUSED = 4403  # the close code of a connection refused before it was accepted
+CATCH_UP_SECONDS = 2.0  # the longest an answer waits for the events before it
+BUS_LAG = Histogram("pelisali_bus_lag_seconds",
+                    "From a table's event published to its reaching a player's socket",
+                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5))
 log = logging.getLogger("pelisali.server")
 
 
@@ -43,6 +58,10 @@ class TableSocket(WebSocketEndpoint):
 
     kind: ClassVar[str] = "table"
     login: Login | None = None
+    start: int = 0  # the table's last event when the socket came: it follows from there
+    follower: asyncio.Task[None] | None = None
+    _followed: asyncio.Condition | None = None  # the follower has passed ``_through``
+    _through: int = 0
 
     @property
     def table(self) -> str:
@@ -63,14 +82,98 @@ class TableSocket(WebSocketEndpoint):
 
     # -- what a kind of table says ---------------------------------------------------------
     async def enter(self, login: Login) -> None:
-        """Find (or open) the table's room for ``login``; raise a
-        :class:`~pelisali.platform.ledger.LedgerError` to refuse."""
+        """Check that the table is of this socket's kind and see that a process runs it;
+        raise a :class:`~pelisali.platform.ledger.LedgerError` to refuse."""
+        await self.state.open_table(self.table)
 
     async def joined(self, websocket: WebSocket) -> None:
-        """The player is admitted and the socket accepted: join the room."""
+        """The player is admitted and the socket accepted: tell the table's runner,
+        send the player what it answers, and follow the table's events."""
+        try:
+            self.start, _ = await self.state.bus.last(self.table)
+        except BusDown:
+            self.start = 0
+        await websocket.send_json(await self.ask({"type": "join"}))
+        self.state.following[self.table] += 1
+        self._followed, self._through = asyncio.Condition(), self.start
+        self.follower = asyncio.create_task(self._follow(websocket),
+                                            name=f"follow-{self.table}")
 
     async def left(self, websocket: WebSocket) -> None:
-        """The socket is done: leave the room."""
+        """The socket is done: stop following, and tell the table's runner."""
+        if self.follower is not None:
+            self.follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.follower
+        self.state.following[self.table] -= 1
+        if self.state.following[self.table] <= 0:
+            del self.state.following[self.table]
+        with contextlib.suppress(Exception):  # a runner gone forgets its players anyway
+            await self.state.ask(self.table, {"type": self.leave_type, "player": self.player},
+                                 take_over=False)
+
+    leave_type: ClassVar[str] = "leave"
+
+    async def ask(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The table runner's answer to the player's ``message``, once the events it
+        published before answering have been sent to the player (a player sees what
+        their action did before its answer)."""
+        answer = await self.state.ask(self.table, {**message, "player": self.player})
+        after = answer.pop(AFTER, None)
+        if isinstance(after, int) and self._followed is not None:
+            with contextlib.suppress(TimeoutError):  # the bus is slow: answer anyway
+                async with self._followed:
+                    await asyncio.wait_for(self._followed.wait_for(
+                        lambda: self._through >= after), CATCH_UP_SECONDS)
+        return answer
+
+    async def missed(self, since: int) -> list[dict[str, Any]]:
+        """The events the player may see after ``since`` up to the one the socket
+        follows from (those after it the follower sends)."""
+        try:
+            kept = await self.state.bus.since(self.table, since)
+        except BusDown:
+            return []
+        return [shown for seq, event in kept if seq <= self.start
+                and (shown := client_event(seq, event, self.player)) is not None]
+
+    async def _passed(self, seq: int) -> None:
+        if self._followed is not None:
+            async with self._followed:
+                self._through = seq
+                self._followed.notify_all()
+
+    async def _follow(self, websocket: WebSocket) -> None:
+        """Send the player each event of the table they may see, once and in order."""
+        seq, told = self.start, False
+        while True:
+            if told and self.state.bus.connected:
+                told = False
+                await websocket.send_json({"type": "notice", "code": "bus-back",
+                                           "reason": "the table's events are back"})
+            try:
+                async for number, event in self.state.bus.follow(self.table, seq):
+                    seq = number
+                    if isinstance(at := event.get("at"), float):
+                        BUS_LAG.observe(max(0.0, time.time() - at))
+                    shown = client_event(number, event, self.player)
+                    if shown is not None:
+                        await websocket.send_json(shown)
+                    await self._passed(number)
+                    if event.get("type") == "resumed":  # a new runner: say who is here
+                        await websocket.send_json(await self.ask({"type": "join"}))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the bus is away: the player is told, once
+                if not told:
+                    told = True
+                    log.warning("%s: following stopped: %r", self.table, exc)
+                    with contextlib.suppress(Exception):
+                        await websocket.send_json({
+                            "type": "notice", "code": "bus-down",
+                            "reason": "the table's events are delayed: "
+                            "the message bus cannot be reached; bets placed stand"})
+                await asyncio.sleep(1)
 
     # -- the endpoint ------------------------------------------------------------------
     async def on_connect(self, websocket: WebSocket) -> None:

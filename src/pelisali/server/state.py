@@ -1,9 +1,20 @@
 """What every router shares: the database, the payment adapter, the generator and the
-clock, the rate limits, and the live and poker rooms running in this process.
+clock, the rate limits, the message bus, and the live and poker tables this process runs.
 
 :func:`~pelisali.server.app.create_app` builds one :class:`ServerState` and keeps it
 on the application (``app.state.pelisali``); a request or a socket reaches it through
 its connection (:func:`state_of`), so two applications in one process share nothing.
+
+A shared table (live or poker) is run by one process at a time, the holder of its lease
+(:mod:`pelisali.platform.leases`): it runs the table's room, publishes the table's
+events on the bus (:mod:`pelisali.server.bus`) and answers the requests of its players
+wherever their sockets are. A socket on any process opens the table if nobody runs it
+(:meth:`ServerState.open_table`), follows its events from the bus and sends what its
+player does to the runner (:meth:`ServerState.ask`). Every process renews its leases
+each second and takes over, within the lease's time to live and a second, a table
+whose runner died without giving it up (``kill -9``, a lost machine); the new runner
+resumes it from the database. A process that stops gives its tables up: another
+takes them at once.
 """
 
 from __future__ import annotations
@@ -14,9 +25,11 @@ import logging
 import os
 import socket
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from prometheus_client import CollectorRegistry
 from sqlalchemy import Engine
@@ -25,16 +38,19 @@ from starlette.requests import HTTPConnection
 
 from pelisali.platform import leases, queries, rounds
 from pelisali.platform.db import transaction
-from pelisali.platform.families import WAGER, family_of
+from pelisali.platform.families import POKER, WAGER, family_of
 from pelisali.platform.leases import Lease
+from pelisali.platform.ledger import LedgerError
 from pelisali.platform.payments import PaymentAdapter
 from pelisali.rng import Rng
 from pelisali.server.auth import RateLimit
+from pelisali.server.bus import Bus, BusDown, LocalBus, NoResponder, Serving
 from pelisali.server.clock import Clock
 from pelisali.server.live import LiveRoom
 from pelisali.server.poker_room import PokerRoom
 
 log = logging.getLogger("pelisali.server")
+MOVING = "the table is moving to another server process: try again in a moment"
 
 
 @dataclass
@@ -52,6 +68,7 @@ class ServerState:
     act_seconds: float = 20.0
     logins: RateLimit = field(default_factory=lambda: RateLimit(5, 60))  # a name and address
     betting: RateLimit = field(default_factory=lambda: RateLimit(20, 1))  # a player's slips
+    bus: Bus = field(default_factory=LocalBus)
     live_rooms: dict[str, LiveRoom] = field(default_factory=dict)
     poker_rooms: dict[str, PokerRoom] = field(default_factory=dict)
     opened_at: dict[str, float] = field(default_factory=dict)  # when each room began, clock
@@ -60,6 +77,9 @@ class ServerState:
     owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:"
                                                 f"{uuid.uuid4().hex[:8]}")
     leases: dict[str, Lease] = field(default_factory=dict)  # the tables this process runs
+    following: Counter[str] = field(default_factory=Counter)  # tables with sockets here
+    bus_up: bool = True  # the bus carried the last event or request this process tried
+    _serving: dict[str, Serving] = field(default_factory=dict)
     _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
     _keeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
@@ -69,26 +89,112 @@ class ServerState:
         with transaction(self.engine) as session:
             yield session
 
-    def _take(self, name: str) -> None:
-        """Take table ``name``'s lease for this process, and keep renewing what it
-        holds; refused while another process runs the table."""
+    # -- running tables --------------------------------------------------------------
+    def shared_table(self, name: str) -> str:
+        """``live`` or ``poker``: the kind of shared table ``name`` is, or why a player
+        cannot follow it here (a :class:`~pelisali.platform.rounds.TableError`)."""
         with self.db() as session:
-            lease = leases.acquire(session, name, self.owner)
-        if lease is None:
-            raise rounds.TableError(f"{name} is run by another server process now")
-        self.leases[name] = lease
+            table = queries.table(session, name)
+        family = family_of(table.game)
+        if family is POKER:
+            return "poker"
+        if table.mode != "live":
+            raise rounds.TableError(f"{name} is not a live table")
+        if family is not WAGER:  # live cards are dealt at the table
+            raise rounds.TableError(f"{name} deals {table.game}: its live rounds are "
+                                    "entered by its dealer, not followed here")
+        return "live"
+
+    def runs(self, name: str) -> bool:
+        """This process runs table ``name``."""
+        return name in self.live_rooms or name in self.poker_rooms
+
+    async def start(self) -> None:
+        """Begin renewing leases and watching for tables whose runner died."""
         if self._keeper is None:
             self._keeper = asyncio.get_running_loop().create_task(self._keep(),
                                                                   name="lease-keeper")
 
+    async def open_table(self, name: str) -> bool:
+        """Run shared table ``name`` here unless another process runs it; whether this
+        process runs it now."""
+        kind = self.shared_table(name)
+        async with self._opening:  # two first players open one room, not two
+            if self.runs(name):
+                return True
+            lease = await asyncio.to_thread(self._acquire, name)
+            if lease is None:
+                return False
+            self.leases[name] = lease
+            try:
+                await self._start_room(name, kind)
+            except BaseException:
+                self.leases.pop(name, None)
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self._release, name)
+                raise
+        await self.start()
+        return True
+
+    async def _start_room(self, name: str, kind: str) -> None:
+        room: LiveRoom | PokerRoom
+        if kind == "live":
+            room = LiveRoom(self.engine, name, self.rng, self.bus, window=self.live_window,
+                            pause=self.live_pause, clock=self.clock)
+            await room.start()
+            self.live_rooms[name] = room
+        else:
+            room = PokerRoom(self.engine, name, self.rng, self.bus,
+                             act_seconds=self.act_seconds, clock=self.clock)
+            await room.start()
+            self.poker_rooms[name] = room
+        self.opened_at[name] = self.clock.now()
+        try:
+            self._serving[name] = await self.bus.serve(name, room.handle)
+        except BusDown:  # the room runs; players on this process still reach it
+            self.bus_up = False
+            log.warning("bus down: %s answers only this process's players", name)
+
+    async def ask(self, name: str, message: dict[str, Any], take_over: bool = True
+                  ) -> dict[str, Any]:
+        """What the runner of table ``name`` answers to ``message`` (a player's request);
+        a table nobody runs any more (its runner died) is taken over first, unless not
+        to ``take_over``."""
+        for _ in range(2):
+            room = self.live_rooms.get(name) or self.poker_rooms.get(name)
+            if room is not None:
+                return await room.handle(message)
+            try:
+                answer = await self.bus.request(name, message)
+            except NoResponder:
+                if not take_over:
+                    break
+                if not await self.open_table(name):
+                    await asyncio.sleep(0.2)  # its new runner is starting
+                continue
+            except BusDown as exc:
+                self.bus_up = False
+                return {"type": "refused", "reason": f"the table cannot be reached now: {exc}"}
+            self.bus_up = True
+            return answer
+        return {"type": "refused", "reason": MOVING}
+
+    def _acquire(self, name: str) -> Lease | None:
+        with self.db() as session:
+            return leases.acquire(session, name, self.owner)
+
+    def _release(self, name: str) -> None:
+        with self.db() as session:
+            leases.release(session, name, self.owner)
+
     async def _keep(self) -> None:
-        """Renew this process's leases; a table whose lease another process took (this
-        one stalled past its end) is stopped here."""
+        """Renew this process's leases; stop a table whose lease another process took
+        (this one stalled past its end); take over the tables whose runner died."""
         while True:
             await asyncio.sleep(leases.RENEW_EVERY.total_seconds())
             for name in list(self.leases):
                 try:
-                    lease = await asyncio.to_thread(self._renew, name)
+                    lease = await asyncio.to_thread(self._acquire, name)
                 except Exception:  # the database is away: try again at the next turn
                     log.warning("lease of %s not renewed", name, exc_info=True)
                     continue
@@ -97,66 +203,68 @@ class ServerState:
                     await self._stop_room(name)
                 else:
                     self.leases[name] = lease
+            for name in [n for n in self.leases if n not in self._serving]:
+                room = self.live_rooms.get(name) or self.poker_rooms.get(name)
+                if room is not None:  # the bus was down when the room opened: try again
+                    with contextlib.suppress(BusDown):
+                        self._serving[name] = await self.bus.serve(name, room.handle)
+            try:
+                orphans = await asyncio.to_thread(self._orphans)
+            except Exception:
+                log.warning("could not look for tables to take over", exc_info=True)
+                continue
+            for name in orphans:
+                try:
+                    if await self.open_table(name):
+                        log.warning("took over %s: its runner stopped renewing", name)
+                except LedgerError as exc:  # closed or removed since: nobody runs it
+                    log.warning("%s is not taken over: %s", name, exc)
+                    with contextlib.suppress(Exception), self.db() as session:
+                        leases.abandon(session, name)
+                except Exception:
+                    log.exception("could not take over %s", name)
 
-    def _renew(self, name: str) -> Lease | None:
+    def _orphans(self) -> list[str]:
+        """Tables whose runner died (their lease ran out, never given up), and tables
+        followed here that nobody runs."""
         with self.db() as session:
-            return leases.acquire(session, name, self.owner)
+            found = set(leases.orphaned(session))
+            found |= {name for name in self.following
+                      if not self.runs(name) and leases.holder(session, name) is None}
+        return sorted(name for name in found if not self.runs(name))
 
     async def _stop_room(self, name: str) -> None:
         self.leases.pop(name, None)
         self.opened_at.pop(name, None)
+        if (serving := self._serving.pop(name, None)) is not None:
+            await serving.stop()
         if (live := self.live_rooms.pop(name, None)) is not None:
             await live.stop()
         if (poker := self.poker_rooms.pop(name, None)) is not None:
             await poker.stop()
 
-    def live_room(self, name: str) -> LiveRoom:
-        """The room of live table ``name``, started when its first player comes."""
-        if name not in self.live_rooms:
-            with self.db() as session:
-                table = queries.table(session, name)
-            if table.mode != "live":
-                raise rounds.TableError(f"{name} is not a live table")
-            if family_of(table.game) is not WAGER:  # live cards are dealt at the table
-                raise rounds.TableError(f"{name} deals {table.game}: its live rounds are "
-                                        "entered by its dealer, not followed here")
-            self._take(name)
-            room = LiveRoom(self.engine, name, self.rng, window=self.live_window,
-                            pause=self.live_pause, clock=self.clock)
-            self.live_rooms[name] = room
-            self.opened_at[name] = self.clock.now()
-            room.start()
-        return self.live_rooms[name]
-
-    async def poker_room(self, name: str) -> PokerRoom:
-        """The room of poker table ``name``, opened when its first player comes."""
-        async with self._opening:  # two first players open one room, not two
-            room = self.poker_rooms.get(name)
-            if room is None:
-                self._take(name)
-                room = PokerRoom(self.engine, name, self.rng, act_seconds=self.act_seconds,
-                                 clock=self.clock)
-                await room.start()
-                self.poker_rooms[name] = room
-                self.opened_at[name] = self.clock.now()
-        return room
-
     async def stop(self) -> None:
-        """Stop every room's loop and give their tables up (the server is shutting
-        down): another process may take them at once."""
+        """Stop every room's loop and hand their tables over (the server is shutting
+        down): another process takes each at once and resumes it from the database."""
         if self._keeper is not None:
             self._keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._keeper
             self._keeper = None
-        for live in self.live_rooms.values():
-            await live.stop()
-        for poker in self.poker_rooms.values():
-            await poker.stop()
-        for name in list(self.leases):
-            with contextlib.suppress(Exception), self.db() as session:
-                leases.release(session, name, self.owner)
+        for name in list(self.live_rooms) + list(self.poker_rooms):
+            try:
+                await self._stop_room(name)
+            except Exception:
+                log.exception("stopping %s", name)
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._hand_over, name)
         self.leases.clear()
+        with contextlib.suppress(Exception):
+            await self.bus.close()
+
+    def _hand_over(self, name: str) -> None:
+        with self.db() as session:
+            leases.hand_over(session, name, self.owner)
 
 
 def state_of(connection: HTTPConnection) -> ServerState:

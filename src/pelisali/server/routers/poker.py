@@ -16,7 +16,6 @@ from starlette.websockets import WebSocket
 
 from pelisali.platform import queries
 from pelisali.server.auth import Login
-from pelisali.server.poker_room import PokerRoom
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import PokerMessage
 from pelisali.server.sockets import TableSocket
@@ -29,15 +28,12 @@ class PokerSocket(TableSocket):
     their own view of every hand."""
 
     kind = "poker"
-    room: PokerRoom
+    leave_type = "leave-socket"
 
     async def enter(self, login: Login) -> None:
         with self.state.db() as session:
             queries.poker_table(session, self.table)
-        self.room = await self.state.poker_room(self.table)
-
-    async def joined(self, websocket: WebSocket) -> None:
-        await self.room.join(self.player, websocket)
+        await super().enter(login)
 
     async def on_receive(self, websocket: WebSocket, data: Any) -> None:
         """Answer each message with what came of it (``refused`` with the reason)."""
@@ -46,24 +42,19 @@ class PokerSocket(TableSocket):
         except ValidationError as exc:
             await self.send_error(websocket, str(exc)[:300])
             return
-        name, room = self.player, self.room
-        key = f"web:{name}:{request.key or request.type}"
+        key = f"web:{self.player}:{request.key or request.type}"
         if request.type == "hello":
-            for result in room.since(request.since or 0):
-                await websocket.send_json(result)
-            answer = room.view(name)
-        elif request.type == "sit":
-            answer = await room.sit(name, request.amount or 0, key)
-        elif request.type in ("sit-out", "sit-in"):
-            answer = await room.sit_out(name, request.type == "sit-out")
-        elif request.type == "leave":
-            answer = await room.leave(name, key)
+            for result in await self.missed(request.since or 0):
+                if result["type"] == "hand-result":
+                    await websocket.send_json(result)
+            answer = await self.ask({"type": "view"})
+        elif request.type in ("sit", "sit-out", "sit-in", "leave"):
+            answer = await self.ask({"type": request.type, "amount": request.amount or 0,
+                                     "key": key})
         else:
-            answer = await room.act(name, request.action or "", request.amount, request.cards)
+            answer = await self.ask({"type": "act", "action": request.action or "",
+                                     "amount": request.amount, "cards": request.cards})
         await websocket.send_json(answer)
-
-    async def left(self, websocket: WebSocket) -> None:
-        self.room.leave_socket(self.player, websocket)
 
 
 router.routes.append(WebSocketRoute("/ws/poker/{name}", PokerSocket, name="poker"))

@@ -14,6 +14,7 @@ import {
 
 addStrings({
   fi: {
+    "live.bus-down": "Pöydän tapahtumat viivästyvät – tehdyt panokset ovat voimassa.", "live.bus-back": "Pöydän tapahtumat kulkevat taas.", "live.resumed": "Pöytä siirtyi toiselle palvelimelle; panokset ovat voimassa.",
     "live.bet": "Lyö vetoa", "live.betting": "Panokset auki", "live.closed": "Ei enää panoksia",
     "live.result": "Tulos", "live.waiting": "Odotetaan seuraavaa kierrosta…",
     "live.connecting": "Yhdistetään pöytään…", "live.reconnecting": "Yhteys katkesi – yhdistetään uudelleen…",
@@ -23,6 +24,7 @@ addStrings({
     "live.seconds": "{s} s", "live.round": "Kierros #{n}", "live.gone": "Pöytä sulki yhteyden: {reason}",
   },
   sv: {
+    "live.bus-down": "Bordets händelser är försenade – lagda insatser står kvar.", "live.bus-back": "Bordets händelser kommer igen.", "live.resumed": "Bordet flyttade till en annan server; insatserna står kvar.",
     "live.bet": "Satsa", "live.betting": "Insatserna öppna", "live.closed": "Inga fler insatser",
     "live.result": "Resultat", "live.waiting": "Väntar på nästa omgång…",
     "live.connecting": "Ansluter till bordet…", "live.reconnecting": "Förbindelsen bröts – ansluter igen…",
@@ -32,6 +34,7 @@ addStrings({
     "live.seconds": "{s} s", "live.round": "Omgång #{n}", "live.gone": "Bordet stängde förbindelsen: {reason}",
   },
   en: {
+    "live.bus-down": "The table's events are delayed – bets placed stand.", "live.bus-back": "The table's events are back.", "live.resumed": "The table moved to another server; bets placed stand.",
     "live.bet": "Place bets", "live.betting": "Bets open", "live.closed": "No more bets",
     "live.result": "Result", "live.waiting": "Waiting for the next round…",
     "live.connecting": "Connecting to the table…", "live.reconnecting": "Connection lost – reconnecting…",
@@ -189,6 +192,12 @@ async function onMessage(message) {
       break;
     case "error":
       setMessage($("#table-message"), message.reason);
+      break;
+    case "notice":
+      setMessage($("#table-message"), t(`live.${message.code}`), "info");
+      break;
+    case "resumed":
+      setMessage($("#table-message"), t("live.resumed"), "info");
       break;
     default:
       break;

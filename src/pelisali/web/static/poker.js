@@ -11,6 +11,7 @@ import { chipsFor } from "./table.js";
 
 addStrings({
   fi: {
+    "poker.bus-down": "Pöydän tapahtumat viivästyvät.", "poker.bus-back": "Pöydän tapahtumat kulkevat taas.", "poker.resumed": "Pöytä siirtyi toiselle palvelimelle.", "poker.void": "Pöytä siirtyi toiselle palvelimelle: keskeytynyt käsi on mitätön ja pinot ovat kuten sen alussa.",
     "game.poker": "Pokeri", "poker.title": "Pokeripöytä {name}",
     "poker.desc": "Texas hold'em, no limit · blindit {sb}/{bb} · sisäänosto vähintään {min}",
     "poker.blinds": "Blindit {sb} / {bb}", "poker.pot": "Potti", "poker.empty": "Vapaa paikka",
@@ -31,6 +32,7 @@ addStrings({
     "poker.chips": "Pelimerkit", "poker.seconds": "{s} s",
   },
   sv: {
+    "poker.bus-down": "Bordets händelser är försenade.", "poker.bus-back": "Bordets händelser kommer igen.", "poker.resumed": "Bordet flyttade till en annan server.", "poker.void": "Bordet flyttade till en annan server: den avbrutna given är ogiltig och stackarna är som vid dess början.",
     "game.poker": "Poker", "poker.title": "Pokerbord {name}",
     "poker.desc": "Texas hold'em, no limit · blinds {sb}/{bb} · inköp minst {min}",
     "poker.blinds": "Blinds {sb} / {bb}", "poker.pot": "Pott", "poker.empty": "Ledig plats",
@@ -51,6 +53,7 @@ addStrings({
     "poker.chips": "Marker", "poker.seconds": "{s} s",
   },
   en: {
+    "poker.bus-down": "The table's events are delayed.", "poker.bus-back": "The table's events are back.", "poker.resumed": "The table moved to another server.", "poker.void": "The table moved to another server: the hand cut off is void and every stack is as at its start.",
     "game.poker": "Poker", "poker.title": "Poker table {name}",
     "poker.desc": "Texas hold'em, no limit · blinds {sb}/{bb} · buy-in at least {min}",
     "poker.blinds": "Blinds {sb} / {bb}", "poker.pot": "Pot", "poker.empty": "Empty seat",
@@ -216,6 +219,12 @@ function onMessage(message) {
       break;
     case "acted": case "sitting-out": case "sitting-in":
       setMessage(note, "");
+      break;
+    case "notice":
+      setMessage(note, t(`poker.${message.code}`), "info");
+      break;
+    case "resumed":
+      setMessage(note, t(message.hand_void ? "poker.void" : "poker.resumed"), "info");
       break;
     case "refused": case "error":
       poker.sent = false;
