@@ -9,9 +9,20 @@ PostgreSQL, in one run, two ways.
   wait for the other players' chips is the table's pace, not the server's, and is
   not counted.
 - rng: each player at their own RNG table, one bet a round: the bet (one transaction)
-  then the draw and payout (a second). The most expensive way to settle a bet.
+  then the draw and payout (a second). The most expensive way to settle a bet. The
+  accept p99 is that of the first transaction (round start to the bet's commit).
 
-    .venv/bin/python benchmarks/bench_ledger.py [--players 16] [--tables 2] [--seconds 20]
+On PostgreSQL both ways share the players out over ``--processes`` spawned processes
+(each its own players, tables and connection pool, all started together; the figures
+are over the union of their latencies, the seconds the longest process's). An SQLite
+file, the embedded default, is written by one process.
+
+    .venv/bin/python benchmarks/bench_ledger.py [--players 16] [--tables 2] [--processes 2]
+                                                [--seconds 20] [--json]
+    .venv/bin/python benchmarks/bench_ledger.py --sweep 1,2,4 --players 64 [--json]
+
+``--sweep`` runs PostgreSQL only, both ways for each process count in the list (each
+count in a fresh schema), and prints one Markdown table.
 
 PostgreSQL is reached at PELISALI_TEST_POSTGRES
 (default postgresql+psycopg://postgres@127.0.0.1:5432/test), in a schema of its own.
@@ -90,36 +101,114 @@ def measure_live(engine: Engine, players: int, tables: int, seconds: float,
     return out
 
 
-def measure(engine: Engine, players: int, seconds: float) -> dict[str, float]:
-    prepare(engine, players)
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[int(0.99 * (len(ordered) - 1))]
+
+
+def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
+               ready: Any, go: Any) -> tuple[list[float], list[float], float]:
+    """One process's RNG players, a thread each; returns its latencies, its bets'
+    acceptances and its seconds. ``first`` is the number of its first player over all
+    the processes, so that every player's seeds are its own."""
+    engine = make_engine(url)
+    prepare(engine, players, prefix=prefix)
     latencies: list[float] = []
+    accepts: list[float] = []
     lock = threading.Lock()
-    stop = time.monotonic() + seconds
+    ready.wait()
+    go.wait()
+    start = time.monotonic()
+    stop = start + seconds
 
     def player(p: int) -> None:
         mine: list[float] = []
+        accepted: list[float] = []
         number = 0
         while time.monotonic() < stop:
-            mine += play(engine, p, rounds=10, seed=p * 1_000_000 + number)
+            mine += play(engine, p, rounds=10, seed=(first + p) * 1_000_000 + number,
+                         prefix=prefix, accepts=accepted)
             number += 10
         with lock:
             latencies.extend(mine)
+            accepts.extend(accepted)
 
-    start = time.monotonic()
     threads = [threading.Thread(target=player, args=(p,)) for p in range(players)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return figures(latencies, time.monotonic() - start)
+    took = time.monotonic() - start
+    engine.dispose()
+    return latencies, accepts, took
 
 
-def run_both(engine: Engine, args: argparse.Namespace) -> dict[str, dict[str, float]]:
+def measure(engine: Engine, players: int, seconds: float, processes: int) -> dict[str, float]:
+    """The RNG players shared out over ``processes`` processes (the first ones take
+    one more when they do not divide evenly), all on one database."""
+    url = engine.url.render_as_string(hide_password=False)
+    shares = [players // processes + (w < players % processes) for w in range(processes)]
+    firsts = [sum(shares[:w]) for w in range(processes)]
+    with multiprocessing.Manager() as manager:
+        ready = manager.Barrier(processes + 1)
+        go = manager.Barrier(processes + 1)
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            jobs = [pool.apply_async(rng_worker, (
+                url, f"rng{w}x", firsts[w], shares[w], seconds, ready, go))
+                for w in range(processes)]
+            ready.wait()
+            go.wait()
+            parts = [job.get() for job in jobs]
+    out = figures([x for part in parts for x in part[0]], max(part[2] for part in parts))
+    out["p99_accept_ms"] = p99([x for part in parts for x in part[1]])
+    return out
+
+
+def run_both(engine: Engine, args: argparse.Namespace,
+             processes: int | None = None) -> dict[str, dict[str, float]]:
     upgrade(engine)
     # An SQLite file is the embedded default: one server process writes it.
-    processes = 1 if engine.dialect.name == "sqlite" else args.processes
+    if processes is None:
+        processes = 1 if engine.dialect.name == "sqlite" else args.processes
     return {"live": measure_live(engine, args.players, args.tables, args.seconds, processes),
-            "rng": measure(engine, args.players, args.seconds)}
+            "rng": measure(engine, args.players, args.seconds, processes)}
+
+
+def machine() -> str:
+    return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+            f"CPython {platform.python_version()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+
+
+def sweep(args: argparse.Namespace) -> None:
+    """PostgreSQL only: both ways for each process count, each in a fresh schema."""
+    counts = [int(n) for n in args.sweep.split(",") if n.strip()]
+    if not counts or min(counts) < 1:
+        raise SystemExit("--sweep wants process counts of 1 or more, such as 1,2,4")
+    rows: list[tuple[int, dict[str, dict[str, float]]]] = []
+    for processes in counts:
+        with postgres_schema("bench") as url:
+            engine = make_engine(url)
+            rows.append((processes, run_both(engine, args, processes)))
+            engine.dispose()
+    out = {"machine": machine(), "database": "postgresql", "players": args.players,
+           "tables": args.tables, "seconds": args.seconds,
+           "sweep": [{"processes": processes, **modes} for processes, modes in rows]}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(f"{out['machine']}: PostgreSQL, {args.players} concurrent players, "
+          f"{args.seconds:g} s each; live: {args.tables} tables shared out over the "
+          f"processes, at least one a process")
+    print()
+    print("| processes | live bets/s | live accept p99 ms | live settle p99 ms "
+          "| RNG bets/s | RNG p99 ms | RNG accept p99 ms |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for processes, modes in rows:
+        live, rng = modes["live"], modes["rng"]
+        print(f"| {processes} | {live['settled_bets_per_second']:,.0f} "
+              f"| {live['p99_accept_ms']:.1f} | {live['p99_settle_ms']:.1f} "
+              f"| {rng['settled_bets_per_second']:,.0f} | {rng['p99_ms']:.1f} "
+              f"| {rng['p99_accept_ms']:.1f} |")
 
 
 def main() -> None:
@@ -127,10 +216,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--processes", type=int, default=2,
-                        help="server processes the live tables are shared out over")
+                        help="processes the players (and live tables) are shared out over "
+                             "on PostgreSQL")
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--sweep", metavar="N,N,...",
+                        help="PostgreSQL only: both ways for each of these process counts, "
+                             "one Markdown table (run it with --players 64)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.sweep:
+        sweep(args)
+        return
     results: dict[str, dict[str, dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as folder:
         engine = make_engine(f"sqlite:///{folder}/bench.db")
@@ -140,10 +236,7 @@ def main() -> None:
         engine = make_engine(url)
         results["postgresql"] = run_both(engine, args)
         engine.dispose()
-    out = {"machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-                      f"CPython {platform.python_version()}, {datetime.now(UTC):%Y-%m-%d %H:%M}"
-                      " UTC",
-           "players": args.players, "results": results}
+    out = {"machine": machine(), "players": args.players, "results": results}
     if args.json:
         print(json.dumps(out, indent=2))
         return
@@ -153,7 +246,7 @@ def main() -> None:
         for mode, r in modes.items():
             extra = (f"  accept p99 {r['p99_accept_ms']:.1f} ms, settle p99 "
                      f"{r['p99_settle_ms']:.1f} ms, {r['rounds']:,.0f} rounds"
-                     if mode == "live" else "")
+                     if mode == "live" else f"  accept p99 {r['p99_accept_ms']:.1f} ms")
             print(f"{name:10s} {mode:4s} {r['settled_bets_per_second']:8,.0f} settled bets/s  "
                   f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  "
                   f"({r['settled_bets']:,.0f} bets){extra}")

@@ -56,37 +56,46 @@ def postgres_schema(prefix: str) -> Iterator[str]:
         admin.dispose()
 
 
-def name_of(player: int) -> str:
-    return f"load{player}"
+def name_of(player: int, prefix: str = "load") -> str:
+    return f"{prefix}{player}"
 
 
-def prepare(engine: Engine, players: int, wallet: int = 10_000_000) -> None:
-    """Players with money, the house bank funded, one roulette C table each."""
+def prepare(engine: Engine, players: int, wallet: int = 10_000_000,
+            prefix: str = "load") -> None:
+    """Players with money, the house bank funded, one roulette C table each. The
+    players are ``{prefix}0`` ... and the keys ``{prefix}-fund`` and
+    ``{prefix}-deposit-{p}``: several preparations on one database need distinct
+    prefixes."""
     with transaction(engine) as session:
-        move(session, "load-fund", "external:owner", "house:bank", 10**12, "funding")
+        move(session, f"{prefix}-fund", "external:owner", "house:bank", 10**12, "funding")
         for p in range(players):
-            name = name_of(p)
+            name = name_of(p, prefix)
             accounts.register(session, name, date(1980, 1, 1), "FI")
-            accounts.deposit(session, name, wallet, key=f"load-deposit-{p}")
+            accounts.deposit(session, name, wallet, key=f"{prefix}-deposit-{p}")
             create_table(session, f"table-{name}", "roulette", "C")
 
 
-def play(engine: Engine, player: int, rounds: int, seed: int) -> list[float]:
+def play(engine: Engine, player: int, rounds: int, seed: int, *, prefix: str = "load",
+         accepts: list[float] | None = None) -> list[float]:
     """``rounds`` rounds of one bet each at the player's table; the seconds each took
-    (bet accepted and debited, then drawn and settled)."""
+    (bet accepted and debited, then drawn and settled). If ``accepts`` is given, the
+    seconds from each round's start to its bet's commit (the first transaction) are
+    appended to it."""
     chooser = random.Random(seed)
     rng = SeededRng(seed)
-    name = name_of(player)
+    name = name_of(player, prefix)
     took = []
     for number in range(rounds):
         start = time.perf_counter()
         spot = chooser.choice(SPOTS)
         stake = chooser.randint(1, 50) * 100
+        accepted = start
         for attempt in range(5):  # a deadlock or serialization failure is tried again
             try:
                 with transaction(engine) as session:
                     place_bet(session, f"table-{name}", name, spot, stake,
                               key=f"{name}-{seed}-{number}")
+                accepted = time.perf_counter()
                 with transaction(engine) as session:
                     settle(session, f"table-{name}", rng)
                 break
@@ -96,6 +105,8 @@ def play(engine: Engine, player: int, rounds: int, seed: int) -> list[float]:
                 if attempt == 4:
                     raise
         took.append(time.perf_counter() - start)
+        if accepts is not None:
+            accepts.append(accepted - start)
     return took
 
 
