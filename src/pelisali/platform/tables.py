@@ -91,6 +91,14 @@ def find(session: Session, name: str) -> GameTable:
     return rounds.find_table(session, name)
 
 
+def _banked(session: Session, table_name: str, instead: str) -> GameTable:
+    """Table ``table_name``, refused when it is a poker table (``instead``: its way)."""
+    table = find(session, table_name)
+    if family_of(table.game) is POKER:
+        raise rounds.TableError(f"{table_name} is a poker table: {instead}")
+    return table
+
+
 def place(session: Session, table_name: str, player: str, bets: Sequence[tuple[str, int]],
           key: str) -> list[Receipt]:
     """Place a slip of ``(spot, cents)`` bets at a wheel, dice or card table and debit
@@ -114,12 +122,9 @@ def place(session: Session, table_name: str, player: str, bets: Sequence[tuple[s
     ['5.00 in seat 1', '5.00 in seat 2']
     ['already placed', 'already placed']
     """
-    table = find(session, table_name)
-    family = family_of(table.game)
-    if family is POKER:
-        raise rounds.TableError(f"{table_name} is a poker table: chips go on it through a "
-                                "seat's buy-in (poker_tables.CashTable.buy_in)")
-    if family is not CARDS:
+    table = _banked(session, table_name, "chips go on it through a seat's buy-in "
+                                         "(poker_tables.CashTable.buy_in)")
+    if family_of(table.game) is not CARDS:
         return rounds.place_bets(session, table_name, player, bets, key)
     if not bets:
         raise rounds.TableError("a slip holds at least one bet")
@@ -167,12 +172,9 @@ def play_round(session: Session, table_name: str, rng: Rng | None = None) -> Pla
     >>> played.round_id == played.dealt.round_id, len(played.settlements)
     (True, 1)
     """
-    table = find(session, table_name)
-    family = family_of(table.game)
-    if family is POKER:
-        raise rounds.TableError(f"{table_name} is a poker table: it deals its own hands "
-                                "(poker_tables.CashTable.start_hand)")
-    if family is not CARDS:
+    table = _banked(session, table_name, "it deals its own hands "
+                                         "(poker_tables.CashTable.start_hand)")
+    if family_of(table.game) is not CARDS:
         round_id, settled = rounds.settle(session, table_name, rng)
         return Played(round_id, tuple(settled))
     # The card family's two games deal differently: a coup is settled as it is dealt.
