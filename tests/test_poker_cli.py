@@ -386,8 +386,8 @@ def quick_play(monkeypatch: pytest.MonkeyPatch, *args: str,
     read before the database is deleted."""
     from pelisali.cli import quick
     from pelisali.platform.db import transaction
-    from pelisali.platform.ledger import check, verify_audit
-    from pelisali.platform.models import Account, RoundRow
+    from pelisali.platform.ledger import balances, check, verify_audit
+    from pelisali.platform.models import RoundRow
     from pelisali.platform.poker_family import FAMILY, as_poker
     from pelisali.platform.poker_tables import recall_hand
     from pelisali.platform.table_layer import read_record, rebuild
@@ -401,7 +401,7 @@ def quick_play(monkeypatch: pytest.MonkeyPatch, *args: str,
             yield db
             with transaction(db) as s:
                 seen["start"] = start
-                seen["money"] = {a.code: a.balance for a in s.scalars(select(Account))}
+                seen["money"] = balances(s)
                 rows = s.scalars(select(RoundRow).order_by(RoundRow.id)).all()
                 seen["same"] = [recall_hand(s, r.id).same for r in rows]
                 seen["redeals"] = [as_poker(rebuild(read_record(r.record, FAMILY), FAMILY))

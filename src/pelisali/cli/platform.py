@@ -218,10 +218,11 @@ def ledger_check() -> None:
 
 @audit_app.command("verify")
 def audit_verify() -> None:
-    """Recompute the audit chain; any edited, removed or inserted entry breaks it."""
+    """Recompute the audit chains; any edited, removed or inserted entry breaks one. The
+    root printed is one hash over every chain's head: publish it daily to seal the day."""
     with transaction(open_database()) as session:
         report = verify_audit(session)
-    console.print(f"{report.entries} audit entries")
+    console.print(f"{report.entries} audit entries; root {report.root}")
     if not report.ok:
         for problem in report.problems[:20]:
             console.print(f"[red]{problem}[/]")

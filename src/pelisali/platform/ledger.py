@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,13 +60,40 @@ from pelisali.money import format_cents
 from pelisali.platform import metrics
 from pelisali.platform.db import follows_savepoints, pending
 from pelisali.platform.kinds import TransferKind, values
-from pelisali.platform.models import ACCOUNT_KINDS, Account, AuditEntry, AuditHead, Transfer
+from pelisali.platform.models import (
+    ACCOUNT_KINDS,
+    Account,
+    AuditEntry,
+    AuditHead,
+    BalanceShard,
+    Transfer,
+)
 
 TRANSFER_KINDS = tuple(values(TransferKind))
 GENESIS = "0" * 64
+# Every round moves the house bank: on PostgreSQL its balance is split into shards, each
+# moved by one transaction at a time, so concurrent rounds do not wait in one line.
+SHARDED = frozenset({"house:bank"})
+SHARDS = 16
+CHAINS = 16  # the audit chains (migration 0009); one on SQLite
 _HEAD = cast(Table, AuditHead.__table__)
 _HEADS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
 _AUDIT = cast(Table, AuditEntry.__table__)
+_SHARDS = cast(Table, BalanceShard.__table__)
+
+
+def _sharded(session_or_connection: Session | Connection, code: str) -> bool:
+    if code not in SHARDED:
+        return False
+    dialect = (session_or_connection.dialect if isinstance(session_or_connection, Connection)
+               else session_or_connection.get_bind().dialect)
+    return dialect.name == "postgresql"
+
+
+def _lane() -> int:
+    """Where this thread starts looking for a free shard or chain: threads of one
+    process, and processes, start at different places, and one thread at the same one."""
+    return hash((os.getpid(), threading.get_ident())) % SHARDS
 
 
 class LedgerError(ValueError):
@@ -97,14 +126,48 @@ def open_account(session: Session, code: str, kind: str | None = None) -> Accoun
                                                created_at=now_utc())
                         .on_conflict_do_nothing(index_elements=["code"]))
         found = session.scalars(select(Account).where(Account.code == code)).one()
+        if _sharded(session, code):
+            session.execute(postgresql_insert(BalanceShard).values(
+                [{"account_id": found.id, "shard": n, "balance": 0} for n in range(SHARDS)])
+                .on_conflict_do_nothing())
     return found
 
 
 def balance(session: Session, code: str) -> int:
-    found = session.scalars(select(Account.balance).where(Account.code == code)).one_or_none()
+    """The account's balance (a sharded account's row and shards summed)."""
+    found = session.execute(select(Account.id, Account.balance)
+                            .where(Account.code == code)).one_or_none()
     if found is None:
         raise LedgerError(f"no account {code!r}")
-    return int(found)
+    return int(found.balance) + _shards_sum(session.connection(), found.id, code)
+
+
+_SHARDS_SUM = select(func.coalesce(func.sum(_SHARDS.c.balance), 0)).where(
+    _SHARDS.c.account_id == bindparam("account"))
+
+
+def _shards_sum(connection: Connection, account_id: int, code: str) -> int:
+    if code not in SHARDED:
+        return 0
+    return int(connection.execute(_SHARDS_SUM, {"account": account_id}).scalar_one())
+
+
+def balances(session: Session) -> dict[str, int]:
+    """Every account's balance by code, the shards summed in.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = move(s, "f1", "external:owner", "house:bank", 700, "funding")
+    ...     balances(s)
+    {'external:owner': -700, 'house:bank': 700}
+    """
+    shards = dict(session.execute(select(_SHARDS.c.account_id, func.sum(_SHARDS.c.balance))
+                                  .group_by(_SHARDS.c.account_id)).all())
+    return {code: int(amount) + int(shards.get(account_id, 0))
+            for account_id, code, amount in session.execute(
+                select(Account.id, Account.code, Account.balance).order_by(Account.id))}
 
 
 def _digest(source: str, target: str, amount: int, kind: str, reason: str,
@@ -172,10 +235,14 @@ _SHIFT_BALANCE = (update(_ACCOUNTS).where(
         _ACCOUNTS.c.balance + bindparam("delta", type_=BigInteger()) >= 0))
     .values(balance=_ACCOUNTS.c.balance + bindparam("delta", type_=BigInteger())))
 _INSERT_TRANSFERS = insert(_TRANSFERS)
-_MOVE_HEAD = (update(_HEAD).where(_HEAD.c.id == 1, _HEAD.c.hash == bindparam("old"))
+_MOVE_HEAD = (update(_HEAD).where(_HEAD.c.id == bindparam("chain"),
+                                  _HEAD.c.hash == bindparam("old"))
               .values(hash=bindparam("new"),
                       entries=_HEAD.c.entries + bindparam("count", type_=BigInteger())))
-_LOCK_HEAD = select(_HEAD.c.hash).where(_HEAD.c.id == 1).with_for_update()
+_LOCK_HEAD = select(_HEAD.c.hash).where(_HEAD.c.id == bindparam("chain")).with_for_update()
+# A chain no other transaction is appending to, this thread's usual one first.
+_FREE_HEAD = (select(_HEAD.c.id, _HEAD.c.hash).order_by((_HEAD.c.id + bindparam("lane")) % CHAINS)
+              .limit(1).with_for_update(skip_locked=True))
 _INSERT_AUDIT = insert(_AUDIT)
 
 
@@ -266,8 +333,11 @@ def _apply(session: Session, postings: Sequence[Posting],
         change[p.target] += p.amount
     for code, delta in change.items():
         row = rows[code]
-        if row.kind != "external" and row.balance + delta < 0:
-            raise LedgerError(f"{code} holds {format_cents(row.balance)}, not "
+        held = row.balance
+        if delta < 0 and code in SHARDED:
+            held += _shards_sum(connection, row.id, code)
+        if row.kind != "external" and held + delta < 0:
+            raise LedgerError(f"{code} holds {format_cents(held)}, not "
                               f"{format_cents(-delta)}: no credit")
     # Balances move by their change, guarded in the statement itself, so an account read
     # without a lock cannot be overdrawn by a writer that moved it since. The house's
@@ -288,6 +358,11 @@ def _apply(session: Session, postings: Sequence[Posting],
 
 def _shift(connection: Connection, rows: Mapping[str, Any], change: Mapping[str, int],
            codes: list[str]) -> None:
+    sharded = [c for c in codes if _sharded(connection, c)]
+    for code in sharded:
+        if not _shift_shard(connection, rows[code].id, change[code]):
+            codes = [c for c in codes if c != code]
+    codes = [c for c in codes if c not in sharded]
     if not codes:
         return
     codes = sorted(codes, key=lambda code: rows[code].id)  # one lock order for everyone
@@ -297,6 +372,33 @@ def _shift(connection: Connection, rows: Mapping[str, Any], change: Mapping[str,
     if moved != len(codes):
         raise LedgerError(f"no credit: {', '.join(codes)} changed while this was written "
                           "and one of them cannot pay")
+
+
+_FREE_SHARD = (select(_SHARDS.c.shard)
+               .where(_SHARDS.c.account_id == bindparam("account"))
+               .order_by((_SHARDS.c.shard + bindparam("lane")) % SHARDS)
+               .limit(1).with_for_update(skip_locked=True).scalar_subquery())
+_SHIFT_FREE_SHARD = (update(_SHARDS).where(_SHARDS.c.account_id == bindparam("account"),
+                                           _SHARDS.c.shard == _FREE_SHARD)
+                     .values(balance=_SHARDS.c.balance + bindparam("delta", type_=BigInteger())))
+_SHIFT_SHARD = (update(_SHARDS).where(_SHARDS.c.account_id == bindparam("account"),
+                                      _SHARDS.c.shard == bindparam("lane"))
+                .values(balance=_SHARDS.c.balance + bindparam("delta", type_=BigInteger())))
+
+
+def _shift_shard(connection: Connection, account_id: int, delta: int) -> bool:
+    """Move a shard of the account by ``delta``: one no other transaction holds, else
+    this thread's own (waiting for it). False if the account has no shards.
+
+    A shard may go below zero; the no-credit check is on the account's sum, read when the
+    transfer is written (:func:`_apply`): two payouts at the same instant can each see
+    the other's money, so the house bank's sum, not a player's, can end below zero by
+    what they paid together; :func:`check` reports it."""
+    lane = _lane()
+    values = {"account": account_id, "lane": lane, "delta": delta}
+    if connection.execute(_SHIFT_FREE_SHARD, values).rowcount == 1:
+        return True
+    return connection.execute(_SHIFT_SHARD, values).rowcount == 1
 
 
 def expire(session: Session, model: type, values: set[Any], attribute: str = "id") -> None:
@@ -322,11 +424,14 @@ def move(session: Session, key: str, source: str, target: str, amount: int, kind
         return done
     accounts = _locked(session, sorted({source, target}))
     paying, receiving = accounts[source], accounts[target]
-    if paying.kind != "external" and paying.balance < amount:
-        raise LedgerError(f"{source} holds {format_cents(paying.balance)}, not "
+    held = paying.balance + _shards_sum(session.connection(), paying.id, source)
+    if paying.kind != "external" and held < amount:
+        raise LedgerError(f"{source} holds {format_cents(held)}, not "
                           f"{format_cents(amount)}: no credit")
-    paying.balance -= amount
-    receiving.balance += amount
+    for account, delta in ((paying, -amount), (receiving, amount)):
+        if not (_sharded(session, account.code)
+                and _shift_shard(session.connection(), account.id, delta)):
+            account.balance += delta
     made = Transfer(key=key, digest=digest, source_id=paying.id, target_id=receiving.id,
                     amount=amount, kind=kind, reason=reason, round_id=round_id,
                     corrects_id=corrects_id, created_at=now_utc())
@@ -378,8 +483,9 @@ def append_audit(session: Session, actor: str, action: str, data: dict[str, obje
 
 @event.listens_for(Session, "before_commit")
 def _chain_pending(session: Session) -> None:
-    """Append the transaction's entries to the chain, in the order they were made (when
-    the transaction itself commits, not a savepoint inside it)."""
+    """Append the transaction's entries to a chain, in the order they were made (when
+    the transaction itself commits, not a savepoint inside it); the entries of one
+    transaction are consecutive on one chain."""
     if session.in_nested_transaction():
         return
     entries = session.info.pop(_PENDING, None)
@@ -389,24 +495,38 @@ def _chain_pending(session: Session) -> None:
     connection = session.connection()
     bind = connection.engine
 
-    def entries_after(head: str) -> tuple[list[dict[str, object]], str]:
+    def entries_after(chain: int, head: str) -> tuple[list[dict[str, object]], str]:
         rows, previous = [], head
         for at, actor, action, payload in entries:
             digest = _chain(previous, actor, action, payload)
-            rows.append({"at": at, "actor": actor, "action": action, "payload": payload,
-                         "previous": previous, "hash": digest})
+            rows.append({"chain": chain, "at": at, "actor": actor, "action": action,
+                         "payload": payload, "previous": previous, "hash": digest})
             previous = digest
         return rows, previous
 
-    # The head this process wrote last is usually still the head: then moving it on and
-    # taking its lock is one statement. If another writer has moved it, read it (locked).
+    if bind.dialect.name == "postgresql":
+        # Concurrent commits append to different chains: whichever no other holds.
+        free = connection.execute(_FREE_HEAD, {"lane": _lane()}).first()
+        if free is None:  # all sixteen busy: wait for this thread's own
+            chain = 1 + _lane() % CHAINS
+            head = connection.execute(_LOCK_HEAD, {"chain": chain}).scalar_one()
+        else:
+            chain, head = free
+        rows, last = entries_after(chain, head)
+        connection.execute(_MOVE_HEAD, {"chain": chain, "old": head, "new": last,
+                                        "count": len(rows)})
+        connection.execute(_INSERT_AUDIT, rows)
+        return
+    # One writer (SQLite), one chain: the head this process wrote last is usually still
+    # the head, and moving it on is one statement; if another has moved it, read it.
     head = _HEADS.get(bind)
-    rows, last = entries_after(head or GENESIS)
+    rows, last = entries_after(1, head or GENESIS)
     if head is None or connection.execute(_MOVE_HEAD, {
-            "old": head, "new": last, "count": len(rows)}).rowcount != 1:
-        head = connection.execute(_LOCK_HEAD).scalar_one()
-        rows, last = entries_after(head)
-        connection.execute(_MOVE_HEAD, {"old": head, "new": last, "count": len(rows)})
+            "chain": 1, "old": head, "new": last, "count": len(rows)}).rowcount != 1:
+        head = connection.execute(_LOCK_HEAD, {"chain": 1}).scalar_one()
+        rows, last = entries_after(1, head)
+        connection.execute(_MOVE_HEAD, {"chain": 1, "old": head, "new": last,
+                                        "count": len(rows)})
     connection.execute(_INSERT_AUDIT, rows)
     _HEADS[bind] = last  # if this transaction rolls back, the next append reads the head
 
@@ -444,10 +564,23 @@ def _unsealed(session: Session, sealed: list[tuple[int, dict[str, Any]]]) -> lis
 class AuditReport:
     entries: int
     problems: list[str] = field(default_factory=list)
+    root: str = GENESIS  # one hash over every chain's head: publish it to seal the day
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+def audit_root(heads: Iterable[tuple[int, str, int]]) -> str:
+    """One hash over the chains' heads (chain, hash, entries), in chain order: what an
+    operator publishes (or signs) each day, so that no chain can later be rewritten
+    from its start without the published root changing.
+
+    >>> audit_root([(1, GENESIS, 0)]) == audit_root([(1, GENESIS, 0)])
+    True
+    """
+    text = "\n".join(f"{chain} {digest} {count}" for chain, digest, count in sorted(heads))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def verify_audit(session: Session) -> AuditReport:
@@ -455,15 +588,18 @@ def verify_audit(session: Session) -> AuditReport:
     breaks it. Every transfer the chain sealed is also read back and its content hashed
     again, so an edited transfer row is caught too."""
     report = AuditReport(0)
-    previous = GENESIS
+    previous: dict[int, str] = {}
+    counts: dict[int, int] = {}
     sealed: list[tuple[int, dict[str, Any]]] = []
     for entry in session.scalars(select(AuditEntry).order_by(AuditEntry.id)).yield_per(2000):
         report.entries += 1
-        if entry.previous != previous:
-            report.problems.append(f"entry {entry.id}: does not follow the entry before it")
+        counts[entry.chain] = counts.get(entry.chain, 0) + 1
+        if entry.previous != previous.get(entry.chain, GENESIS):
+            report.problems.append(f"entry {entry.id}: does not follow the entry before it "
+                                   f"on chain {entry.chain}")
         if _chain(entry.previous, entry.actor, entry.action, entry.payload) != entry.hash:
             report.problems.append(f"entry {entry.id}: its content does not match its hash")
-        previous = entry.hash
+        previous[entry.chain] = entry.hash
         data = json.loads(entry.payload)
         if "content" in data or entry.action == "transfer":
             sealed.append((entry.id, data))
@@ -471,10 +607,16 @@ def verify_audit(session: Session) -> AuditReport:
                 report.problems += _unsealed(session, sealed)
                 sealed = []
     report.problems += _unsealed(session, sealed)
-    head = session.scalars(select(AuditHead).where(AuditHead.id == 1)).one()
-    if head.hash != previous or head.entries != report.entries:
-        report.problems.append(f"the chain ends at {previous[:12]} after {report.entries} "
-                               f"entries; the head says {head.hash[:12]} after {head.entries}")
+    heads = session.scalars(select(AuditHead).order_by(AuditHead.id)).all()
+    for chain in sorted(set(previous) - {head.id for head in heads}):
+        report.problems.append(f"chain {chain} has entries but no head")
+    for head in heads:
+        last, count = previous.get(head.id, GENESIS), counts.get(head.id, 0)
+        if head.hash != last or head.entries != count:
+            report.problems.append(f"chain {head.id} ends at {last[:12]} after {count} "
+                                   f"entries; its head says {head.hash[:12]} after "
+                                   f"{head.entries}")
+    report.root = audit_root((head.id, head.hash, head.entries) for head in heads)
     return report
 
 
@@ -493,21 +635,25 @@ class LedgerReport:
 
 def check(session: Session) -> LedgerReport:
     """All accounts sum to zero, every balance equals its transfers, none is negative but
-    the external ones."""
+    the external ones (a sharded account's balance is its row's and its shards' sum)."""
     accounts = session.scalars(select(Account).order_by(Account.id)).all()
+    shards = dict(session.execute(select(_SHARDS.c.account_id, func.sum(_SHARDS.c.balance))
+                                  .group_by(_SHARDS.c.account_id)).all())
+    held = {account.id: account.balance + int(shards.get(account.id, 0) or 0)
+            for account in accounts}
     incoming = {row[0]: row[1] for row in session.execute(
         select(Transfer.target_id, func.sum(Transfer.amount)).group_by(Transfer.target_id))}
     outgoing = {row[0]: row[1] for row in session.execute(
         select(Transfer.source_id, func.sum(Transfer.amount)).group_by(Transfer.source_id))}
     transfers = session.scalar(select(func.count()).select_from(Transfer)) or 0
-    report = LedgerReport(len(accounts), transfers, sum(a.balance for a in accounts))
+    report = LedgerReport(len(accounts), transfers, sum(held.values()))
     if report.total != 0:
         report.problems.append(f"the accounts sum to {report.total}, not 0")
     for account in accounts:
         moved = int(incoming.get(account.id, 0) or 0) - int(outgoing.get(account.id, 0) or 0)
-        if moved != account.balance:
-            report.problems.append(f"{account.code}: balance {account.balance}, "
+        if moved != held[account.id]:
+            report.problems.append(f"{account.code}: balance {held[account.id]}, "
                                    f"transfers {moved}")
-        if account.balance < 0 and account.kind != "external":
-            report.problems.append(f"{account.code}: negative balance {account.balance}")
+        if held[account.id] < 0 and account.kind != "external":
+            report.problems.append(f"{account.code}: negative balance {held[account.id]}")
     return report

@@ -16,6 +16,8 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    PrimaryKeyConstraint,
+    SmallInteger,
     String,
     Text,
     TypeDecorator,
@@ -75,6 +77,18 @@ class Account(Base):
     )
 
 
+class BalanceShard(Base):
+    """A part of a busy house account's balance (PostgreSQL): the account's balance is its
+    own row's plus its shards', and concurrent rounds each move a shard of their own
+    instead of waiting for one row. A shard may be below zero; the sum may not."""
+
+    __tablename__ = "balance_shards"
+    account_id: Mapped[int] = mapped_column(_restrict("accounts.id"))
+    shard: Mapped[int] = mapped_column(SmallInteger)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    __table_args__ = (PrimaryKeyConstraint("account_id", "shard"),)
+
+
 class Transfer(Base):
     """One movement of money from one account to another; never edited or deleted."""
 
@@ -130,20 +144,25 @@ class Limit(Base):
 
 
 class AuditEntry(Base):
-    """The tamper-evident log: each entry's hash covers its content and the previous hash."""
+    """The tamper-evident log: each entry's hash covers its content and the previous hash
+    of its chain. There are several chains (PostgreSQL appends to whichever is free), each
+    a line of its own; one chain on SQLite."""
 
     __tablename__ = "audit"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chain: Mapped[int] = mapped_column(SmallInteger, default=1, server_default="1")
     at: Mapped[datetime] = mapped_column(UTCDateTime())
     actor: Mapped[str] = mapped_column(String(80))
     action: Mapped[str] = mapped_column(String(40))
     payload: Mapped[str] = mapped_column(Text)  # canonical JSON
     previous: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64), unique=True)
+    __table_args__ = (Index("ix_audit_chain", "chain", "id"),)
 
 
 class AuditHead(Base):
-    """The chain's last hash, one row, locked by whoever appends (the chain is a line)."""
+    """A chain's last hash and length, one row a chain (``id`` is the chain), locked by
+    whoever appends to it."""
 
     __tablename__ = "audit_head"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

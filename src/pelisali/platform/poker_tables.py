@@ -930,7 +930,8 @@ def fund_house_seats(session: Session, amount: int, key: str, actor: str = "syst
     short = amount - open_account(session, HOUSE_SEATS, "house").balance
     if short <= 0:
         return 0
-    bank = open_account(session, HOUSE_BANK, "house").balance
+    open_account(session, HOUSE_BANK, "house")
+    bank = balance(session, HOUSE_BANK)
     if bank < short:
         raise PokerTableError(f"the house bank holds {format_cents(bank)}, not the "
                               f"{format_cents(short)} the house's seats need: fund it first")
