@@ -153,7 +153,7 @@ def _shards_sum(connection: Connection, account_id: int, code: str) -> int:
 
 
 def balances(session: Session) -> dict[str, int]:
-    """Every account's balance by code, the shards summed in.
+    """Every account's balance by code (in the order of the codes), the shards summed in.
 
     >>> from pelisali.platform.db import make_engine, transaction, upgrade
     >>> engine = make_engine("sqlite://")
@@ -167,7 +167,7 @@ def balances(session: Session) -> dict[str, int]:
                                   .group_by(_SHARDS.c.account_id)).all())
     return {code: int(amount) + int(shards.get(account_id, 0))
             for account_id, code, amount in session.execute(
-                select(Account.id, Account.code, Account.balance).order_by(Account.id))}
+                select(Account.id, Account.code, Account.balance).order_by(Account.code))}
 
 
 def _digest(source: str, target: str, amount: int, kind: str, reason: str,

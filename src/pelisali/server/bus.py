@@ -249,7 +249,10 @@ class NatsBus:
                 await msg.respond(json.dumps(reply).encode())
 
         subscription = await self._nc.subscribe(self._requests(table), cb=answer)
-        return _NatsServing(subscription)
+        # The server has the subscription once it answers a ping: a request from another
+        # connection right after this returns finds the runner, not "no responders".
+        await self._nc.flush()
+        return _NatsServing(self._nc, subscription)
 
     async def request(self, table: str, message: Event, timeout: float = 5.0) -> Event:
         from nats.errors import NoRespondersError
@@ -340,9 +343,10 @@ class NatsBus:
 
 
 class _NatsServing:
-    def __init__(self, subscription: Any) -> None:
-        self.subscription = subscription
+    def __init__(self, nc: Any, subscription: Any) -> None:
+        self.nc, self.subscription = nc, subscription
 
     async def stop(self) -> None:
         with contextlib.suppress(Exception):  # the connection is gone already
             await self.subscription.unsubscribe()
+            await self.nc.flush()  # no request is routed here once stop returns
