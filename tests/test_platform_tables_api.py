@@ -18,7 +18,21 @@ from pelisali.platform.db import transaction
 from pelisali.platform.ledger import balance, check, verify_audit
 from pelisali.platform.models import BetRow
 from pelisali.platform.rounds import TableError
-from pelisali.platform.tables import Played, create, find, place, play_round
+from pelisali.platform.tables import (
+    HandDecision,
+    Insurance,
+    Played,
+    Waiting,
+    ZeroChoice,
+    create,
+    decide,
+    find,
+    own_table,
+    place,
+    play_round,
+    standing_bets,
+    waiting,
+)
 from pelisali.rng import SeededRng
 
 START = 1_000_000  # each player's wallet (dbfixtures.setup)
@@ -151,10 +165,28 @@ def test_a_blackjack_slip_is_debited_once_and_the_round_dealt(engine: Engine) ->
     # SeededRng(1): seat 1 holds 3c 2h, seat 2 Ts 9s, the dealer shows 5s; both decide.
     assert (str(view.status), view.dealer, view.turn) == ("playing", ("5s",), (1, 1))
     assert played.settlements == () and wallet(engine, "ann") == START - 1_200
-    with transaction(engine) as s:  # the decisions are the family's own
-        card_rounds.act(s, "bj", "ann", "stand")
-        view = card_rounds.act(s, "bj", "ann", "stand")
+    with transaction(engine) as s:  # after a reconnection: where the round stopped
+        assert waiting(s, "bj", "ann") == Waiting(view.round_id, {}, view)
+    # Out of turn, no insurance under a 5, no such decision: refused, nothing changes.
+    for who, decision, match in (
+            ("bob", HandDecision("stand"), "it is ann's turn"),
+            ("ann", Insurance(1, 100), "insurance"),
+            ("ann", HandDecision("surrender"), "surrender"),
+            ("ann", ZeroChoice(view.round_id, 1, "half"), "plays blackjack: it takes no "
+                                                           "ZeroChoice")):
+        with transaction(engine) as s, pytest.raises(TableError, match=match):
+            decide(s, "bj", who, decision)
+        with transaction(engine) as s:
+            assert waiting(s, "bj", "ann").dealt == view
+    assert wallet(engine, "ann") == START - 1_200
+    with transaction(engine) as s:
+        decide(s, "bj", "ann", HandDecision("stand"))
+        played = decide(s, "bj", "ann", HandDecision("stand"))
+    view = played.dealt
+    assert isinstance(view, BlackjackView) and played.settlements == view.settlements
     assert str(view.status) == "settled"
+    with transaction(engine) as s:
+        assert waiting(s, "bj", "ann") == Waiting(None)
     stake = {"seat 1": 500, "seat 2": 700}
     for x in view.settlements:  # each hand paid exactly by its result
         assert x.paid == {"win": 2, "push": 1, "lose": 0}[x.result] * stake[x.spot]
@@ -182,3 +214,64 @@ def test_a_round_without_bets_is_as_each_family_has_it(engine: Engine) -> None:
     with transaction(engine) as s:
         played = play_round(s, "r1", Fixed(17))
     assert played == Played(played.round_id, ()) and wallet(engine, "ann") == START
+
+
+def test_roulette_d_s_choices_are_waited_for_and_decided_through_the_table(
+        engine: Engine) -> None:
+    """Roulette D, both zero rules (RAY 1.2.1 D): a bet hit by zero waits for its
+    player's choice; half returns half the stake exactly, and the round is settled with
+    the last choice."""
+    tables(engine)
+    with transaction(engine) as s:
+        create(s, "d", "roulette", "D", settings={"zero_rule": "both"}, limit_min=100)
+        place(s, "d", "ann", [("red", 1_000), ("straight 0", 100)], "k1")
+        assert [(b.number, b.spot, b.stake) for b in standing_bets(s, "d", "ann")] == [
+            (1, "red", 1_000), (2, "straight 0", 100)]
+        assert standing_bets(s, "d", "bob") == []
+        played = play_round(s, "d", Fixed(0))
+    assert played.settlements == ()
+    zero = played.round_id
+    with transaction(engine) as s:
+        assert standing_bets(s, "d", "ann") == []  # drawn: no longer open for bets
+        assert waiting(s, "d", "ann") == Waiting(zero, {1: ["prison", "half"]})
+        assert waiting(s, "d", "ann", zero) == waiting(s, "d", "ann")
+        assert waiting(s, "d", "bob") == Waiting(None)
+    for who, decision, match in (
+            ("ann", ZeroChoice(zero, 1, "double"), "double"),
+            ("ann", ZeroChoice(zero, 2, "half"), "no choice"),
+            ("bob", ZeroChoice(zero, 1, "half"), "not bob's"),
+            ("ann", ZeroChoice(zero + 99, 1, "half"), f"no round {zero + 99} at d"),
+            ("ann", HandDecision("hit"), "d plays roulette: it takes no HandDecision")):
+        with transaction(engine) as s, pytest.raises(TableError, match=match):
+            decide(s, "d", who, decision)
+    assert wallet(engine, "ann") == START - 1_100
+    with transaction(engine) as s:
+        with pytest.raises(TableError, match=f"round {zero} is deciding"):
+            play_round(s, "d", Fixed(3), round_id=zero)
+        played = decide(s, "d", "ann", ZeroChoice(zero, 1, "half"))
+    assert played.round_id == zero and played.dealt is None
+    assert [(x.spot, x.stake, x.paid, x.result) for x in played.settlements] == [
+        ("red", 1_000, 500, "half"), ("straight 0", 100, 3_600, "win")]
+    assert wallet(engine, "ann") == START - 1_100 + 4_100
+    with transaction(engine) as s:
+        assert waiting(s, "d", "ann") == Waiting(None)
+        with pytest.raises(TableError, match=f"round {zero} is settled"):
+            play_round(s, "d", Fixed(3), round_id=zero)
+        with pytest.raises(TableError, match="not named before it is dealt"):
+            play_round(s, "pb", SeededRng(1), round_id=zero)
+        assert check(s).ok and verify_audit(s).ok
+
+
+def test_a_player_s_own_table_is_opened_once_and_never_another_s(engine: Engine) -> None:
+    tables(engine)
+    with transaction(engine) as s:
+        names = [own_table(s, "ann", "roulette", "C"), own_table(s, "ann", "baccarat"),
+                 own_table(s, "ann", "blackjack"), own_table(s, "ann", "roulette", "C")]
+        assert names == ["rng-roulette-C-ann", "rng-punto-banco-ann", "rng-blackjack-ann",
+                         "rng-roulette-C-ann"]
+        assert [(find(s, n).game, find(s, n).mode) for n in names[:3]] == [
+            ("roulette", "rng"), ("punto-banco", "rng"), ("blackjack", "rng")]
+        create(s, "rng-sic-bo-bob", "roulette", "C", mode="live")
+        with pytest.raises(TableError, match="rng-sic-bo-bob is a live roulette table, "
+                                             "not bob's own sic-bo table"):
+            own_table(s, "bob", "sic-bo")

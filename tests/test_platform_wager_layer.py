@@ -34,7 +34,6 @@ from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import LedgerError, balance, check, move, now_utc, verify_audit
 from pelisali.platform.models import Account, BetRow, GameTable, RoundRow, Transfer
 from pelisali.platform.queries import recall_for, round_result
-from pelisali.platform.recalls import recall_round
 from pelisali.platform.report import day_report
 from pelisali.platform.rounds import (
     TableError,
@@ -59,6 +58,7 @@ from pelisali.platform.table_layer import (
     write_record,
 )
 from pelisali.platform.table_layer import recall as layer_recall
+from pelisali.platform.tables import recall as recall_round
 from pelisali.platform.wager_family import (
     FAMILY,
     TableBet,
@@ -347,8 +347,8 @@ def test_a_players_recall_of_a_record_that_does_not_replay_names_the_problem(
         sqlite: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """A recall that could not replay carries a problem entry, not a settlement; the
     player's own recall passes the problem on rather than failing on it."""
-    from pelisali.platform import queries
-    from pelisali.platform.recalls import RoundRecall
+    from pelisali.platform import tables
+    from pelisali.platform.tables import RoundRecall
 
     setup(sqlite)
     with transaction(sqlite) as s:
@@ -357,7 +357,7 @@ def test_a_players_recall_of_a_record_that_does_not_replay_names_the_problem(
         round_id, _ = settle(s, "r", Fixed(1))
     broken = RoundRecall(round_id, "roulette", False, [{"problem": "unreadable"}], [],
                          "unreadable")
-    monkeypatch.setattr(queries, "recall_round", lambda _s, _r: broken)
+    monkeypatch.setattr(tables, "recall", lambda _s, _r: broken)
     with transaction(sqlite) as s:
         mine = recall_for(s, round_id, "ann")
     assert mine is not None and mine.problem == "unreadable" and mine.recorded == []

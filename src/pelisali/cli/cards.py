@@ -32,18 +32,11 @@ from pelisali.games.punto_banco import BETS, PuntoBancoConfig
 from pelisali.games.round import Receipt
 from pelisali.money import MoneyError, format_cents, parse_amount
 from pelisali.platform import accounts, queries, tables
-from pelisali.platform.card_rounds import (
-    BlackjackView,
-    CoupResult,
-    act,
-    blackjack_view,
-    create_card_table,
-    insure,
-)
+from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.db import dry_run, transaction
 from pelisali.platform.ledger import LedgerError, now_utc
 from pelisali.platform.models import GameTable
-from pelisali.platform.rounds import TableError
+from pelisali.platform.tables import Played, TableError
 from pelisali.rng import Rng, SecureRng, SeededRng
 
 COMMANDS = {
@@ -125,7 +118,7 @@ class CardTerminal:
                 try:
                     table = tables.find(session, self.table)
                 except LedgerError:
-                    table = create_card_table(session, self.table, self.game, settings)
+                    table = tables.create(session, self.table, self.game, settings=settings)
                 if table.game != self.game:
                     raise TableError(f"{self.table} is a {table.game} table, not {self.game}")
                 console.print(f"{self.player} at table {self.table}: balance "
@@ -134,7 +127,7 @@ class CardTerminal:
                               f"{format_cents(table.limit_max)} € a bet.")
                 console.print(_rules_line(table))
                 if self.game == "blackjack":
-                    self.view = blackjack_view(session, self.table)
+                    self.view = tables.waiting(session, self.table, self.player).dealt
         except (LedgerError, GameError) as exc:
             fail(str(exc))
         console.print(f"Commands: {COMMANDS[self.game]}.")
@@ -176,11 +169,12 @@ class CardTerminal:
         try:
             with transaction(self.db) as session:
                 if self.game == "blackjack":
-                    view = blackjack_view(session, self.table)
+                    view = tables.waiting(session, self.table, self.player).dealt
                 while view is not None and view.status == "playing":
-                    view = (insure(session, self.table, self.player, view.insurance_pending[0], 0)
-                            if view.insurance_pending
-                            else act(session, self.table, self.player, "stand"))
+                    view = _blackjack(tables.decide(
+                        session, self.table, self.player,
+                        tables.Insurance(view.insurance_pending[0], 0) if view.insurance_pending
+                        else tables.HandDecision("stand")))
         except LedgerError as exc:  # the stakes of the round stay on the table
             console.print(f"[red]{exc}[/]")
             view = None
@@ -266,13 +260,14 @@ class CardTerminal:
             raise TableError("usage: insure AMOUNT, or no")
         amount = 0 if command == "no" else parse_amount(args[0])
         with transaction(self.db) as session:
-            view = blackjack_view(session, self.table)
+            view = tables.waiting(session, self.table, self.player).dealt
             mine = [] if view is None else [
                 n for n in view.insurance_pending
                 if any(h.seat == n and h.player == self.player for h in view.hands)]
             if not mine:
                 raise TableError("no insurance is waiting for your answer")
-            view = insure(session, self.table, self.player, mine[0], amount)
+            view = _blackjack(tables.decide(session, self.table, self.player,
+                                            tables.Insurance(mine[0], amount)))
             wallet = self._wallet(session)
         self._after_decision(view, wallet)
 
@@ -280,7 +275,8 @@ class CardTerminal:
         """Hit, stand, double (for AMOUNT when less than the bet) or split."""
         extra = parse_amount(args[0]) if command == "double" and args else None
         with transaction(self.db) as session:
-            view = act(session, self.table, self.player, command, extra)
+            view = _blackjack(tables.decide(session, self.table, self.player,
+                                            tables.HandDecision(command, extra)))
             wallet = self._wallet(session)
         self._after_decision(view, wallet)
 
@@ -434,3 +430,11 @@ def strategy_table(strategy: object) -> list[RichTable]:
                                        for a in actions.values()])
         out.append(table)
     return out
+
+
+def _blackjack(played: Played) -> BlackjackView:
+    """The blackjack round a decision left (the table is this terminal's blackjack table,
+    checked when it sat down)."""
+    if not isinstance(played.dealt, BlackjackView):
+        raise TableError(f"round {played.round_id} is not a blackjack round")
+    return played.dealt

@@ -326,10 +326,10 @@ def history_command(
 def recall_command(round_id: Annotated[int, typer.Argument(help="the round number")]) -> None:
     """Replay a recorded round or poker hand through the engine and show it gives the same
     settlement."""
-    from pelisali.platform.recalls import recall_round
+    from pelisali.platform.tables import recall
 
     with _session() as session:
-        result = recall_round(session, round_id)
+        result = recall(session, round_id)
     game, same, problem = result.game, result.same, result.problem
     if game == "poker":
         table = RichTable(title=f"hand {round_id}: recorded and replayed")

@@ -34,7 +34,7 @@ from pelisali.games.dice import ShooterRotation
 from pelisali.games.roulette import Roulette
 from pelisali.games.round import Settlement
 from pelisali.money import MoneyError, format_cents, parse_amount
-from pelisali.platform import accounts, queries, rounds, tables
+from pelisali.platform import accounts, queries, tables
 from pelisali.platform.db import dry_run, transaction
 from pelisali.platform.ledger import LedgerError, balance, now_utc
 from pelisali.rng import Rng, SecureRng, SeededRng
@@ -114,11 +114,11 @@ class WagerTerminal:
                 try:
                     found = tables.find(session, self.table_name)
                 except LedgerError:
-                    found = rounds.create_table(session, self.table_name, name, variant,
-                                                settings)
+                    found = tables.create(session, self.table_name, name, variant,
+                                          settings=settings)
                 if (found.game, found.variant or None) != (self.game.name,
                                                            self.game.variant or None):
-                    raise rounds.TableError(f"{self.table_name} plays {found.game} "
+                    raise tables.TableError(f"{self.table_name} plays {found.game} "
                                             f"{found.variant or ''}; choose another --table")
                 wallet = balance_of(session, self.player)
                 low, high = found.limit_min, found.limit_max
@@ -187,7 +187,7 @@ class WagerTerminal:
                       f"on the table {format_cents(self._on_table(session))} €")
 
     def cmd_bets(self, session: Session, args: list[str]) -> None:
-        standing = rounds.standing_bets(session, self.table_name, self.player)
+        standing = tables.standing_bets(session, self.table_name, self.player)
         if not standing and not self.held:
             console.print("no bets")
         for bet in standing:
@@ -240,7 +240,7 @@ class WagerTerminal:
     def cmd_spin(self, session: Session, args: list[str]) -> None:
         if self.deciding:
             raise GameError("the round waits for your choice: choose ID OPTION")
-        standing = rounds.standing_bets(session, self.table_name, self.player)
+        standing = tables.standing_bets(session, self.table_name, self.player)
         if not self.held and not standing:
             raise GameError("no bets on the table")
         self._place(session)
@@ -258,8 +258,8 @@ class WagerTerminal:
                 console.print("A seven: the dice pass to the next player.")
         if not settled:
             self.deciding = round_id
-            for bet_id, options in rounds.pending_choices(session, round_id,
-                                                          self.player).items():
+            for bet_id, options in tables.waiting(session, self.table_name, self.player,
+                                                  round_id).choices.items():
                 console.print(f"bet {bet_id}: zero — choose {' or '.join(options)} "
                               f"(choose {bet_id} OPTION)")
             return
@@ -287,8 +287,9 @@ class WagerTerminal:
             raise GameError("usage: choose ID OPTION")
         if not self.deciding:
             raise GameError("no round is waiting for a choice")
-        settled = rounds.decide(session, self.table_name, self.deciding, int(args[0]),
-                                args[1], self.player)
+        settled = list(tables.decide(session, self.table_name, self.player,
+                                     tables.ZeroChoice(self.deciding, int(args[0]),
+                                                       args[1])).settlements)
         if settled:
             self.deciding = 0
             self._show_settlement(session, settled)
@@ -310,10 +311,10 @@ class WagerTerminal:
             raise GameError("the draw is made: a round is void before its draw")
         reason = " ".join(args) or "mis-spin"
         held = len(self.held)
-        if not held and not rounds.standing_bets(session, self.table_name, self.player):
+        if not held and not tables.standing_bets(session, self.table_name, self.player):
             raise GameError("no bets on the table")
         self._place(session, keep=True)
-        rounds.void(session, self.table_name, reason, actor="dealer")
+        tables.void(session, self.table_name, reason, actor="dealer")
         self._renumber(session)
         if self.game.rules.void_rule == "respin":
             console.print(f"Spin void ({reason}): nothing is paid; the wheel is spun again "
@@ -343,7 +344,7 @@ class WagerTerminal:
             bet.number = receipt.bet_id
 
     def _on_table(self, session: Session) -> int:
-        standing = rounds.standing_bets(session, self.table_name, self.player)
+        standing = tables.standing_bets(session, self.table_name, self.player)
         return sum(b.stake for b in standing) + sum(h.amount for h in self.held)
 
     def _available(self, session: Session) -> int:

@@ -7,14 +7,14 @@ dataclasses, strings and numbers. Where the data is another platform module's, t
 function is a thin wrapper that turns its row into a value.
 
 >>> from datetime import date
->>> from pelisali.platform import accounts
+>>> from pelisali.platform import accounts, tables
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
 >>> engine = make_engine("sqlite://")
 >>> upgrade(engine)
 >>> with transaction(engine) as s:
 ...     _ = accounts.register(s, "ann", date(1990, 1, 1), "FI")
 ...     live = open_table(s, "live-1", "roulette", "C", mode="live")
-...     rng_table(s, "rng-roulette-C-ann", "roulette", "C", "ann")
+...     own = tables.own_table(s, "ann", "roulette", "C")
 ...     lobby = lobby_tables(s)
 ...     wallet(s, "ann")
 0
@@ -36,12 +36,11 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from pelisali.platform import accounts, card_rounds, poker_tables, rounds, tables
-from pelisali.platform.db import find_or_create
+from pelisali.platform import accounts, poker_tables, rounds, tables
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import balance
 from pelisali.platform.models import BetRow, GameTable, RoundRow
-from pelisali.platform.recalls import RoundRecall, recall_round
+from pelisali.platform.tables import RoundRecall
 
 HANDS_SHOWN = 200  # the newest poker hands looked through for a player's history
 HANDS_RECALLED = 10_000  # a poker hand older than this many is not recalled by its player
@@ -116,23 +115,6 @@ def open_poker_table(session: Session, name: str, game: str, *, small_blind: int
     return _info(poker_tables.create_table(
         session, name, game, small_blind=small_blind, big_blind=big_blind,
         min_buy_in=min_buy_in, rake=rake, rake_cap=rake_cap, actor=actor))
-
-
-def rng_table(session: Session, name: str, game: str, variant: str | None,
-              player: str) -> None:
-    """Make sure ``player``'s own RNG table of a wager game, ``name``, exists (two first
-    slips at once make it once)."""
-    find_or_create(session, lambda: rounds.find_table(session, name),
-                   lambda: rounds.create_table(session, name, game, variant, mode="rng",
-                                               actor=player), rounds.TableError)
-
-
-def card_table(session: Session, name: str, game: str, player: str) -> None:
-    """Make sure ``player``'s own RNG table of a card game, ``name``, exists (two first
-    bets at once make it once)."""
-    find_or_create(session, lambda: rounds.find_table(session, name),
-                   lambda: card_rounds.create_card_table(session, name, game, mode="rng",
-                                                         actor=player), rounds.TableError)
 
 
 # -- players -----------------------------------------------------------------------------
@@ -378,9 +360,9 @@ def recall_for(session: Session, round_id: int, player: str) -> RoundRecall | No
     mine = session.scalar(select(BetRow.id).where(BetRow.round_id == round_id,
                                                   BetRow.player == player).limit(1))
     if mine is None:
-        return recall_round(session, round_id) if _played_hand(session, player,
+        return tables.recall(session, round_id) if _played_hand(session, player,
                                                                 round_id) else None
-    found = recall_round(session, round_id)
+    found = tables.recall(session, round_id)
     return RoundRecall(found.round_id, found.game, found.same,
                        [s for s in found.recorded if s.get("player") == player],
                        [s for s in found.replayed if s.get("player") == player], found.problem)

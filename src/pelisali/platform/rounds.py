@@ -775,16 +775,6 @@ def reconcile_bets(session: Session) -> BetReconciliation:
     return BetReconciliation(len(set(placed) | set(paid)), problems)
 
 
-def standing_bets(session: Session, table_name: str, player: str) -> list[BetRow]:
-    """``player``'s bets in the round open at ``table_name`` (those carried in from
-    prison among them), without opening a round when none is."""
-    table = find_table(session, table_name)
-    return list(session.scalars(
-        select(BetRow).join(RoundRow, BetRow.round_id == RoundRow.id)
-        .where(RoundRow.table_id == table.id, RoundRow.status.in_(OPEN),
-               BetRow.player == player).order_by(BetRow.number)))
-
-
 def history(session: Session, player: str, limit: int = 50) -> list[tuple[RoundRow, BetRow]]:
     """A player's bets, newest first, with their rounds."""
     accounts.find(session, player)

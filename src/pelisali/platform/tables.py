@@ -1,8 +1,12 @@
-"""What is done at any table, whatever its family: find it, place a slip of bets on it,
-play its round (draw and settle, or deal), and what staff and operators do: open a table,
-void the round in play, finish the rounds a crash or a 24-hour wait left open. The table's
-family (:mod:`pelisali.platform.families`) says which family module does it; what a family
-alone offers (roulette D's choices, blackjack decisions, poker seats) stays in its module.
+"""What is done at any table, whatever its family: open a player's own table or find
+one, place a slip of bets on it, play its round (draw and settle, or deal), take a
+player's decisions in the round in play (roulette D's choice after a zero, a blackjack
+hand's decision or insurance) and say what it waits for, recall any round by replay;
+and what staff and operators do: open a table, void the round in play, finish the
+rounds a crash or a 24-hour wait left open. The table's family
+(:mod:`pelisali.platform.families`) says which family module does it. A poker table's
+seats and hands are its cash table's (:class:`pelisali.platform.poker_tables.CashTable`:
+buy-in, sit out, the hand, cash-out): chips at a poker table are the game's, not bets.
 
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
 >>> from pelisali.platform import card_rounds
@@ -18,20 +22,27 @@ pelisali.platform.rounds.TableError: bj-1: no round to void
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pelisali.games.round import Receipt, Settlement
-from pelisali.platform import card_rounds, rounds
+from pelisali.platform import card_rounds, poker_tables, rounds
 from pelisali.platform.card_rounds import BlackjackView, CoupResult
+from pelisali.platform.db import find_or_create
 from pelisali.platform.families import CARDS, FAMILIES, POKER, family_of
+from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import LedgerError
-from pelisali.platform.models import GameTable
+from pelisali.platform.models import BetRow, GameTable, RoundRow
+from pelisali.platform.rounds import TableError
 from pelisali.rng import Rng
 
-__all__ = ["Played", "Receipt", "create", "find", "place", "play_round", "recover", "void"]
+__all__ = ["Decision", "HandDecision", "Insurance", "Played", "Receipt", "RoundRecall",
+           "TableError", "Waiting", "ZeroChoice", "create", "decide", "find", "own_table",
+           "place", "play_round", "recall", "recover", "standing_bets", "void", "waiting"]
 
 CARD_NAMES = {"baccarat": "punto-banco"}  # a name players use for punto banco
 
@@ -70,6 +81,29 @@ def create(session: Session, name: str, game: str, variant: str | None = None, *
                                              mode=mode, actor=actor)
     return rounds.create_table(session, name, game, variant, settings, limit_min=limit_min,
                                limit_max=limit_max, mode=mode, actor=actor)
+
+
+def own_table(session: Session, player: str, game: str, variant: str | None = None) -> str:
+    """The name of ``player``'s own RNG table of ``game`` (and ``variant``), opened with
+    the rule file's limits the first time; two first slips at once open it once.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     [own_table(s, "ann", "roulette", "C"), own_table(s, "ann", "blackjack"),
+    ...      own_table(s, "ann", "roulette", "C")]
+    ['rng-roulette-C-ann', 'rng-blackjack-ann', 'rng-roulette-C-ann']
+    """
+    game = CARD_NAMES.get(game, game)
+    name = f"rng-{game}{'-' + variant if variant else ''}-{player}"
+    found = find_or_create(session, lambda: rounds.find_table(session, name),
+                           lambda: create(session, name, game, variant, mode="rng",
+                                          actor=player), rounds.TableError)
+    if (found.game, found.mode) != (game, "rng"):  # its name says the version
+        raise rounds.TableError(f"{name} is a {found.mode} {found.game} table, not "
+                                f"{player}'s own {game} table")
+    return name
 
 
 def find(session: Session, name: str) -> GameTable:
@@ -149,11 +183,14 @@ class Played:
     dealt: CoupResult | BlackjackView | None = None  # None: a wager round is its settlements
 
 
-def play_round(session: Session, table_name: str, rng: Rng | None = None) -> Played:
+def play_round(session: Session, table_name: str, rng: Rng | None = None, *,
+               round_id: int | None = None) -> Played:
     """No more bets at ``table_name``: draw and settle its wager round, deal and settle a
     punto banco coup, or deal a blackjack round (settled at once when nobody has a
     decision left), in this transaction; the draw or the shoe's shuffle from ``rng``
-    (the secure generator by default). A poker table deals its own hands.
+    (the secure generator by default). ``round_id`` names the round to draw (a wager
+    table's slip knows its round; refused when that round is drawn already). A poker
+    table deals its own hands.
 
     >>> from datetime import date
     >>> from pelisali.platform import accounts
@@ -175,13 +212,136 @@ def play_round(session: Session, table_name: str, rng: Rng | None = None) -> Pla
     table = _banked(session, table_name, "it deals its own hands "
                                          "(poker_tables.CashTable.start_hand)")
     if family_of(table.game) is not CARDS:
-        round_id, settled = rounds.settle(session, table_name, rng)
-        return Played(round_id, tuple(settled))
+        drawn, settled = rounds.settle(session, table_name, rng, round_id=round_id)
+        return Played(drawn, tuple(settled))
+    if round_id is not None:
+        raise rounds.TableError(f"{table_name} deals its next round: a card round is not "
+                                "named before it is dealt")
     # The card family's two games deal differently: a coup is settled as it is dealt.
     dealt: CoupResult | BlackjackView = (
         card_rounds.deal_coup(session, table_name, rng) if table.game == "punto-banco"
         else card_rounds.deal_blackjack(session, table_name, rng))
     return Played(dealt.round_id, dealt.settlements, dealt)
+
+
+@dataclass(frozen=True)
+class ZeroChoice:
+    """Roulette D, both zero rules (RAY 1.2.1 D): what bet ``bet`` of round ``round_id``,
+    hit by zero, becomes: ``prison`` or ``half``."""
+
+    round_id: int
+    bet: int
+    option: str
+
+
+@dataclass(frozen=True)
+class HandDecision:
+    """Blackjack: the decision of the hand whose turn it is: ``hit``, ``stand``,
+    ``double`` (for ``amount`` when less than the bet, GGPoker III 2.6) or ``split``
+    (III 2.7)."""
+
+    action: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True)
+class Insurance:
+    """Blackjack: insurance of ``seat`` under the dealer's ace, up to half its bet; 0
+    declines (GGPoker III 2.5)."""
+
+    seat: int
+    amount: int
+
+
+Decision = ZeroChoice | HandDecision | Insurance
+
+
+def decide(session: Session, table_name: str, player: str, decision: Decision) -> Played:
+    """A player's decision in the round in play at ``table_name``, in this transaction:
+    roulette D's choice for a bet hit by zero (the round is settled with the last
+    choice), or a blackjack hand's decision or insurance (a double, split or insurance
+    debited now; the round settled when the dealer has played). A decision the table's
+    game does not know, out of turn, or not the player's is refused and changes nothing.
+
+    >>> from datetime import date
+    >>> from pelisali.platform import accounts
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = create(s, "r-1", "roulette", "C")
+    ...     decide(s, "r-1", "ann", HandDecision("hit"))
+    Traceback (most recent call last):
+    ...
+    pelisali.platform.rounds.TableError: r-1 plays roulette: it takes no HandDecision
+    """
+    table = _banked(session, table_name, "its seats act through the poker table")
+    game = table.game
+    if isinstance(decision, ZeroChoice) and family_of(game) is not CARDS:
+        settled = rounds.decide(session, table_name, decision.round_id, decision.bet,
+                                decision.option, player)
+        return Played(decision.round_id, tuple(settled))
+    if game == "blackjack" and isinstance(decision, HandDecision):
+        view = card_rounds.act(session, table_name, player, decision.action,
+                               decision.amount)
+        return Played(view.round_id, view.settlements, view)
+    if game == "blackjack" and isinstance(decision, Insurance):
+        view = card_rounds.insure(session, table_name, player, decision.seat,
+                                  decision.amount)
+        return Played(view.round_id, view.settlements, view)
+    raise rounds.TableError(f"{table_name} plays {game}: it takes no "
+                            f"{type(decision).__name__}")
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What a table's round in play waits for from a player (:func:`waiting`): roulette
+    D's options by bet number, or the blackjack round as the table shows it (the
+    player's turn, insurance to answer). ``round_id`` None: no round waits."""
+
+    round_id: int | None
+    choices: Mapping[int, list[str]] = field(default_factory=dict)
+    dealt: BlackjackView | None = None
+
+
+def waiting(session: Session, table_name: str, player: str,
+            round_id: int | None = None) -> Waiting:
+    """The round in play at ``table_name`` (or round ``round_id``) and what it waits
+    for from ``player``: after a reconnection, where the round stopped.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = create(s, "bj-1", "blackjack")
+    ...     waiting(s, "bj-1", "ann")
+    Waiting(round_id=None, choices={}, dealt=None)
+    """
+    table = _banked(session, table_name, "its seats act through the poker table")
+    if table.game == "blackjack":
+        view = card_rounds.blackjack_view(session, table_name)
+        return Waiting(None) if view is None else Waiting(view.round_id, {}, view)
+    if family_of(table.game) is CARDS:
+        return Waiting(None)  # a coup is settled as it is dealt
+    if round_id is None:
+        round_id = session.scalar(select(RoundRow.id).where(
+            RoundRow.table_id == table.id, RoundRow.status == RoundStatus.DECIDING)
+            .order_by(RoundRow.id.desc()).limit(1))
+        if round_id is None:
+            return Waiting(None)
+    choices = rounds.pending_choices(session, round_id, player)
+    return Waiting(round_id if choices else None, choices)
+
+
+def standing_bets(session: Session, table_name: str, player: str) -> list[BetRow]:
+    """``player``'s bets standing in the round open for bets at ``table_name`` (a wager
+    table's bets carried in from prison among them), without opening a round."""
+    table = _banked(session, table_name, "its chips are its seats' stacks")
+    open_for_bets = (RoundStatus.BETTING, RoundStatus.OPEN)
+    return list(session.scalars(
+        select(BetRow).join(RoundRow, BetRow.round_id == RoundRow.id)
+        .where(RoundRow.table_id == table.id, RoundRow.status.in_(open_for_bets),
+               BetRow.player == player).order_by(BetRow.number)))
 
 
 def void(session: Session, table_name: str, reason: str, actor: str) -> int:
@@ -205,3 +365,46 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False
     done = rounds.recover(session, rng, everything=everything)
     done += card_rounds.recover_card_rounds(session, rng, everything=everything)
     return sorted(done)
+
+
+@dataclass(frozen=True)
+class RoundRecall:
+    """A round replayed through its engine from its record (:func:`recall`): whether
+    the replay ends as recorded, what was recorded and what the replay gave (the
+    settlements; a poker hand's stacks, rake and shares), and the problem if not."""
+
+    round_id: int
+    game: str
+    same: bool
+    recorded: Any
+    replayed: Any
+    problem: str = ""
+
+
+def recall(session: Session, round_id: int) -> RoundRecall:
+    """Game recall of any round, a wager round, a card round or a poker hand: replayed
+    through the engine of its game from its record (either version: a record written
+    before the table layer is read by its family).
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     recall(s, 1)
+    Traceback (most recent call last):
+    ...
+    pelisali.platform.rounds.TableError: no round 1
+    """
+    row = session.get(RoundRow, round_id)
+    table = session.get(GameTable, row.table_id) if row else None
+    if row is None or table is None:
+        raise TableError(f"no round {round_id}")
+    family = family_of(table.game)
+    if family is POKER:
+        hand = poker_tables.recall_hand(session, round_id)
+        return RoundRecall(round_id, table.game, hand.same, hand.recorded, hand.replayed,
+                           hand.problem)
+    found = (card_rounds.recall_card_round(session, round_id) if family is CARDS
+             else rounds.recall(session, round_id))
+    return RoundRecall(round_id, table.game, found.same, found.recorded, found.replayed,
+                       found.problem)

@@ -6,7 +6,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from sqlalchemy.orm import Session
 
-from pelisali.platform import card_rounds, queries, tables
+from pelisali.platform import queries, tables
+from pelisali.platform.card_rounds import BlackjackView, CoupResult
+from pelisali.platform.rounds import TableError
 from pelisali.server.dependencies import AppState, Player
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import CardSlip, Decision, settlement
@@ -15,9 +17,7 @@ router = APIRouter(tags=["cards"], route_class=RetryingRoute)
 
 
 def _table(session: Session, game: str, name: str) -> str:
-    table = f"rng-{game}-{name}"
-    queries.card_table(session, table, game, name)
-    return table
+    return tables.own_table(session, name, game)
 
 
 def _bets(session: Session, table: str, name: str, body: CardSlip) -> None:
@@ -35,7 +35,9 @@ def punto_banco(body: CardSlip, login: Player, state: AppState) -> dict[str, Any
         table = _table(session, "punto-banco", login.name)
         _bets(session, table, login.name, body)
     with state.db() as session:
-        coup = card_rounds.deal_coup(session, table, state.rng)
+        coup = tables.play_round(session, table, state.rng).dealt
+        if not isinstance(coup, CoupResult):  # a punto banco table deals a coup
+            raise TableError(f"{table} did not deal a coup")
         return {"round_id": coup.round_id, "result": coup.result,
                 "cards": [{"side": side, "card": card} for side, card in coup.cards],
                 "description": coup.description, "new_shoe_next": coup.last_hand,
@@ -48,7 +50,8 @@ def blackjack_now(login: Player, state: AppState) -> dict[str, Any]:
     """The player's blackjack round in play (after a reconnection: where it stopped)."""
     with state.db() as session:
         table = _table(session, "blackjack", login.name)
-        return _blackjack(session, card_rounds.blackjack_view(session, table), login.name)
+        return _blackjack(session, tables.waiting(session, table, login.name).dealt,
+                          login.name)
 
 
 @router.post("/api/cards/blackjack/deal")
@@ -60,7 +63,9 @@ def blackjack_deal(body: CardSlip, login: Player, state: AppState) -> dict[str, 
         table = _table(session, "blackjack", login.name)
         _bets(session, table, login.name, body)
     with state.db() as session:
-        view = card_rounds.deal_blackjack(session, table, state.rng)
+        view = tables.play_round(session, table, state.rng).dealt
+        if not isinstance(view, BlackjackView):  # a blackjack table deals a round
+            raise TableError(f"{table} did not deal blackjack")
         return _blackjack(session, view, login.name)
 
 
@@ -68,19 +73,18 @@ def blackjack_deal(body: CardSlip, login: Player, state: AppState) -> dict[str, 
 def blackjack_act(body: Decision, login: Player, state: AppState) -> dict[str, Any]:
     with state.db() as session:
         table = _table(session, "blackjack", login.name)
-        if body.action == "insure":
-            view = card_rounds.insure(session, table, login.name, body.seat or 0,
-                                      body.amount or 0)
-        else:
-            view = card_rounds.act(session, table, login.name, body.action, body.amount)
-        return _blackjack(session, view, login.name)
+        decision: tables.Decision = (
+            tables.Insurance(body.seat or 0, body.amount or 0) if body.action == "insure"
+            else tables.HandDecision(body.action, body.amount))
+        return _blackjack(session, tables.decide(session, table, login.name, decision).dealt,
+                          login.name)
 
 
-def _blackjack(session: Session, view: card_rounds.BlackjackView | None,
+def _blackjack(session: Session, view: CoupResult | BlackjackView | None,
                name: str) -> dict[str, Any]:
     """What the player is shown: the dealer's up card only until the dealer plays."""
     wallet = queries.wallet(session, name)
-    if view is None:
+    if not isinstance(view, BlackjackView):
         return {"round_id": None, "status": "none", "balance": wallet}
     return {"round_id": view.round_id, "status": view.status, "dealer": list(view.dealer),
             "hands": [{"seat": h.seat, "hand": h.hand, "cards": list(h.cards),

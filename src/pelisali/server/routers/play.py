@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from pelisali.games.round import Settlement
 from pelisali.platform import queries, rounds, tables
+from pelisali.platform.tables import ZeroChoice
 from pelisali.server.dependencies import AppState, Player, wager_game
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Choice, Slip, settlement
@@ -22,10 +23,9 @@ def play(game: str, body: Slip, login: Player, state: AppState) -> dict[str, Any
     if not state.betting.allow(login.name):
         raise HTTPException(429, "too many bets: slow down")
     engine = wager_game(game, body.variant)
-    name = f"rng-{engine.name}{'-' + engine.variant if engine.variant else ''}-{login.name}"
     key = f"web:{login.name}:{body.key}"
     with state.db() as session:
-        queries.rng_table(session, name, engine.name, engine.variant or None, login.name)
+        name = tables.own_table(session, login.name, engine.name, engine.variant or None)
         tables.place(session, name, login.name, [(b.spot, b.amount) for b in body.bets],
                      key=key)
     with state.db() as session:  # the slip's round is drawn now, unless a slip with it was
@@ -35,10 +35,10 @@ def play(game: str, body: Slip, login: Player, state: AppState) -> dict[str, Any
         done = queries.settled_slip(session, key, login.name)
         if done is None:
             with contextlib.suppress(rounds.TableError):  # drawn meanwhile, or choosing
-                rounds.settle(session, name, state.rng, round_id=round_id)
+                tables.play_round(session, name, state.rng, round_id=round_id)
             done = queries.settled_slip(session, key, login.name)
         if done is None:  # the choices the round waits for (roulette D's zero)
-            return _played(session, round_id, [], login.name)
+            return _played(session, round_id, [], login.name, name)
         # This slip's own bets (a slip sent with it may share its round), as first answered.
         return {"round_id": done.round_id, "result": done.result, "pending": {},
                 "settlements": done.settlements,
@@ -51,16 +51,17 @@ def choose(game: str, body: Choice, login: Player, state: AppState) -> dict[str,
         table = queries.round_table(session, body.round_id)
         if table is None or not table.name.endswith(f"-{login.name}") or table.game != game:
             raise HTTPException(404, "no such round of yours")
-        settled = rounds.decide(session, table.name, body.round_id, body.bet_id,
-                                body.option, login.name)
-        return _played(session, body.round_id, settled, login.name)
+        played = tables.decide(session, table.name, login.name,
+                               ZeroChoice(body.round_id, body.bet_id, body.option))
+        return _played(session, body.round_id, list(played.settlements), login.name,
+                       table.name)
 
 
 def _played(session: Session, round_id: int, settled: list[Settlement],
-            name: str) -> dict[str, Any]:
+            name: str, table: str) -> dict[str, Any]:
     """A played round as ``name`` is shown it: the draw, the choices still to make,
     their settlements and their wallet."""
-    pending = rounds.pending_choices(session, round_id, name) if not settled else {}
+    pending = dict(tables.waiting(session, table, name, round_id).choices) if not settled else {}
     return {"round_id": round_id, "result": queries.round_result(session, round_id),
             "pending": pending,
             "settlements": [settlement(s) for s in settled if s.player == name],
