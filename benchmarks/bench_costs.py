@@ -1,7 +1,9 @@
 """What a settled bet costs the database, counted: statements, writes (INSERT, UPDATE,
 DELETE) and commits per settled bet, on SQLite and PostgreSQL, for the two ways a bet is
-settled: an RNG slip (its own bet and draw transactions) and a live table (its desk
-accepting every slip of a round in one transaction, then one settlement). The bus
+settled: an RNG slip alone (its own bet and draw transactions), RNG slips through the
+RNG desk (32 players' slips a batch, each its own round, in one transaction) and a live
+table (its desk accepting every slip of a round in one transaction, then one
+settlement). The bus
 messages a live round publishes are counted from the room's events: ``docs/scaling.md``
 turns these into the load one PostgreSQL primary can take.
 
@@ -19,13 +21,18 @@ from typing import Any
 
 from loadgen import (  # benchmarks/loadgen.py, beside this script
     LiveLoad,
+    name_of,
     play,
     postgres_schema,
     prepare,
 )
 from sqlalchemy import Engine, event
 
-from pelisali.platform.db import make_engine, upgrade
+from pelisali.platform.db import make_engine, transaction, upgrade
+from pelisali.platform.rng_desk import RngSlip, play_slips
+from pelisali.rng import SeededRng
+
+BATCH = 32  # players whose slips the RNG desk plays together
 
 
 class Statements:
@@ -59,6 +66,18 @@ def measure(engine: Engine, rounds: int) -> dict[str, dict[str, float]]:
     counter.reset()
     play(engine, 0, rounds, seed=1)  # one bet a round, its own draw
     out["rng, 1 bet a slip"] = {k: v / rounds for k, v in counter.counts.items()}
+    prefix = f"d{uuid.uuid4().hex[:6]}"
+    prepare(engine, players=BATCH, prefix=prefix)
+    rng = SeededRng(2)
+    batches = max(1, rounds // BATCH)
+    counter.reset()
+    for number in range(batches):
+        with transaction(engine) as session:
+            play_slips(session, [RngSlip(f"table-{name_of(p, prefix)}", name_of(p, prefix),
+                                         (("red", 100),), f"{prefix}-{number}-{p}")
+                                 for p in range(BATCH)], rng)
+    out[f"rng desk, {BATCH} slips a batch"] = {
+        k: v / (batches * BATCH) for k, v in counter.counts.items()}
     load = LiveLoad(engine, players=8, tables=1, seed=2026, prefix=f"c{uuid.uuid4().hex[:6]}")
     load.prepare()
     counter.reset()
@@ -96,7 +115,7 @@ def main() -> None:
             continue
         for way, counts in ways.items():
             shown = ", ".join(f"{k} {v:.2f}" for k, v in sorted(counts.items()))
-            print(f"{database:10} {way:26} per settled bet: {shown}")
+            print(f"{database:10} {way:28} per settled bet: {shown}")
 
 
 if __name__ == "__main__":

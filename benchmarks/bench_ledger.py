@@ -45,12 +45,15 @@ from typing import Any
 from loadgen import (  # benchmarks/loadgen.py, beside this script
     LiveLoad,
     play,
+    play_desk,
     postgres_schema,
     prepare,
 )
 from sqlalchemy import Engine
 
 from pelisali.platform.db import make_engine, upgrade
+from pelisali.platform.rng_desk import RngDesk
+from pelisali.rng import SeededRng
 
 
 def figures(latencies: list[float], seconds: float) -> dict[str, float]:
@@ -107,12 +110,16 @@ def p99(values: list[float]) -> float:
 
 
 def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
-               ready: Any, go: Any) -> tuple[list[float], list[float], float]:
+               ready: Any, go: Any, way: str = "desk"
+               ) -> tuple[list[float], list[float], float]:
     """One process's RNG players, a thread each; returns its latencies, its bets'
     acceptances and its seconds. ``first`` is the number of its first player over all
-    the processes, so that every player's seeds are its own."""
+    the processes, so that every player's seeds are its own. ``way``: ``desk`` (the
+    process's RNG desk, as the server plays slips) or ``alone`` (two transactions a
+    slip)."""
     engine = make_engine(url)
     prepare(engine, players, prefix=prefix)
+    desk = RngDesk(engine, SeededRng(first))
     latencies: list[float] = []
     accepts: list[float] = []
     lock = threading.Lock()
@@ -126,8 +133,14 @@ def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
         accepted: list[float] = []
         number = 0
         while time.monotonic() < stop:
-            mine += play(engine, p, rounds=10, seed=(first + p) * 1_000_000 + number,
-                         prefix=prefix, accepts=accepted)
+            seed = (first + p) * 1_000_000 + number
+            if way == "desk":
+                took = play_desk(desk, p, rounds=10, seed=seed, prefix=prefix)
+                mine += took
+                accepted += took  # a desk's slip is accepted in the commit that pays it
+            else:
+                mine += play(engine, p, rounds=10, seed=seed, prefix=prefix,
+                             accepts=accepted)
             number += 10
         with lock:
             latencies.extend(mine)
@@ -143,7 +156,8 @@ def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
     return latencies, accepts, took
 
 
-def measure(engine: Engine, players: int, seconds: float, processes: int) -> dict[str, float]:
+def measure(engine: Engine, players: int, seconds: float, processes: int,
+            way: str = "desk") -> dict[str, float]:
     """The RNG players shared out over ``processes`` processes (the first ones take
     one more when they do not divide evenly), all on one database."""
     url = engine.url.render_as_string(hide_password=False)
@@ -154,7 +168,7 @@ def measure(engine: Engine, players: int, seconds: float, processes: int) -> dic
         go = manager.Barrier(processes + 1)
         with multiprocessing.get_context("spawn").Pool(processes) as pool:
             jobs = [pool.apply_async(rng_worker, (
-                url, f"rng{w}x", firsts[w], shares[w], seconds, ready, go))
+                url, f"rng{w}x", firsts[w], shares[w], seconds, ready, go, way))
                 for w in range(processes)]
             ready.wait()
             go.wait()
@@ -171,7 +185,7 @@ def run_both(engine: Engine, args: argparse.Namespace,
     if processes is None:
         processes = 1 if engine.dialect.name == "sqlite" else args.processes
     return {"live": measure_live(engine, args.players, args.tables, args.seconds, processes),
-            "rng": measure(engine, args.players, args.seconds, processes)}
+            "rng": measure(engine, args.players, args.seconds, processes, args.rng_way)}
 
 
 def machine() -> str:
@@ -222,6 +236,9 @@ def main() -> None:
     parser.add_argument("--sweep", metavar="N,N,...",
                         help="PostgreSQL only: both ways for each of these process counts, "
                              "one Markdown table (run it with --players 64)")
+    parser.add_argument("--rng-way", choices=("desk", "alone"), default="desk",
+                        help="RNG slips through the process's desk (the server's way) or "
+                             "alone, two transactions a slip")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.sweep:

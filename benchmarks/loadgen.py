@@ -1,8 +1,10 @@
 """Load for the platform, two ways. RNG tables: each player at their own roulette
-table, one bet a round, the bet and the settlement each their own transaction (the
-crash test kills this mid-settlement). Live tables: players seated at shared tables
-put down a slip of one to four bets a round through the table's desk, and the
-croupier spins when every slip is in. The benchmark times both.
+table, one bet a round, either through the RNG desk (:func:`play_desk`: the slips of
+every player of the process that arrive together played in one transaction, as the
+server plays them) or alone, the bet and the settlement each their own transaction
+(:func:`play`; the crash test kills this mid-settlement). Live tables: players seated
+at shared tables put down a slip of one to four bets a round through the table's desk,
+and the croupier spins when every slip is in. The benchmark times both.
 
 >>> from pelisali.platform.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -10,6 +12,8 @@ croupier spins when every slip is in. The benchmark times both.
 >>> prepare(engine, players=2)
 >>> [len(play(engine, p, rounds=3, seed=p)) for p in range(2)]
 [3, 3]
+>>> len(play_desk(RngDesk(engine, SeededRng(1)), 0, rounds=3, seed=9))
+3
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from sqlalchemy import Engine, create_engine, text
 from pelisali.platform import accounts
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError, move
+from pelisali.platform.rng_desk import RngDesk, RngSlip
 from pelisali.platform.rounds import SlipResult, create_table, place_bet, settle
 from pelisali.rng import SeededRng
 
@@ -107,6 +112,34 @@ def play(engine: Engine, player: int, rounds: int, seed: int, *, prefix: str = "
         took.append(time.perf_counter() - start)
         if accepts is not None:
             accepts.append(accepted - start)
+    return took
+
+
+def play_desk(desk: RngDesk, player: int, rounds: int, seed: int, *,
+              prefix: str = "load") -> list[float]:
+    """``rounds`` rounds of one bet each at the player's table through ``desk``, shared
+    by the process's players; the seconds each took (the slip sent to its round
+    settled and committed: on the desk the bet is accepted in that same commit)."""
+    chooser = random.Random(seed)
+    name = name_of(player, prefix)
+    took = []
+    for number in range(rounds):
+        start = time.perf_counter()
+        slip = RngSlip(f"table-{name}", name,
+                       ((chooser.choice(SPOTS), chooser.randint(1, 50) * 100),),
+                       f"{name}-{seed}-{number}")
+        for attempt in range(5):  # a deadlock or serialization failure is tried again
+            try:
+                outcome = desk.play(slip)
+                break
+            except LedgerError:
+                raise
+            except Exception:
+                if attempt == 4:
+                    raise
+        if outcome.refused is not None:
+            raise outcome.refused
+        took.append(time.perf_counter() - start)
     return took
 
 

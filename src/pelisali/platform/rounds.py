@@ -356,7 +356,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
             results[n] = SlipResult([], TableError("a slip holds at least one bet"))
             continue
         if slip.key in used or f"{slip.key}/0" in used:
-            results[n] = _placed_before(connection, rnd, slip)
+            results[n] = placed_before(connection, rnd, slip)
             continue
         try:  # the engine takes the slip whole, or nothing of it
             placed[n], spots[n], engine_took[n] = rnd.place_slip(slip.player, slip.bets)
@@ -409,7 +409,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
             for r in results]
 
 
-def _placed_before(connection: Connection, rnd: WagerRound, slip: Slip) -> SlipResult:
+def placed_before(connection: Connection, rnd: WagerRound, slip: Slip) -> SlipResult:
     """A slip whose key was used: its first receipts if it is the same slip again."""
     rows = sorted(connection.execute(
         select(_BETS.c.key, _BETS.c.number, _BETS.c.player, _BETS.c.spot, _BETS.c.stake)

@@ -42,7 +42,8 @@ from pelisali.rng import Rng
 
 __all__ = ["Decision", "HandDecision", "Insurance", "Played", "Receipt", "RoundRecall",
            "TableError", "Waiting", "ZeroChoice", "create", "decide", "find", "own_table",
-           "place", "play_round", "recall", "recover", "standing_bets", "void", "waiting"]
+           "own_table_name", "place", "play_round", "recall", "recover", "standing_bets",
+           "void", "waiting"]
 
 CARD_NAMES = {"baccarat": "punto-banco"}  # a name players use for punto banco
 
@@ -83,6 +84,16 @@ def create(session: Session, name: str, game: str, variant: str | None = None, *
                                limit_max=limit_max, mode=mode, actor=actor)
 
 
+def own_table_name(player: str, game: str, variant: str | None = None) -> str:
+    """The name of ``player``'s own RNG table of ``game`` (:func:`own_table`).
+
+    >>> own_table_name("ann", "baccarat"), own_table_name("ann", "roulette", "D")
+    ('rng-punto-banco-ann', 'rng-roulette-D-ann')
+    """
+    game = CARD_NAMES.get(game, game)
+    return f"rng-{game}{'-' + variant if variant else ''}-{player}"
+
+
 def own_table(session: Session, player: str, game: str, variant: str | None = None) -> str:
     """The name of ``player``'s own RNG table of ``game`` (and ``variant``), opened with
     the rule file's limits the first time; two first slips at once open it once.
@@ -96,7 +107,7 @@ def own_table(session: Session, player: str, game: str, variant: str | None = No
     ['rng-roulette-C-ann', 'rng-blackjack-ann', 'rng-roulette-C-ann']
     """
     game = CARD_NAMES.get(game, game)
-    name = f"rng-{game}{'-' + variant if variant else ''}-{player}"
+    name = own_table_name(player, game, variant)
     found = find_or_create(session, lambda: rounds.find_table(session, name),
                            lambda: create(session, name, game, variant, mode="rng",
                                           actor=player), rounds.TableError)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, HTTPException
+from fastapi import Depends, HTTPException, Request
 from starlette.requests import HTTPConnection
 
 from pelisali.games import GAMES, GameError, make_game
@@ -44,6 +44,19 @@ AppState = Annotated[ServerState, Depends(state_of)]
 Current = Annotated[Login, Depends(current)]
 Player = Annotated[Login, Depends(player)]
 Staff = Annotated[Login, Depends(staff)]
+
+
+def betting(request: Request, login: Player, state: AppState) -> Login:
+    """A player's login, within their rate of slips (429 past it). A request the server
+    tries again after a transient database failure is counted once, not once a try."""
+    if not getattr(request.state, "slip_counted", False):
+        request.state.slip_counted = True
+        if not state.betting.allow(login.name):
+            raise HTTPException(429, "too many bets: slow down")
+    return login
+
+
+Bettor = Annotated[Login, Depends(betting)]
 
 
 def wager_game(game: str, variant: str | None) -> WagerGame:

@@ -42,6 +42,7 @@ from pelisali.platform.families import POKER, WAGER, family_of
 from pelisali.platform.leases import Lease
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.payments import PaymentAdapter
+from pelisali.platform.rng_desk import RngDesk
 from pelisali.rng import Rng
 from pelisali.server.auth import RateLimit
 from pelisali.server.bus import Bus, BusDown, LocalBus, NoResponder, Serving
@@ -77,11 +78,18 @@ class ServerState:
     owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:"
                                                 f"{uuid.uuid4().hex[:8]}")
     leases: dict[str, Lease] = field(default_factory=dict)  # the tables this process runs
+    # The RNG slips of this process's players, played together (group commit), and the
+    # players' own tables known to exist (a table is never deleted).
+    rng_desk: RngDesk = field(init=False)
+    own_tables: set[str] = field(default_factory=set)
     following: Counter[str] = field(default_factory=Counter)  # tables with sockets here
     bus_up: bool = True  # the bus carried the last event or request this process tried
     _serving: dict[str, Serving] = field(default_factory=dict)
     _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
     _keeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rng_desk = RngDesk(self.engine, self.rng)
 
     @contextmanager
     def db(self) -> Iterator[Session]:

@@ -3,13 +3,13 @@ and blackjack dealt, played decision by decision and resumed after a reconnectio
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from sqlalchemy.orm import Session
 
 from pelisali.platform import queries, tables
 from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.rounds import TableError
-from pelisali.server.dependencies import AppState, Player
+from pelisali.server.dependencies import AppState, Bettor, Player
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import CardSlip, Decision, settlement
 
@@ -27,10 +27,8 @@ def _bets(session: Session, table: str, name: str, body: CardSlip) -> None:
 
 
 @router.post("/api/cards/punto-banco")
-def punto_banco(body: CardSlip, login: Player, state: AppState) -> dict[str, Any]:
+def punto_banco(body: CardSlip, login: Bettor, state: AppState) -> dict[str, Any]:
     """Bets on player, banker or tie, and the coup dealt from the table's shoe."""
-    if not state.betting.allow(login.name):
-        raise HTTPException(429, "too many bets: slow down")
     with state.db() as session:
         table = _table(session, "punto-banco", login.name)
         _bets(session, table, login.name, body)
@@ -55,10 +53,8 @@ def blackjack_now(login: Player, state: AppState) -> dict[str, Any]:
 
 
 @router.post("/api/cards/blackjack/deal")
-def blackjack_deal(body: CardSlip, login: Player, state: AppState) -> dict[str, Any]:
+def blackjack_deal(body: CardSlip, login: Bettor, state: AppState) -> dict[str, Any]:
     """Bets on seats (``"1"`` to ``"7"``) and the deal."""
-    if not state.betting.allow(login.name):
-        raise HTTPException(429, "too many bets: slow down")
     with state.db() as session:
         table = _table(session, "blackjack", login.name)
         _bets(session, table, login.name, body)

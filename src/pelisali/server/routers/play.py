@@ -10,39 +10,59 @@ from sqlalchemy.orm import Session
 
 from pelisali.games.round import Settlement
 from pelisali.platform import queries, rounds, tables
+from pelisali.platform.rng_desk import RngSlip
 from pelisali.platform.tables import ZeroChoice
-from pelisali.server.dependencies import AppState, Player, wager_game
+from pelisali.server.dependencies import AppState, Bettor, Player, wager_game
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Choice, Slip, settlement
+from pelisali.server.state import ServerState
 
 router = APIRouter(tags=["play"], route_class=RetryingRoute)
 
 
 @router.post("/api/play/{game}")
-def play(game: str, body: Slip, login: Player, state: AppState) -> dict[str, Any]:
-    if not state.betting.allow(login.name):
-        raise HTTPException(429, "too many bets: slow down")
+def play(game: str, body: Slip, login: Bettor, state: AppState) -> dict[str, Any]:
     engine = wager_game(game, body.variant)
     key = f"web:{login.name}:{body.key}"
+    name = tables.own_table_name(login.name, engine.name, engine.variant or None)
+    if name not in state.own_tables:
+        with state.db() as session:
+            tables.own_table(session, login.name, engine.name, engine.variant or None)
+        state.own_tables.add(name)
+    # The slip is played in the next batch of this process's RNG desk: accepted, drawn
+    # and settled in one commit with the other players' slips that arrived with it.
+    outcome = state.rng_desk.play(RngSlip(name, login.name,
+                                          tuple((b.spot, b.amount) for b in body.bets), key))
+    if outcome.refused is not None:
+        raise outcome.refused
+    if outcome.again:  # a retried slip: its first answer
+        return _first_answer(state, name, key, login.name)
+    if outcome.round_id is not None and not outcome.deciding and outcome.balance is not None:
+        return {"round_id": outcome.round_id, "result": outcome.result, "pending": {},
+                "settlements": [settlement(s) for s in outcome.settlements
+                                if s.player == login.name],
+                "balance": outcome.balance}
+    return _first_answer(state, name, key, login.name)
+
+
+def _first_answer(state: ServerState, name: str, key: str, player: str) -> dict[str, Any]:
+    """The answer to the slip under ``key``, as it was first given: its round's draw and
+    its own bets' settlements (a slip sent with it may share its round), or the choices
+    its round waits for (roulette D's zero)."""
     with state.db() as session:
-        name = tables.own_table(session, login.name, engine.name, engine.variant or None)
-        tables.place(session, name, login.name, [(b.spot, b.amount) for b in body.bets],
-                     key=key)
-    with state.db() as session:  # the slip's round is drawn now, unless a slip with it was
         round_id = queries.slip_round(session, key)
         if round_id is None:
             raise HTTPException(409, "the slip was not placed: send it again")
-        done = queries.settled_slip(session, key, login.name)
+        done = queries.settled_slip(session, key, player)
         if done is None:
             with contextlib.suppress(rounds.TableError):  # drawn meanwhile, or choosing
                 tables.play_round(session, name, state.rng, round_id=round_id)
-            done = queries.settled_slip(session, key, login.name)
+            done = queries.settled_slip(session, key, player)
         if done is None:  # the choices the round waits for (roulette D's zero)
-            return _played(session, round_id, [], login.name, name)
-        # This slip's own bets (a slip sent with it may share its round), as first answered.
+            return _played(session, round_id, [], player, name)
         return {"round_id": done.round_id, "result": done.result, "pending": {},
                 "settlements": done.settlements,
-                "balance": queries.wallet(session, login.name)}
+                "balance": queries.wallet(session, player)}
 
 
 @router.post("/api/play/{game}/choose")
