@@ -1,6 +1,7 @@
 """The message bus goes down under a live table: the table keeps settling on the process
 that runs it, the players are told their events are delayed, ``/readyz`` says the bus
-is down. (The bus coming back under a live socket is not tested yet.)
+is down; when it is back, the players are told so and the table's next events reach
+them.
 
 The bus is a NATS server of the test's own (the shared one stays up for the others).
 """
@@ -83,7 +84,7 @@ def until(socket: Any, kind: str, reason: str = "") -> dict[str, Any]:
     raise AssertionError(f"no {kind}")
 
 
-def test_the_table_settles_and_players_are_told_while_the_bus_is_down(
+def test_the_table_settles_and_players_are_told_while_the_bus_is_down_and_back(
         tmp_path: Path, nats_server: NatsServer) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
     upgrade(engine)
@@ -133,5 +134,15 @@ def test_the_table_settles_and_players_are_told_while_the_bus_is_down(
             client.cookies.set(COOKIE, token)
             assert client.get("/api/me").json()["balance"] == 10_000 - 100 + 3_600
             client.cookies.clear()
+            nats_server.start()  # the same store: the stream and its numbers are kept
+            until(ann, "notice", "back")
+            # The next round's events come over the bus again: its window, and the bet.
+            clock.tick()  # the result's pause is over
+            following = until(ann, "betting")
+            assert following["round_id"] > opened["round_id"]
+            ann.send_json({"type": "bet", "key": "a2",
+                           "bets": [{"spot": "red", "amount": 100}]})
+            assert until(ann, "bet-accepted")["round_id"] == following["round_id"]
+            assert client.get("/readyz").json()["bus"] == "ok"
     with transaction(engine) as s:
         assert check(s).ok and verify_audit(s).ok

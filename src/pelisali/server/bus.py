@@ -288,7 +288,10 @@ class NatsBus:
 
     async def follow(self, table: str, seq: int) -> AsyncIterator[tuple[int, Event]]:
         """The table's events after ``seq``; raises :class:`BusDown` when the
-        connection is lost (the follower then follows again from its last number)."""
+        connection is lost, or is not up yet (the follower then follows again from its
+        last number, and can say the events are back once it is)."""
+        if not self.connected:  # a subscription made now would wait for the connection
+            raise BusDown("the connection to the message bus is down")
         try:
             subscription = await self._subscribe(table, seq)
         except (TimeoutError, ConnectionError, NatsError) as exc:
