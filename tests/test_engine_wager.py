@@ -8,6 +8,7 @@ every bet exactly as :class:`pelisali.games.round.Round` does.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -164,6 +165,11 @@ def test_bad_bets_are_refused_with_the_reason() -> None:
         state.apply(PlaceBet("red", 1))
     with pytest.raises(IllegalMove, match=r"whole number of cents, not '5\.5'"):
         state.apply("bet red 5.5")
+    for stake in ("0500", "+500", "\u0665\u0660\u0660", "\u00b2"):  # "²" broke int()
+        with pytest.raises(IllegalMove, match=re.escape(f"cents, not {stake!r}")):
+            state.apply(f"bet red {stake}")
+    with pytest.raises(IllegalMove, match=r"no betting spot 'straight -1' \(a spot is"):
+        state.apply("bet straight -1 500")  # was a bet on straight 1
     over = GAMES["roulette-C"].wager.rules.limits.max + 700
     step = state.apply(PlaceBet("red", over))
     assert "over the table maximum is void and returned" in step.events[0].text

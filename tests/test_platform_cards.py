@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe
 from pelisali.money import format_cents
 from pelisali.platform import accounts, card_rounds
+from pelisali.platform.card_family import seat_of
 from pelisali.platform.card_rounds import (
     BlackjackView,
     act,
@@ -163,6 +164,14 @@ def wallet_of(s: object, name: str) -> int:
 def deal(engine: Engine, cards: list[str], table: str = "bj") -> BlackjackView:
     with transaction(engine) as s:
         return deal_blackjack(s, table, stack=cards)
+
+
+@pytest.mark.parametrize("spot", ["03", "+3", "-3", "3.0", "seat 03", "\u0663", "\u00b2",
+                                  "seat", "seat 3 4", ""])
+def test_a_blackjack_seat_has_one_spelling(spot: str) -> None:
+    assert [seat_of(s) for s in ("3", "seat 3", "Seat 7", " seat  1 ")] == [3, 3, 7, 1]
+    with pytest.raises(TableError, match="a blackjack bet is on a seat"):
+        seat_of(spot)  # "²" passed isdigit() and then broke int(): a 500
 
 
 def test_a_blackjack_pays_three_to_two_at_the_deal(engine: Engine) -> None:

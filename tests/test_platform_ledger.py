@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
-from datetime import date
+from datetime import date, timedelta
+from importlib.resources import files
 
 import pytest
 from sqlalchemy import Engine, select, text, update
 
-from pelisali.platform import accounts
+from pelisali.platform import accounts, countries
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import (
     LedgerError,
@@ -130,6 +131,17 @@ def test_concurrent_stakes_from_one_wallet_never_overdraw(engine: Engine) -> Non
         assert check(s).ok and verify_audit(s).ok
 
 
+def test_the_country_codes_are_iso_3166_1s_assigned_ones() -> None:
+    """The shipped list is the time zone database's (tzdata, a dependency): a code
+    ISO assigns later shows here as a difference to copy."""
+    table = (files("tzdata") / "zoneinfo" / "iso3166.tab").read_text(encoding="utf-8")
+    assigned = {line.split("\t")[0] for line in table.splitlines()
+                if line and not line.startswith("#")}
+    assert assigned == countries.CODES and len(assigned) == 249
+    assert {"FI", "AX", "GB", "SS", "CW"} <= countries.CODES
+    assert not {"ZZ", "XX", "QQ", "UK", "EU", "XK", "AN"} & countries.CODES
+
+
 def test_players_and_responsible_gaming(engine: Engine) -> None:
     today = date(2026, 11, 29)
     with transaction(engine) as s:
@@ -139,10 +151,19 @@ def test_players_and_responsible_gaming(engine: Engine) -> None:
                 ("joe", date(1980, 1, 1), "KP", "restricted country"),
                 ("ann", date(1980, 1, 1), "SE", "exists"),
                 ("bad name", date(1980, 1, 1), "SE", "player name"),
-                ("eve", date(1980, 1, 1), "Finland", "two-letter")):
+                ("eve", date(1980, 1, 1), "Finland", "two-letter"),
+                ("eve", date(1980, 1, 1), "ZZ", "'ZZ' is not an ISO 3166-1 country code"),
+                ("eve", date(1980, 1, 1), "xx", "'XX' is not an ISO 3166-1 country code"),
+                ("eve", date(1980, 1, 1), "QQ", "'QQ' is not an ISO 3166-1"),
+                ("eve", date(1980, 1, 1), "EU", "'EU' is not an ISO 3166-1"),  # reserved
+                ("eve", date(1980, 1, 1), "f\u0131", "two-letter"),  # upper() is "FI"
+                ("eve", date(1, 1, 1), "FI", "date of birth is from 1900-01-01 to today"),
+                ("eve", date(1899, 12, 31), "FI", "date of birth is from 1900-01-01"),
+                ("eve", today + timedelta(days=1), "FI", r"to today \(2026-11-29\)")):
             with pytest.raises(accounts.Refused, match=message):
                 accounts.register(s, name, born, country, today=today)
         assert accounts.find(s, "ann").country == "FI"
+        accounts.register(s, "eve", date(1900, 1, 1), "gb", today=today)  # the bounds hold
     with transaction(engine) as s:
         accounts.deposit(s, "ann", 10_000, key="d1")
         accounts.set_limit(s, "ann", "deposit", "day", 15_000)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pelisali.rng as rng_module
-from pelisali.money import MoneyError, Odds, format_cents, parse_amount, pay_exact
+from pelisali.money import MoneyError, Odds, format_cents, parse_amount, parse_decimal, pay_exact
 from pelisali.rng import SecureRng, SeededRng, shuffle
 
 # ---------------------------------------------------------------------------
@@ -55,6 +55,25 @@ def test_parse_amount_valid(text: str, cents: int) -> None:
 def test_parse_amount_rejects(text: str) -> None:
     with pytest.raises(MoneyError, match="not an amount of money"):
         parse_amount(text)
+
+
+@pytest.mark.parametrize(("text", "cents"), [
+    ("0", 0), ("7", 700), ("12.5", 1250), ("12.50", 1250), ("0.05", 5), ("0.5", 50),
+    ("1000000000", 10**11), ("999999999999999.99", 99_999_999_999_999_999),
+])
+def test_parse_decimal_valid(text: str, cents: int) -> None:
+    value = parse_decimal(text)
+    assert value == cents and type(value) is int
+
+
+@pytest.mark.parametrize("text", [
+    "", " ", "12,5", "1,5", "12.505", "-1", "+1", "007", "012.50", "00", " 12", "12 ",
+    "12\n", "12.", ".5", "1e3", "1 000", "1_000", "nan", "inf", "0x10", "\u0661\u0662",
+    "1000000000000000",
+])
+def test_parse_decimal_rejects_all_but_one_spelling(text: str) -> None:
+    with pytest.raises(MoneyError, match="not euros with at most 2 decimals"):
+        parse_decimal(text)
 
 
 def test_money_error_is_a_value_error() -> None:

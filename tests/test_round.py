@@ -11,6 +11,7 @@ import pytest
 from pelisali.games import GameError, UnknownSpot, make_game
 from pelisali.games.base import Draw
 from pelisali.games.round import Limits, Round, RoundError, Status, replay
+from pelisali.games.spot_grammar import GRAMMAR
 from pelisali.games.table import ShooterRotation, Table
 from pelisali.rng import SeededRng
 
@@ -80,6 +81,83 @@ def test_unknown_spot_names_the_bet_types(game: str, variant: str | None, text: 
     assert repr(text) in message
     assert "bet types: " + ", ".join(g.bet_types()) in message
     assert snapshot(rnd) == before
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "text", "reason"),
+    [
+        ("roulette", "C", "straight -1", GRAMMAR),  # was settled as straight 1
+        ("roulette", "C", "-17", GRAMMAR),
+        ("roulette", "C", "straight +1", GRAMMAR),
+        ("roulette", "C", "straight 1.0", GRAMMAR),
+        ("roulette", "C", "straight 01", GRAMMAR),  # leading zeros: one spelling a spot
+        ("roulette", "C", "01", GRAMMAR),
+        ("roulette", "C", "straight 17-", GRAMMAR),
+        ("roulette", "C", "split -0-1", GRAMMAR),
+        ("roulette", "C", "split 1--2", GRAMMAR),
+        ("roulette", "C", "red,", GRAMMAR),
+        ("roulette", "C", "straight 17 please", GRAMMAR),
+        ("roulette", "C", "straight \uff11\uff17", GRAMMAR),  # full-width digits
+        ("roulette", "C", "straight 37", "37 is not a pocket of this wheel"),
+        ("roulette", "C", "37", "37 is not a pocket of this wheel"),
+        ("roulette", "C", "split 0-00", "00 is not a pocket of this wheel"),
+        ("roulette", "E", "straight 000", GRAMMAR),
+        ("boule", None, "-5", GRAMMAR),
+        ("boule", None, "05", GRAMMAR),
+        ("boule", None, "5.0", GRAMMAR),
+        ("sic-bo", None, "two_dice -1-2", GRAMMAR),  # was two_dice 1-2
+        ("sic-bo", None, "total -10", GRAMMAR),  # was total_10
+        ("sic-bo", None, "total 010", GRAMMAR),
+        ("tuplanoppa", None, "-7", GRAMMAR),
+        ("tuplanoppa", None, "sum 07", GRAMMAR),
+        ("money-wheel", None, "-20", GRAMMAR),
+        ("money-wheel", None, "\u0662\u0660", GRAMMAR),  # Arabic-Indic 20
+    ],
+)
+def test_a_spot_outside_the_grammar_is_refused_with_the_reason(
+        game: str, variant: str | None, text: str, reason: str) -> None:
+    rnd = Round(make_game(game, variant), "r1")
+    before = snapshot(rnd)
+    with pytest.raises(UnknownSpot) as info:
+        rnd.place("ann", text, 500)
+    assert f"has no betting spot {text!r} ({reason}); bet types: " in str(info.value)
+    assert snapshot(rnd) == before
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "text", "key"),
+    [
+        ("roulette", "C", "17", "straight 17"),
+        ("roulette", "C", "0", "straight 0"),
+        ("roulette", "C", "Straight 17", "straight 17"),
+        ("roulette", "C", "STRAIGHT:17", "straight 17"),
+        ("roulette", "C", "  straight\t17 ", "straight 17"),
+        ("roulette", "C", "split 2 - 1", "split 1-2"),
+        ("roulette", "C", "split 2,1", "split 1-2"),
+        ("roulette", "C", "split 1-0", "split 0-1"),
+        ("roulette", "C", "corner 5 1 4 2", "corner 1-2-4-5"),
+        ("roulette", "C", "Dozen 2", "dozen 2"),
+        ("roulette", "C", "RED", "red"),
+        ("roulette", "E", "00", "straight 00"),
+        ("roulette", "E", "split 00-0", "split 0-00"),
+        ("roulette", "E", "First_Five", "first_five"),
+        ("boule", None, "5", "straight 5"),
+        ("boule", None, "Red", "red"),
+        ("sic-bo", None, "total 10", "total_10"),
+        ("sic-bo", None, "TOTAL_4", "total_4"),
+        ("sic-bo", None, "two_dice 2-1", "two_dice 1-2"),
+        ("sic-bo", None, "Single 6", "single 6"),
+        ("tuplanoppa", None, "7", "sum_7"),
+        ("tuplanoppa", None, "sum 12", "sum_12"),
+        ("tuplanoppa", None, "Under 7", "under_7"),
+        ("tuplanoppa", None, "any pair", "any_pair"),
+        ("money-wheel", None, "20", "20"),
+        ("money-wheel", None, "Joker", "joker"),
+    ],
+)
+def test_every_spelling_a_spot_had_still_means_it(game: str, variant: str | None, text: str,
+                                                  key: str) -> None:
+    assert make_game(game, variant).spot(text).key == key
 
 
 def test_unknown_spot_is_a_game_error_and_quarters_follow_the_setting() -> None:

@@ -48,6 +48,30 @@ def parse_amount(text: str) -> int:
     return int(euros) * 100 + int(cents)
 
 
+# The API's form of euros: what a program sends, so one spelling only. No sign, comma,
+# space, exponent or leading zero, ASCII digits, at most two decimals: "12.50" is 1250
+# cents and nothing else is read as it.
+_DECIMAL = re.compile(r"(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,2}))?")
+
+
+def parse_decimal(text: str) -> int:
+    """Parse the API's decimal euros into cents, strictly (people's input goes through
+    :func:`parse_amount`, which forgives commas and spaces).
+
+    >>> parse_decimal("12.5"), parse_decimal("0.05"), parse_decimal("7")
+    (1250, 5, 700)
+    >>> parse_decimal("1,5")
+    Traceback (most recent call last):
+    ...
+    pelisali.money.MoneyError: not euros with at most 2 decimals: '1,5' (write 12 or 12.50)
+    """
+    match = _DECIMAL.fullmatch(text)
+    if not match:
+        raise MoneyError(f"not euros with at most 2 decimals: {text[:40]!r} "
+                         "(write 12 or 12.50)")
+    return int(match.group(1)) * 100 + int((match.group(2) or "0").ljust(2, "0"))
+
+
 def format_cents(cents: int) -> str:
     """Format cents as euros with two decimals.
 

@@ -42,6 +42,7 @@ from pelisali.engine.contract import (
 )
 from pelisali.games.base import Choice, GameError, Held, Paid, Resolution, Spot, WagerGame
 from pelisali.games.round import Limits, RoundError
+from pelisali.games.spot_grammar import is_number
 from pelisali.money import format_cents
 
 
@@ -244,10 +245,10 @@ class WagerState(State):
             return EndBetting()
         if len(words) >= 3 and words[0] == "bet":
             stake = words[-1]
-            if not stake.isdigit():
+            if not is_number(stake):  # isdigit() passes "05", "٥" and "²" (which int() refuses)
                 raise IllegalMove(f"a stake is a whole number of cents, not {stake!r}")
             return PlaceBet(self.game._spot(" ".join(words[1:-1])), int(stake))
-        if len(words) == 3 and words[0] == "choose" and words[1].isdigit():
+        if len(words) == 3 and words[0] == "choose" and is_number(words[1]):
             return Decide(int(words[1]), words[2])
         raise IllegalMove(f"{text!r} is not an action here: 'bet SPOT CENTS', 'done' "
                           f"or 'choose BET OPTION'")

@@ -19,6 +19,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from pelisali.games.spot_grammar import GRAMMAR, spot_words
 from pelisali.rng import Rng
 from pelisali.rules.schema import GameRulesBase, Setting
 
@@ -219,7 +220,23 @@ class WagerGame(ABC):
 
     def parse_spot_text(self, text: str) -> str:
         """Turn what a player types into a spot key (games refine this)."""
-        return " ".join(text.lower().replace(":", " ").split())
+        name, numbers = self.spot_words(text)
+        return " ".join([name, *numbers]).strip()
+
+    def spot_words(self, text: str) -> tuple[str, tuple[str, ...]]:
+        """The bet type's name and the numbers in ``text``
+        (:mod:`~pelisali.games.spot_grammar`); refused, saying so, when it follows no
+        spot's grammar."""
+        words = spot_words(text)
+        if words is None:
+            raise self.unknown_spot(text, GRAMMAR)
+        return words
+
+    def unknown_spot(self, text: str, reason: str = "") -> UnknownSpot:
+        """The refusal of a bet on ``text``: the spot, why when known, the bet types."""
+        why = f" ({reason})" if reason else ""
+        return UnknownSpot(f"{self.title()} has no betting spot {text!r}{why}; bet types: "
+                           + ", ".join(self.bet_types()))
 
     # -- shared machinery -------------------------------------------------------
     @cached_property
@@ -234,10 +251,7 @@ class WagerGame(ABC):
         key = self.parse_spot_text(text)
         found = self._spot_index.get(key)
         if found is None:
-            raise UnknownSpot(
-                f"{self.title()} has no betting spot {text!r}; bet types: "
-                + ", ".join(self.bet_types())
-            )
+            raise self.unknown_spot(text)
         return found
 
     def has_spot(self, spot: Spot) -> bool:

@@ -51,10 +51,10 @@ class Boule(WagerGame):
         return self._spots
 
     def parse_spot_text(self, text: str) -> str:
-        words = super().parse_spot_text(text).split()
-        if len(words) == 1 and words[0].isdigit():
-            return f"straight {words[0]}"
-        return " ".join(words)
+        name, numbers = self.spot_words(text)
+        if not name and len(numbers) == 1:
+            return f"straight {numbers[0]}"
+        return " ".join([name, *numbers]).strip()
 
     def payout_label(self, bet_type: str) -> str:
         return self.r.bets[bet_type].odds

@@ -144,12 +144,12 @@ class SicBo(WagerGame):
         return self._spots
 
     def parse_spot_text(self, text: str) -> str:
-        words = super().parse_spot_text(text).replace("-", " ").split()
-        if words and words[0] == "total" and len(words) == 2:
-            return f"total_{words[1]}"
-        if words and words[0] == "two_dice" and len(words) == 3:
-            return f"two_dice {'-'.join(sorted(words[1:]))}"
-        return " ".join(words)
+        name, numbers = self.spot_words(text)
+        if name == "total" and len(numbers) == 1:
+            return f"total_{numbers[0]}"
+        if name == "two_dice" and len(numbers) == 2:
+            return f"two_dice {'-'.join(sorted(numbers))}"
+        return " ".join([name, *numbers]).strip()
 
     def payout_label(self, bet_type: str) -> str:
         if bet_type == "single":

@@ -153,19 +153,29 @@ class Roulette(WagerGame):
         return self._spots
 
     def parse_spot_text(self, text: str) -> str:
-        """Accept ``17``, ``straight 17``, ``split 1-0``, ``corner 5 1 4 2``, ``dozen 2``.
+        """Accept ``17``, ``straight 17``, ``split 1-0``, ``corner 5 1 4 2``, ``dozen 2``;
+        a number of an inside bet or alone must be a pocket of this wheel.
 
-        >>> Roulette(load_rules("roulette", "C")).parse_spot_text("split 2 - 1")
+        >>> c = Roulette(load_rules("roulette", "C"))
+        >>> c.parse_spot_text("split 2 - 1")
         'split 1-2'
+        >>> c.parse_spot_text("straight 37")
+        Traceback (most recent call last):
+        ...
+        pelisali.games.base.UnknownSpot: roulette C has no betting spot 'straight 37' (37 is \
+not a pocket of this wheel); bet types: ...
         """
-        words = super().parse_spot_text(text).replace("-", " ").replace(",", " ").split()
-        if len(words) == 1 and words[0] in self.pockets:
-            return f"straight {words[0]}"
-        if words and words[0] in INSIDE and len(words) > 1:
+        name, numbers = self.spot_words(text)
+        if name in ("", *INSIDE):
+            for number in numbers:
+                if number not in self.pockets:
+                    raise self.unknown_spot(text, f"{number} is not a pocket of this wheel")
+        if not name and len(numbers) == 1:
+            return f"straight {numbers[0]}"
+        if name in INSIDE and numbers:
             order = {p: i for i, p in enumerate(self.pockets)}
-            members = sorted(words[1:], key=lambda p: order.get(p, len(order)))
-            return f"{words[0]} {'-'.join(members)}"
-        return " ".join(words)
+            return f"{name} {'-'.join(sorted(numbers, key=order.__getitem__))}"
+        return " ".join([name, *numbers]).strip()
 
     # -- settlement ------------------------------------------------------------
     def odds(self, bet_type: str, outcome: Outcome) -> Odds:

@@ -36,13 +36,14 @@ from sqlalchemy import Table, and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from pelisali.money import format_cents
-from pelisali.platform import metrics
+from pelisali.platform import countries, metrics
 from pelisali.platform.ledger import LedgerError, append_audit, move, now_utc, open_account
 from pelisali.platform.models import Account, Limit, Player, Transfer
 
 PERIODS = ("day", "week", "month")
 LIMIT_KINDS = ("deposit", "loss")
 STATUSES = ("active", "restricted", "barred")
+EARLIEST_BIRTH = date(1900, 1, 1)  # before it, a typo or a probe: no one that old plays
 
 
 class Refused(LedgerError):
@@ -77,21 +78,32 @@ def wallet_code(name: str) -> str:
 
 def check_registration(name: str, born: date, country: str, today: date | None = None
                        ) -> None:
-    """Refused: a name that is not one, the under-age, a country that is not one or is
-    restricted (what needs no database; :func:`register` checks the rest).
+    """Refused: a name that is not one, a birth date no one living has or the under-age,
+    a country that is not one or is restricted (what needs no database; :func:`register`
+    checks the rest).
 
     >>> check_registration("kid", date(2020, 1, 1), "FI", today=date(2026, 1, 1))
     Traceback (most recent call last):
     ...
     pelisali.platform.accounts.Refused: kid: under 18 may not play (born 2020-01-01)
+    >>> check_registration("ann", date(1990, 1, 1), "ZZ")
+    Traceback (most recent call last):
+    ...
+    pelisali.platform.accounts.Refused: country 'ZZ' is not an ISO 3166-1 country code
     """
     rules = settings()
     today = today or datetime.now(ZoneInfo(rules.timezone)).date()
-    country = country.upper()
     if not name or not name.replace("-", "").replace("_", "").isalnum() or len(name) > 80:
         raise Refused(f"a player name is 1-80 letters, digits, '-' or '_', not {name!r}")
-    if len(country) != 2 or not country.isalpha():
+    # ASCII before upper(): "fı".upper() is "FI"
+    if len(country) != 2 or not country.isascii() or not country.isalpha():
         raise Refused(f"country {country!r}: an ISO 3166 two-letter code")
+    country = country.upper()
+    if country not in countries.CODES:
+        raise Refused(f"country {country!r} is not an ISO 3166-1 country code")
+    if not EARLIEST_BIRTH <= born <= today:
+        raise Refused(f"{name}: a date of birth is from {EARLIEST_BIRTH} to today "
+                      f"({today}), not {born}")
     if age_on(born, today) < rules.minimum_age:
         raise Refused(f"{name}: under {rules.minimum_age} may not play (born {born})")
     if country in rules.restricted_countries:

@@ -57,6 +57,7 @@ from pelisali.games.base import GameError
 from pelisali.games.blackjack_rules import BlackjackConfig
 from pelisali.games.punto_banco import PuntoBancoConfig
 from pelisali.games.round import Limits
+from pelisali.games.spot_grammar import is_number
 from pelisali.platform import table_layer
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.models import BetRow
@@ -341,7 +342,7 @@ def seat_of(spot: str) -> int:
     words = spot.lower().split()
     if words and words[0] == "seat":
         words = words[1:]
-    if len(words) != 1 or not words[0].isdigit():
+    if len(words) != 1 or not is_number(words[0]):  # not "03", "+3" or "٣": one spelling
         raise TableError(f"a blackjack bet is on a seat: 'seat 3' or '3', not {spot!r}")
     return int(words[0])
 

@@ -7,7 +7,8 @@ route of the API is a :class:`RetryingRoute`, which runs the request again, depe
 and all, after a short jittered wait; money moves carry idempotency keys, so a retried
 request that did commit part of its work finds it done. After
 :data:`~pelisali.platform.db.RETRIES` tries the client gets 503 with the reason and a
-``Retry-After``, never a 500.
+``Retry-After``, never a 500. A refused body is answered 422 in JSON whatever it held
+(:class:`~pelisali.server.json_safe.JsonSafeRoute`).
 """
 
 from __future__ import annotations
@@ -18,15 +19,15 @@ from typing import Any
 
 from fastapi import Request, Response
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 
 from pelisali.platform.db import RETRIES, DatabaseBusy, retry_wait, transient
 from pelisali.platform.metrics import DB_RETRIES
+from pelisali.server.json_safe import JsonSafeRoute
 
 __all__ = ["RetryingRoute", "busy"]
 
 
-class RetryingRoute(APIRoute):
+class RetryingRoute(JsonSafeRoute):
     """An API route tried again after a transient database failure."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:

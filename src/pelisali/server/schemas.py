@@ -1,22 +1,62 @@
 """What clients send the server, checked at the edge: the request bodies of the HTTP
-API and the messages of the live and poker sockets. Amounts are whole cents, keys are
-the client's idempotency keys (the server prefixes them with the player's name)."""
+API and the messages of the live and poker sockets. An amount is whole cents (a JSON
+integer) or euros as a decimal string ("12.50"); keys are the client's idempotency keys
+(the server prefixes them with the player's name)."""
 
+import json
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field, Strict
+from pydantic_core import PydanticCustomError
+
+from pelisali.money import MoneyError, parse_decimal
 
 MAX_CENTS = 10**11  # a billion euros: far above any limit, far below any overflow
-Cents = Annotated[int, Field(gt=0, le=MAX_CENTS)]
+_AMOUNT = 'an amount is whole cents (an integer such as 1250) or euros in a string such as "12.50"'
+
+
+def _shown(value: object) -> str:
+    """``value`` as the client wrote it, short and JSON-safe (the error echoes it)."""
+    if value is None or isinstance(value, bool | float):
+        return json.dumps(value)  # true, 100.0, NaN, Infinity: as JSON spells them
+    if isinstance(value, str):
+        return repr(value[:40])
+    return f"a {type(value).__name__}"
+
+
+def _cents(value: object) -> object:
+    """Whole cents from a JSON integer or a decimal string of euros; nothing else. A
+    boolean or a float is refused even when whole (``true``, ``100.0``): a client that
+    sends one has mixed up its units, and a float cannot hold every amount exactly."""
+    if isinstance(value, str):
+        try:
+            return parse_decimal(value)
+        except MoneyError:
+            pass
+    elif isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise PydanticCustomError("amount", f"{_AMOUNT}, not {{given}}", {"given": _shown(value)})
+
+
+# Either form of an amount, in the bounds the client is told (the schema shows both).
+_Euros = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$")]
+_Positive = Annotated[int, Field(gt=0, le=MAX_CENTS)]
+_NonNegative = Annotated[int, Field(ge=0, le=MAX_CENTS)]
+Cents = Annotated[_Positive, BeforeValidator(_cents, json_schema_input_type=_Positive | _Euros)]
+# Nothing is an amount too where it means "none": a limit of 0, insurance declined.
+CentsOrZero = Annotated[_NonNegative, BeforeValidator(
+    _cents, json_schema_input_type=_NonNegative | _Euros)]
 Key = Annotated[str, Field(min_length=1, max_length=100)]
+# Counts and ids are Strict() JSON integers: lax pydantic reads true, 5.0 and "5" as 1 and 5.
 
 
 class Registration(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
     password: Annotated[str, Field(min_length=1, max_length=200)]
     born: date
-    country: Annotated[str, Field(min_length=2, max_length=2)]
+    # ASCII letters only: the server upper-cases the code, and "fı".upper() is "FI".
+    country: Annotated[str, Field(min_length=2, max_length=2, pattern=r"^[A-Za-z]{2}$")]
 
 
 class Credentials(BaseModel):
@@ -32,11 +72,11 @@ class Money(BaseModel):
 class LimitRequest(BaseModel):
     kind: Literal["deposit", "loss"]
     period: Literal["day", "week", "month"]
-    amount: Annotated[int, Field(ge=0, le=MAX_CENTS)] | None
+    amount: CentsOrZero | None
 
 
 class Exclusion(BaseModel):
-    days: Annotated[int, Field(gt=0, le=36_500)] | None
+    days: Annotated[int, Strict(), Field(gt=0, le=36_500)] | None
 
 
 class BetRequest(BaseModel):
@@ -51,8 +91,8 @@ class Slip(BaseModel):
 
 
 class Choice(BaseModel):
-    round_id: Annotated[int, Field(gt=0, le=2**62)]
-    bet_id: Annotated[int, Field(gt=0, le=2**31)]
+    round_id: Annotated[int, Strict(), Field(gt=0, le=2**62)]
+    bet_id: Annotated[int, Strict(), Field(gt=0, le=2**31)]
     option: Annotated[str, Field(max_length=20)]
 
 
@@ -87,17 +127,17 @@ class CardSlip(BaseModel):
 
 class Decision(BaseModel):
     action: Literal["hit", "stand", "double", "split", "insure"]
-    amount: Annotated[int, Field(ge=0, le=MAX_CENTS)] | None = None
-    seat: Annotated[int, Field(ge=1, le=7)] | None = None
+    amount: CentsOrZero | None = None
+    seat: Annotated[int, Strict(), Field(ge=1, le=7)] | None = None
 
 
 class PokerMessage(BaseModel):
     type: Literal["hello", "sit", "sit-out", "sit-in", "leave", "act"]
     action: Literal["fold", "check", "call", "bet", "raise", "draw", "discard"] | None = None
-    amount: Annotated[int, Field(ge=0, le=MAX_CENTS)] | None = None
+    amount: CentsOrZero | None = None
     cards: Annotated[list[Annotated[str, Field(max_length=3)]], Field(max_length=5)] | None = None
     key: Key | None = None
-    since: Annotated[int, Field(ge=0, le=2**62)] | None = None
+    since: Annotated[int, Strict(), Field(ge=0, le=2**62)] | None = None
 
 
 class PokerTableRequest(BaseModel):
@@ -106,7 +146,7 @@ class PokerTableRequest(BaseModel):
     small_blind: Cents
     big_blind: Cents
     min_buy_in: Cents
-    rake_percent: Annotated[int, Field(ge=0, le=10)] = 0
+    rake_percent: Annotated[int, Strict(), Field(ge=0, le=10)] = 0
     rake_cap: Cents | None = None
 
 
