@@ -141,10 +141,12 @@ __all__ = [
     "CoupResult",
     "HandView",
     "act",
+    "bet_spot",
     "blackjack_view",
     "create_card_table",
     "deal_blackjack",
     "deal_coup",
+    "dealt_round",
     "insure",
     "place_card_bet",
     "recall_card_round",
@@ -283,6 +285,16 @@ def _no_credit(session: Session, player: str, amount: int) -> None:
 # -- the seats and the bets in the engine ------------------------------------------------------
 
 
+def bet_spot(game: str, spot: str) -> str:
+    """A bet's spot as a card table keeps it: a blackjack seat (``"3"`` is ``seat 3``),
+    a punto banco side in lower case.
+
+    >>> bet_spot("blackjack", "3"), bet_spot("punto-banco", " Banker")
+    ('seat 3', 'banker')
+    """
+    return f"seat {seat_of(spot)}" if game == "blackjack" else spot.lower().strip()
+
+
 def place_card_bet(session: Session, table_name: str, player: str, spot: str, amount: int,
                    key: str) -> Receipt:
     """Accept a bet before the deal and debit its stake in this transaction: punto banco
@@ -291,7 +303,7 @@ def place_card_bet(session: Session, table_name: str, player: str, spot: str, am
     request (same key) returns the first receipt."""
     table = _card_table(session, table_name)
     blackjack = table.game == "blackjack"
-    wanted = f"seat {seat_of(spot)}" if blackjack else spot.lower().strip()
+    wanted = bet_spot(table.game, spot)
     done = session.scalars(select(BetRow).where(BetRow.key == key)).one_or_none()
     if done is not None:
         if (done.player, done.spot) != (player, wanted):
@@ -513,6 +525,34 @@ def deal_coup(session: Session, table_name: str, rng: Rng | None = None,
         "paid": sum(s.paid for s in settlements)})
     return CoupResult(row.id, tuple(state.cards), result, _describe(state),
                       tuple(s.settlement() for s in settlements), record.last_hand_before_shuffle)
+
+
+def dealt_round(session: Session, round_id: int) -> CoupResult | BlackjackView | None:
+    """Card round ``round_id`` as its table dealt it, for a retried slip's first answer:
+    the punto banco coup, or the blackjack round as the players see it now; None while
+    it is open for bets (the retry deals it). A void round is refused: its stakes went
+    back, and there is nothing else to answer."""
+    row = session.get(RoundRow, round_id)
+    table = None if row is None else session.get(GameTable, row.table_id)
+    if row is None or table is None:
+        raise TableError(f"no round {round_id}")
+    if row.status == OPEN:
+        return None
+    if row.status == VOID:
+        raise TableError(f"round {row.id} at {table.name} is void: its stakes went back")
+    if table.game == "blackjack":
+        return _view(session, _restore(session, table, row, _bets(session, row.id)))
+    try:
+        record = table_layer.read_record(row.record, FAMILY)
+        state = as_coup(table_layer.rebuild(record, FAMILY))
+    except (RecordError, IllegalMove) as exc:
+        raise TableError(f"round {row.id} cannot be read from its record: {exc}") from None
+    result = state.result()
+    if result is None:
+        raise TableError(f"round {row.id}: the coup did not finish")
+    return CoupResult(row.id, tuple(state.cards), result, _describe(state),
+                      tuple(s.settlement() for s in FAMILY.settlements(state, record)),
+                      bool(record.last_hand_before_shuffle))
 
 
 # -- blackjack ---------------------------------------------------------------------------

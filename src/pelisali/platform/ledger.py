@@ -54,7 +54,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from pelisali.money import format_cents
 from pelisali.platform import metrics
@@ -98,6 +98,33 @@ def _lane() -> int:
 
 class LedgerError(ValueError):
     """A transfer the ledger refuses; nothing was written."""
+
+
+class KeyConflict(LedgerError):
+    """An idempotency key sent again with another request than the one it was first used
+    for: refused, nothing written. Taking it as a retry would answer a request that was
+    never made (and, at a table, with another's round). ``first`` says in words what the
+    key was used for ("a deposit of 10.00 €"), so that the answer can name it."""
+
+    def __init__(self, message: str, first: str) -> None:
+        super().__init__(message)
+        self.first = first
+
+
+_KIND_WORDS = {"buy_in": "buy-in", "cash_out": "cash-out"}
+
+
+def described(kind: str, amount: int, *codes: str) -> str:
+    """A transfer in words, for a refusal that names it; a table account among
+    ``codes`` says where.
+
+    >>> described("deposit", 1_000), described("buy_in", 5_000, "player:ann", "table:nl-1")
+    ('a deposit of 10.00 €', 'a buy-in of 50.00 € at nl-1')
+    """
+    words = _KIND_WORDS.get(kind, kind.replace("_", " "))
+    where = next((f" at {c.removeprefix('table:')}" for c in codes if c.startswith("table:")),
+                 "")
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words} of {format_cents(amount)} €{where}"
 
 
 def now_utc() -> datetime:
@@ -284,7 +311,7 @@ def post(session: Session, postings: Sequence[Posting], actor: str = "system",
         done.update(connection.execute(_DIGESTS, {"keys": keys[start:start + 500]}).all())
     for key, digest in done.items():
         if digests[key] != digest:
-            raise LedgerError(f"idempotency key {key!r} was used for a different transfer")
+            raise _conflict(session, key)
     new = [p for p in postings if p.key not in done]
     if new:
         _apply(session, new, locked)
@@ -420,7 +447,7 @@ def move(session: Session, key: str, source: str, target: str, amount: int, kind
     done = session.scalars(select(Transfer).where(Transfer.key == key)).one_or_none()
     if done is not None:
         if done.digest != digest:
-            raise LedgerError(f"idempotency key {key!r} was used for a different transfer")
+            raise _conflict(session, key)
         return done
     accounts = _locked(session, sorted({source, target}))
     paying, receiving = accounts[source], accounts[target]
@@ -442,6 +469,57 @@ def move(session: Session, key: str, source: str, target: str, amount: int, kind
         "transfer": made.id, "key": key, "from": source, "to": target, "amount": amount,
         "kind": kind, "reason": reason, "round": round_id, "corrects": corrects_id})
     return made
+
+
+def _made(session: Session, keys: Sequence[str]) -> list[tuple[Transfer, str, str]]:
+    """The transfers under ``keys``, each with its source's and target's codes."""
+    source, target = aliased(Account), aliased(Account)
+    return [(t, came_from, went_to) for t, came_from, went_to in session.execute(
+        select(Transfer, source.code, target.code)
+        .join(source, Transfer.source_id == source.id)
+        .join(target, Transfer.target_id == target.id)
+        .where(Transfer.key.in_(list(keys))).order_by(Transfer.id)).tuples()]
+
+
+def _conflict(session: Session, key: str) -> KeyConflict:
+    made = _made(session, [key])
+    first = (described(made[0][0].kind, made[0][0].amount, made[0][1], made[0][2])
+             if made else "another transfer")
+    return KeyConflict(f"idempotency key {key!r} was used for a different transfer: {first}",
+                       first)
+
+
+def made_before(session: Session, key: str, kind: str, source: str, target: str,
+                amount: int | None = None, others: Sequence[str] = ()) -> Transfer | None:
+    """The transfer ``key`` made, if this request is the one it was made for: ``kind``
+    from ``source`` to ``target``, of ``amount`` (None: any, as a cash-out takes what the
+    seat holds); None if the key is new. The reason is not compared: it holds what only
+    the first request knew (a provider's reference, a seat). :class:`KeyConflict` if the
+    key, or one of ``others`` (the same client key under another request's prefix: a
+    deposit's key sent for a withdrawal), was used for anything else.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = move(s, "d1", "external:cage", "player:ann", 1_000, "deposit", reason="ref-1")
+    ...     made_before(s, "d1", "deposit", "external:cage", "player:ann", 1_000).reason
+    ...     made_before(s, "d1", "deposit", "external:cage", "player:ann", 2_000)
+    Traceback (most recent call last):
+    ...
+    pelisali.platform.ledger.KeyConflict: idempotency key 'd1' was used for a different \
+transfer: a deposit of 10.00 €
+    """
+    found = None
+    for transfer, came_from, went_to in _made(session, [key, *others]):
+        if (transfer.key == key and (transfer.kind, came_from, went_to) == (kind, source, target)
+                and amount in (None, transfer.amount)):
+            found = transfer
+            continue
+        first = described(transfer.kind, transfer.amount, came_from, went_to)
+        raise KeyConflict(f"idempotency key {transfer.key!r} was used for a different "
+                          f"transfer: {first}", first)
+    return found
 
 
 def correct(session: Session, key: str, transfer_id: int, reason: str,

@@ -3,8 +3,10 @@
 An adapter charges or pays out and says whether it did. The ledger records the
 transfer against ``external:<adapter name>`` in the same transaction, with the
 request's idempotency key. So a retried request is neither charged nor paid twice:
-the key is looked up before the adapter is asked again. Deposits are checked
-against the player's limits before anyone is charged.
+the key is looked up before the adapter is asked again. A key the ledger holds for
+another request (another amount, a withdrawal's key sent for a deposit) is refused with
+:class:`~pelisali.platform.ledger.KeyConflict` before anyone is asked anything. Deposits
+are checked against the player's limits before anyone is charged.
 
 >>> from datetime import date
 >>> from pelisali.platform import accounts
@@ -20,19 +22,24 @@ against the player's limits before anyone is charged.
 'cage-1'
 >>> len(cage.calls)
 1
+>>> with transaction(engine) as s:
+...     deposit_via(s, cage, "ann", 3_000, key="dep-1")   # the key, another amount
+Traceback (most recent call last):
+...
+pelisali.platform.ledger.KeyConflict: idempotency key 'dep-1' was used for a different \
+transfer: a deposit of 20.00 €
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pelisali.platform import accounts
-from pelisali.platform.ledger import append_audit, move
-from pelisali.platform.models import Transfer
+from pelisali.platform.ledger import append_audit, made_before, move
 
 
 @dataclass(frozen=True)
@@ -70,14 +77,13 @@ class Cage:
         return PaymentResult(True, f"{self.name}-{len(self.calls)}")
 
 
-def _done(session: Session, key: str) -> Transfer | None:
-    return session.scalars(select(Transfer).where(Transfer.key == key)).one_or_none()
-
-
 def deposit_via(session: Session, adapter: PaymentAdapter, name: str, amount: int,
-                key: str) -> PaymentResult:
-    """Charge through ``adapter`` and credit the wallet; refused by the limits first."""
-    done = _done(session, key)
+                key: str, others: Sequence[str] = ()) -> PaymentResult:
+    """Charge through ``adapter`` and credit the wallet; refused by the limits first.
+    ``others``: the keys the same client key takes for another request (a withdrawal),
+    which must not have been used either."""
+    done = made_before(session, key, "deposit", f"external:{adapter.name}",
+                       accounts.wallet_code(name), amount, others)
     if done is not None:
         return PaymentResult(True, done.reason)
     accounts.check_deposit(session, name, amount)
@@ -90,10 +96,11 @@ def deposit_via(session: Session, adapter: PaymentAdapter, name: str, amount: in
 
 
 def withdraw_via(session: Session, adapter: PaymentAdapter, name: str, amount: int,
-                 key: str) -> PaymentResult:
+                 key: str, others: Sequence[str] = ()) -> PaymentResult:
     """Debit the wallet and pay out through ``adapter``; if the adapter fails, the debit
-    is rolled back with the transaction."""
-    done = _done(session, key)
+    is rolled back with the transaction. ``others`` as for :func:`deposit_via`."""
+    done = made_before(session, key, "withdrawal", accounts.wallet_code(name),
+                       f"external:{adapter.name}", amount, others)
     if done is not None:
         return PaymentResult(True, done.reason)
     accounts.find(session, name)

@@ -110,6 +110,7 @@ from pelisali.platform.ledger import (
     Posting,
     append_audit,
     balance,
+    made_before,
     move,
     now_utc,
     open_account,
@@ -535,31 +536,39 @@ class CashTable:
 
     # -- money in and out -------------------------------------------------------------------
     @_one_change_at_a_time
-    def buy_in(self, player: str, amount: int, key: str) -> int:
+    def buy_in(self, player: str, amount: int, key: str, top_up: bool = True) -> int:
         """Sit ``player`` with ``amount`` of chips from their wallet, or add chips between
-        hands when seated; a house seat (a name with ':') buys from ``house:poker-bots``.
-        Returns the seat. Refused, with nothing changed: a player who may not play or is
-        over a loss limit, too little money, under the table minimum, during a hand. A
-        retried request (the same key) changes nothing more."""
+        hands when seated (unless ``top_up`` is False: then a seated player is refused);
+        a house seat (a name with ':') buys from ``house:poker-bots``. Returns the seat.
+        Refused, with nothing changed: a player who may not play or is over a loss
+        limit, too little money, under the table minimum, during a hand. A retried
+        request (the same key, the same amount at this table) changes nothing more, a
+        hand in play or not; the key used for anything else (another amount or table, a
+        cash-out) is refused with :class:`~pelisali.platform.ledger.KeyConflict`."""
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise PokerTableError("a buy-in is a positive whole number of cents")
-        if self._hand is not None:
-            raise PokerTableError("no chips are bought during a hand (RAY 1.4.1.1.1)")
         hands = self.hands
+        source = HOUSE_SEATS if is_house_seat(player) else accounts.wallet_code(player)
         with transaction(self.db) as session:
-            if _done(session, f"buy-in:{key}"):
+            done = made_before(session, f"buy-in:{key}", BUY_IN_KIND, source,
+                               table_account(self.name), amount, others=(f"cash-out:{key}",))
+            if done is not None and self._hand is not None:
+                seating = self.table  # the seats are the hand's: nothing to read again
+            elif done is not None:
                 seating, hands = self._resynced(session)
+            elif self._hand is not None:
+                raise PokerTableError("no chips are bought during a hand (RAY 1.4.1.1.1)")
             else:
                 seat = self.table.index(player)
                 if seat is None:
                     seating, seat = self.table.sit(player, amount, self.settings.min_buy_in)
+                elif not top_up:
+                    raise PokerTableError(f"{player} is already seated at {self.name}: "
+                                          "leave the table first")
                 else:
                     seating = self.table.buy_chips(player, amount)
-                if is_house_seat(player):
-                    source = HOUSE_SEATS
-                else:
+                if not is_house_seat(player):
                     _check_buy_in(session, player, amount)
-                    source = accounts.wallet_code(player)
                 move(session, f"buy-in:{key}", source, table_account(self.name), amount,
                      BUY_IN_KIND, reason=_reason(player, self.name, seat, "buy-in"),
                      actor=player)
@@ -576,13 +585,15 @@ class CashTable:
         (the wallet; a house seat's to ``house:poker-bots``). Returns the amount. A
         retried request (the same key) returns the first one's amount."""
         seat = self.table.index(player)
-        if self._hand is not None and seat in self._hand.play.table_seats:
-            raise PokerTableError("players leave between hands")
         hands = self.hands
         with transaction(self.db) as session:
-            done = _done(session, f"cash-out:{key}")
-            if done is not None:
-                (seating, hands), chips = self._resynced(session), done.amount
+            done = self._cashed_out(session, player, key)
+            if done is not None and self._hand is not None:
+                seating, chips = self.table, done  # the seats are the hand's
+            elif done is not None:
+                (seating, hands), chips = self._resynced(session), done
+            elif self._hand is not None and seat in self._hand.play.table_seats:
+                raise PokerTableError("players leave between hands")
             else:
                 seating, chips, index = self.table.leave(player)
                 target = HOUSE_SEATS if is_house_seat(player) else accounts.wallet_code(player)
@@ -595,6 +606,20 @@ class CashTable:
             self._check_balance(session, seating)
         self.table, self.hands = seating, hands
         return chips
+
+    def cashed_out(self, player: str, key: str) -> int | None:
+        """What the cash-out of ``player`` under ``key`` paid, if it was made (None: the
+        key is new, or the player left with no chips); a retried leave's first answer.
+        :class:`~pelisali.platform.ledger.KeyConflict` if the key was used for anything
+        else (a buy-in, another player's or table's cash-out)."""
+        with transaction(self.db) as session:
+            return self._cashed_out(session, player, key)
+
+    def _cashed_out(self, session: Session, player: str, key: str) -> int | None:
+        target = HOUSE_SEATS if is_house_seat(player) else accounts.wallet_code(player)
+        done = made_before(session, f"cash-out:{key}", CASH_OUT_KIND,
+                           table_account(self.name), target, others=(f"buy-in:{key}",))
+        return None if done is None else done.amount
 
     def _resynced(self, session: Session) -> tuple[Seating, int]:
         """The seats as the ledger has them, and the hands recorded (after a retried
@@ -823,10 +848,6 @@ def _lock(session: Session, code: str) -> None:
     open_account(session, code, "table")
     session.scalars(select(Account).where(Account.code == code).with_for_update()
                     .execution_options(populate_existing=True)).one()
-
-
-def _done(session: Session, key: str) -> Transfer | None:
-    return session.scalars(select(Transfer).where(Transfer.key == key)).one_or_none()
 
 
 def _last_record(session: Session, table_id: int) -> tuple[RoundRow, dict[str, Any]] | None:

@@ -176,10 +176,12 @@ def _holds_or_asks(table: Any) -> bool:
 
 
 def _again(connection: Any, table: Any, slip: RngSlip) -> RngOutcome:
-    """A slip whose key was used: its first receipts if it is the same slip again (its
-    round's answer is the first one), else refused; nothing is opened or moved."""
+    """A slip whose key was used: its first receipts if it is the same slip again at
+    this table (its round's answer is the first one), else refused with the
+    :class:`~pelisali.platform.rounds.SlipConflict` that names the first slip; nothing is
+    opened or moved."""
     first = placed_before(connection, _new_round(table, 0, None),
-                           Slip(slip.player, slip.bets, slip.key))
+                           Slip(slip.player, slip.bets, slip.key), table.id)
     if first.refused is not None:
         return RngOutcome(refused=first.refused)
     return RngOutcome(receipts=tuple(first.receipts), again=True)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
@@ -66,6 +66,7 @@ from pelisali.platform import accounts, jackpots, metrics, table_layer
 from pelisali.platform.db import after_commit
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import (
+    KeyConflict,
     LedgerError,
     Posting,
     append_audit,
@@ -105,6 +106,11 @@ _ACCOUNTS = cast(Table, Account.__table__)
 
 class TableError(LedgerError):
     """A table or round request refused; nothing changed."""
+
+
+class SlipConflict(TableError, KeyConflict):
+    """A slip's key sent again with another slip (another table, game or version, other
+    spots or amounts): refused, nothing taken (:func:`first_slip`)."""
 
 
 def _game(table: GameTable) -> WagerGame:
@@ -356,7 +362,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
             results[n] = SlipResult([], TableError("a slip holds at least one bet"))
             continue
         if slip.key in used or f"{slip.key}/0" in used:
-            results[n] = placed_before(connection, rnd, slip)
+            results[n] = placed_before(connection, rnd, slip, table.id)
             continue
         try:  # the engine takes the slip whole, or nothing of it
             placed[n], spots[n], engine_took[n] = rnd.place_slip(slip.player, slip.bets)
@@ -409,22 +415,85 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
             for r in results]
 
 
-def placed_before(connection: Connection, rnd: WagerRound, slip: Slip) -> SlipResult:
-    """A slip whose key was used: its first receipts if it is the same slip again."""
-    rows = sorted(connection.execute(
-        select(_BETS.c.key, _BETS.c.number, _BETS.c.player, _BETS.c.spot, _BETS.c.stake)
-        .where(or_(_BETS.c.key == slip.key,
-                   _BETS.c.key.startswith(f"{slip.key}/", autoescape=True)))),
-        key=lambda row: row.number)
+def placed_before(connection: Connection, rnd: WagerRound, slip: Slip,
+                  table_id: int) -> SlipResult:
+    """A slip whose key was used: its first receipts if it is the same slip again at
+    table ``table_id`` (:func:`first_slip`), else refused with :class:`SlipConflict`."""
     try:
-        same = len(rows) == len(slip.bets) and all(
-            row.player == slip.player and row.spot == rnd.wager.spot(spot).key
-            for row, (spot, _) in zip(rows, slip.bets, strict=True))
-    except GameError:
-        same = False
-    if not same:
-        return SlipResult([], TableError(f"bet key {slip.key!r} was used for a different bet"))
-    return SlipResult([Receipt(row.number, row.stake, 0, "already placed") for row in rows])
+        first = first_slip(connection, table_id, slip, lambda spot: rnd.wager.spot(spot).key)
+    except SlipConflict as exc:
+        return SlipResult([], exc)
+    return SlipResult(first or [])
+
+
+_SLIP_LIMITS = (select(_ROUNDS.c.record, _TABLES.c.limit_max)
+                .join(_TABLES, _TABLES.c.id == _ROUNDS.c.table_id)
+                .where(_ROUNDS.c.id == bindparam("round")))
+_STAKED_BEFORE = (select(func.coalesce(func.sum(_BETS.c.stake), 0))
+                  .where(_BETS.c.round_id == bindparam("round"),
+                         _BETS.c.player == bindparam("player"),
+                         _BETS.c.spot == bindparam("spot"),
+                         _BETS.c.number < bindparam("number"), _BETS.c.level == 0))
+
+
+def first_slip(connection: Connection, table_id: int, slip: Slip,
+               spot_key: Callable[[str], str]) -> list[Receipt] | None:
+    """The receipts of the slip first placed under ``slip.key`` (its bets keyed ``KEY``
+    alone or ``KEY/0``, ``KEY/1``...), if ``slip`` is that slip again: at the same table,
+    by the same player, the same bets in the same order, each on the same spot
+    (``spot_key`` names it as the table does) for the same amount. None if the key is
+    new. Anything else is another request under a used key, and a retry's answer would
+    be the first slip's round: :class:`SlipConflict`, naming the first slip.
+
+    An amount the table's maximum cut is the same request when it is at least what was
+    taken: the first one was more than the maximum let in, and so is this one.
+    """
+    rows = connection.execute(
+        select(_BETS.c.key, _BETS.c.number, _BETS.c.player, _BETS.c.spot, _BETS.c.stake,
+               _BETS.c.round_id, _ROUNDS.c.table_id, _TABLES.c.name)
+        .join(_ROUNDS, _ROUNDS.c.id == _BETS.c.round_id)
+        .join(_TABLES, _TABLES.c.id == _ROUNDS.c.table_id)
+        .where(or_(_BETS.c.key == slip.key,
+                   _BETS.c.key.startswith(f"{slip.key}/", autoescape=True)))).all()
+    by_index: dict[int, Any] = {}
+    for row in rows:  # KEY/n is the slip's bet n; KEY/x would be another key's bet
+        suffix = row.key[len(slip.key) + 1:]
+        if row.key == slip.key or suffix.isdigit():
+            by_index[0 if row.key == slip.key else int(suffix)] = row
+    if not by_index:
+        return None
+    first = [by_index[i] for i in sorted(by_index)]
+
+    def same_bet(row: Any, spot: str, amount: int) -> bool:
+        try:
+            if row.player != slip.player or row.spot != spot_key(spot):
+                return False
+        except (GameError, LedgerError, ValueError):  # a spot the table does not know
+            return False
+        return amount == row.stake or (amount > row.stake and _cut(connection, row))
+
+    if not (sorted(by_index) == list(range(len(slip.bets)))
+            and all(row.table_id == table_id for row in first)
+            and all(same_bet(row, spot, amount)
+                    for row, (spot, amount) in zip(first, slip.bets, strict=True))):
+        bets = ", ".join(f"{format_cents(row.stake)} € on {row.spot}" for row in first)
+        used_for = f"a slip of {bets} at {first[0].name}"
+        raise SlipConflict(f"bet key {slip.key!r} was used for a different bet: {used_for}",
+                           used_for)
+    return [Receipt(row.number, row.stake, 0, "already placed") for row in first]
+
+
+def _cut(connection: Connection, row: Any) -> bool:
+    """Whether bet ``row`` was cut to its round's maximum: with the player's bets on its
+    spot before it, it holds the maximum (as :meth:`pelisali.games.round.Limits.accept`
+    cuts)."""
+    found = connection.execute(_SLIP_LIMITS, {"round": row.round_id}).one()
+    kept = json.loads(found.record).get("limits") if found.record not in ("", "{}") else None
+    maximum = int(kept["max"]) if isinstance(kept, dict) else int(found.limit_max)
+    before = connection.execute(_STAKED_BEFORE, {
+        "round": row.round_id, "player": row.player, "spot": row.spot,
+        "number": row.number}).scalar_one()
+    return int(before) + int(row.stake) >= maximum
 
 
 def place_bets(session: Session, table_name: str, player: str,

@@ -41,9 +41,9 @@ from pelisali.platform.rounds import TableError
 from pelisali.rng import Rng
 
 __all__ = ["Decision", "HandDecision", "Insurance", "Played", "Receipt", "RoundRecall",
-           "TableError", "Waiting", "ZeroChoice", "create", "decide", "find", "own_table",
-           "own_table_name", "place", "play_round", "recall", "recover", "standing_bets",
-           "void", "waiting"]
+           "TableError", "Waiting", "ZeroChoice", "create", "dealt", "decide", "find",
+           "own_table", "own_table_name", "place", "play_round", "recall", "recover",
+           "standing_bets", "void", "waiting"]
 
 CARD_NAMES = {"baccarat": "punto-banco"}  # a name players use for punto banco
 
@@ -150,8 +150,10 @@ def place(session: Session, table_name: str, player: str, bets: Sequence[tuple[s
     their stakes in this transaction: a receipt a bet (its number, the amount accepted,
     the excess over the table maximum returned, the table's message). The slip is taken
     whole or refused whole. The same ``key`` again is the same slip, taken once: its
-    receipts say ``already placed`` (another slip under it is refused). A poker table is
-    refused: chips go on it through a seat's buy-in.
+    receipts say ``already placed``. Another slip under it (another table, other spots
+    or amounts, more or fewer bets) is refused with
+    :class:`~pelisali.platform.rounds.SlipConflict`, which names the first. A poker
+    table is refused: chips go on it through a seat's buy-in.
 
     >>> from datetime import date
     >>> from pelisali.platform import accounts
@@ -173,6 +175,14 @@ def place(session: Session, table_name: str, player: str, bets: Sequence[tuple[s
         return rounds.place_bets(session, table_name, player, bets, key)
     if not bets:
         raise rounds.TableError("a slip holds at least one bet")
+    # The whole slip against the one first placed under the key: each bet alone would
+    # let a retry with one more bet place it in the next round.
+    session.flush()
+    first = rounds.first_slip(session.connection(), table.id,
+                              rounds.Slip(player, tuple(bets), key),
+                              lambda spot: card_rounds.bet_spot(table.game, spot))
+    if first is not None:
+        return first
     # A card table takes one bet a call, each under its own key: KEY/0, KEY/1, ... as the
     # card endpoints have always keyed a slip. The savepoint refuses the slip whole, as a
     # wager table does, when a later bet is refused after an earlier one was debited.
@@ -233,6 +243,12 @@ def play_round(session: Session, table_name: str, rng: Rng | None = None, *,
         card_rounds.deal_coup(session, table_name, rng) if table.game == "punto-banco"
         else card_rounds.deal_blackjack(session, table_name, rng))
     return Played(dealt.round_id, dealt.settlements, dealt)
+
+
+def dealt(session: Session, round_id: int) -> CoupResult | BlackjackView | None:
+    """Card round ``round_id`` as it was dealt (a retried slip's first answer): the coup,
+    or the blackjack round as it stands; None while it is open for bets."""
+    return card_rounds.dealt_round(session, round_id)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,11 @@ the showdown) and never the deck. A spectator's view holds no hole card at all.
 
 The money is the platform's (:class:`pelisali.platform.poker_tables.CashTable`): a
 buy-in moves from the wallet to the table's account, every finished hand is recorded
-with its rake in one transaction, and leaving cashes the chips out.
+with its rake in one transaction, and leaving cashes the chips out. ``sit`` and
+``leave`` move money, so each carries the client's idempotency key: without one it is
+refused; the same key again gets its first answer and moves nothing; the key used for
+another request (another amount or table, a sit's key sent to leave) is refused. A sit
+of a player already seated, or a leave of one not seated, is refused with the reason.
 
 When the timer runs out the player checks if they may and folds if not, and sits out
 from the next hand until they say they are back. A player who disconnects keeps the
@@ -35,7 +39,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from pelisali.platform.ledger import LedgerError
+from pelisali.platform.ledger import KeyConflict, LedgerError
 from pelisali.platform.poker_tables import CashTable, PokerTableError
 from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
@@ -60,7 +64,9 @@ class PokerRoom:
     seq: int = 0  # the number of the last event published
     deadline: float = 0.0
     present: Counter[str] = field(default_factory=Counter)  # sockets a player has open
-    leaving: set[str] = field(default_factory=set)
+    # Players who asked to leave during a hand, each with the key of their request: the
+    # cash-out at the hand's end is made under it, so the request retried gets its answer.
+    leaving: dict[str, str] = field(default_factory=dict)
     _cash: CashTable | None = None
     _task: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -159,11 +165,16 @@ class PokerRoom:
 
     # -- what players do ---------------------------------------------------------------
     async def sit(self, player: str, amount: int, key: str) -> dict[str, Any]:
+        """Buy in under ``key``; a seated player is refused (a second sit is a replay or a
+        mistake, never a top-up), but the same key again is its first answer."""
+        if not key:
+            return _refused(NO_KEY.format(what="a sit (buy-in)"))
         try:
-            seat = await asyncio.to_thread(self.cash.buy_in, player, amount, key)
+            seat = await asyncio.to_thread(self.cash.buy_in, player, amount, key, top_up=False)
+        except KeyConflict as exc:
+            return _refused(f"this key was used for {exc.first}; send a new key")
         except (LedgerError, PokerError) as exc:
-            return {"type": "refused", "reason": str(exc)}
-        self.leaving.discard(player)
+            return _refused(str(exc))
         self._wake.set()
         await self._broadcast()
         return {"type": "seated", "seat": seat}
@@ -178,8 +189,25 @@ class PokerRoom:
         return {"type": "sitting-out" if out else "sitting-in"}
 
     async def leave(self, player: str, key: str) -> dict[str, Any]:
+        """Cash out under ``key`` (when the hand ends for a player in it). A cash-out
+        made under the key is its first answer, and nothing moves again; a player not
+        seated is refused: there is nothing to cash out."""
+        if not key:
+            return _refused(NO_KEY.format(what="a leave (cash-out)"))
+        try:
+            paid = await asyncio.to_thread(self.cash.cashed_out, player, key)
+        except KeyConflict as exc:
+            return _refused(f"this key was used for {exc.first}; send a new key")
+        except LedgerError as exc:
+            return _refused(str(exc))
+        if paid is not None:  # a retry: what the cash-out under this key paid
+            return {"type": "cashed-out", "amount": paid}
+        if player in self.leaving:
+            return {"type": "leaving", "reason": "you leave when this hand ends"}
+        if self.cash.table.index(player) is None:
+            return _refused(f"you are not seated at {self.table}: nothing to cash out")
         if player in self.cash.in_hand and self.cash.hand is not None:
-            self.leaving.add(player)  # cashed out when the hand ends
+            self.leaving[player] = key  # cashed out under it when the hand ends
             with contextlib.suppress(LedgerError):
                 self.cash.sit_out(player, True)
             return {"type": "leaving", "reason": "you leave when this hand ends"}
@@ -239,8 +267,9 @@ class PokerRoom:
             await self._publish(None, {"type": "hand-result", "round_id": result.round_id,
                                        "rake": result.rake, "chips": result.chips,
                                        "shown": shown})
-            for name in sorted(self.leaving):
-                await self._cash_out(name, f"leave-{self.table}-{result.round_id}-{name}")
+            for name, key in sorted(self.leaving.items()):
+                await self._cash_out(name, key)  # refused: still seated, sitting out
+                self.leaving.pop(name, None)
             await self._broadcast()
             await self.clock.sleep(self.between_hands)
             return
@@ -269,8 +298,8 @@ class PokerRoom:
         try:
             chips = await asyncio.to_thread(self.cash.cash_out, player, key)
         except (PokerTableError, LedgerError) as exc:
-            return {"type": "refused", "reason": str(exc)}
-        self.leaving.discard(player)
+            return _refused(str(exc))
+        self.leaving.pop(player, None)
         await self._broadcast()
         return {"type": "cashed-out", "amount": chips}
 
@@ -291,7 +320,17 @@ class PokerRoom:
                         body.get("type"))
 
 
+def _refused(reason: str) -> dict[str, Any]:
+    return {"type": "refused", "reason": reason}
+
+
+NO_KEY = ("{what} moves money, so it carries a key: a new one for each request, the "
+          "same one to send it again")
+
+
 def _shown(view: dict[str, object]) -> dict[int, list[str]]:
-    shown = view["shown"]
-    assert isinstance(shown, dict)
+    """The hole cards shown at the showdown, by seat (none if the view holds none)."""
+    shown = view.get("shown")
+    if not isinstance(shown, dict):
+        return {}
     return {int(seat): list(cards) for seat, cards in shown.items()}

@@ -1,5 +1,7 @@
 """The card games one player against the house at their own table: punto banco coups,
-and blackjack dealt, played decision by decision and resumed after a reconnection."""
+and blackjack dealt, played decision by decision and resumed after a reconnection. A
+retried slip gets its round's answer and is taken once; its key sent with another slip
+(the other game, other spots or amounts) is refused with 409."""
 
 from typing import Any
 
@@ -10,6 +12,7 @@ from pelisali.platform import queries, tables
 from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.rounds import TableError
 from pelisali.server.dependencies import AppState, Bettor, Player
+from pelisali.server.keys import bound_to_first
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import CardSlip, Decision, settlement
 
@@ -20,20 +23,34 @@ def _table(session: Session, game: str, name: str) -> str:
     return tables.own_table(session, name, game)
 
 
-def _bets(session: Session, table: str, name: str, body: CardSlip) -> None:
-    # Each bet keyed web:NAME:KEY/i, as the slip's bets always were.
-    tables.place(session, table, name, [(bet.spot, bet.amount) for bet in body.bets],
-                 key=f"web:{name}:{body.key}")
+def _bets(state: AppState, game: str, name: str, body: CardSlip) -> tuple[str, bool]:
+    """Place the slip at the player's own ``game`` table (each bet keyed web:NAME:KEY/i,
+    as the slip's bets always were): the table, and whether the slip was placed before
+    (a retry, answered from its round)."""
+    with bound_to_first(body.key), state.db() as session:
+        table = _table(session, game, name)
+        receipts = tables.place(session, table, name,
+                                [(bet.spot, bet.amount) for bet in body.bets],
+                                key=f"web:{name}:{body.key}")
+    return table, all(r.message == "already placed" for r in receipts)
+
+
+def _first_deal(session: Session, name: str, body: CardSlip
+                ) -> CoupResult | BlackjackView | None:
+    """The round of a slip placed before, as it was dealt; None while it waits to be
+    dealt (the first request placed it and did not get to deal it)."""
+    round_id = queries.slip_round(session, f"web:{name}:{body.key}")
+    return None if round_id is None else tables.dealt(session, round_id)
 
 
 @router.post("/api/cards/punto-banco")
 def punto_banco(body: CardSlip, login: Bettor, state: AppState) -> dict[str, Any]:
     """Bets on player, banker or tie, and the coup dealt from the table's shoe."""
+    table, again = _bets(state, "punto-banco", login.name, body)
     with state.db() as session:
-        table = _table(session, "punto-banco", login.name)
-        _bets(session, table, login.name, body)
-    with state.db() as session:
-        coup = tables.play_round(session, table, state.rng).dealt
+        coup = _first_deal(session, login.name, body) if again else None
+        if coup is None:
+            coup = tables.play_round(session, table, state.rng).dealt
         if not isinstance(coup, CoupResult):  # a punto banco table deals a coup
             raise TableError(f"{table} did not deal a coup")
         return {"round_id": coup.round_id, "result": coup.result,
@@ -55,11 +72,11 @@ def blackjack_now(login: Player, state: AppState) -> dict[str, Any]:
 @router.post("/api/cards/blackjack/deal")
 def blackjack_deal(body: CardSlip, login: Bettor, state: AppState) -> dict[str, Any]:
     """Bets on seats (``"1"`` to ``"7"``) and the deal."""
+    table, again = _bets(state, "blackjack", login.name, body)
     with state.db() as session:
-        table = _table(session, "blackjack", login.name)
-        _bets(session, table, login.name, body)
-    with state.db() as session:
-        view = tables.play_round(session, table, state.rng).dealt
+        view = _first_deal(session, login.name, body) if again else None
+        if view is None:
+            view = tables.play_round(session, table, state.rng).dealt
         if not isinstance(view, BlackjackView):  # a blackjack table deals a round
             raise TableError(f"{table} did not deal blackjack")
         return _blackjack(session, view, login.name)

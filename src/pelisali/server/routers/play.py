@@ -1,6 +1,7 @@
 """The RNG wager games, one player against the house at their own table: a slip of
 bets played at once, and the choices a round may wait for (roulette D's en prison or
-la partage). A retried slip gets its first answer and is taken once."""
+la partage). A retried slip gets its first answer and is taken once; its key sent with
+another slip (another game or version, other spots or amounts) is refused with 409."""
 
 import contextlib
 from typing import Any
@@ -13,6 +14,7 @@ from pelisali.platform import queries, rounds, tables
 from pelisali.platform.rng_desk import RngSlip
 from pelisali.platform.tables import ZeroChoice
 from pelisali.server.dependencies import AppState, Bettor, Player, wager_game
+from pelisali.server.keys import bound_to_first
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Choice, Slip, settlement
 from pelisali.server.state import ServerState
@@ -34,7 +36,8 @@ def play(game: str, body: Slip, login: Bettor, state: AppState) -> dict[str, Any
     outcome = state.rng_desk.play(RngSlip(name, login.name,
                                           tuple((b.spot, b.amount) for b in body.bets), key))
     if outcome.refused is not None:
-        raise outcome.refused
+        with bound_to_first(body.key):  # a key used for another slip: 409
+            raise outcome.refused
     if outcome.again:  # a retried slip: its first answer
         return _first_answer(state, name, key, login.name)
     if outcome.round_id is not None and not outcome.deciding and outcome.balance is not None:

@@ -5,6 +5,8 @@ A client receives its own view of the table on arrival and whenever it changes, 
 the results of finished hands. It sends ``hello`` (with ``since``: the hands' results
 it missed, then the table), ``sit`` (an ``amount`` to buy in), ``sit-out``,
 ``sit-in``, ``leave`` and ``act`` (an ``action``, with an ``amount`` or ``cards``).
+``sit`` and ``leave`` move money and carry the client's ``key`` (a new one for each
+request): the room refuses them without one.
 """
 
 from typing import Any
@@ -42,7 +44,9 @@ class PokerSocket(TableSocket):
         except ValidationError as exc:
             await self.send_error(websocket, str(exc)[:300])
             return
-        key = f"web:{self.player}:{request.key or request.type}"
+        # No key is no key: defaulting to the message's type made every keyless leave a
+        # retry of the first one ("cashed-out" again while nothing moved).
+        key = f"web:{self.player}:{request.key}" if request.key else ""
         if request.type == "hello":
             for result in await self.missed(request.since or 0):
                 if result["type"] == "hand-result":
