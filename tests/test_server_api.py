@@ -17,6 +17,7 @@ from pelisali.platform.db import transaction
 from pelisali.platform.ledger import balance, check, verify_audit
 from pelisali.platform.rounds import reconcile_bets
 from pelisali.server.app import create_app
+from pelisali.server.auth import LoginGuard
 
 PASSWORD = STAFF_PASSWORD  # the staff's, and the players' in these tests
 
@@ -124,9 +125,24 @@ def test_a_player_reaches_only_their_own(client: TestClient, db: Engine) -> None
 def test_logins_are_rate_limited_and_passwords_checked(client: TestClient) -> None:
     player(client, deposit=0)
     client.post("/api/logout")
+    now = [0.0]  # the guard's clock: no time passes unless the test moves it
+    state = client.app.state.pelisali  # type: ignore[attr-defined]
+    state.logins = LoginGuard(now=lambda: now[0])
     answers = [client.post("/api/login", json={"name": "ann", "password": "wrong password"})
-               .status_code for _ in range(6)]
-    assert answers == [401, 401, 401, 401, 429, 429]  # ann logged in once already
+               for _ in range(7)]
+    # Five failures are let through; then each try waits, twice as long after each.
+    assert [a.status_code for a in answers] == [401] * 5 + [429] * 2
+    assert answers[5].headers["Retry-After"] == "1" and "try again in 1 s" in answers[5].text
+    now[0] = 1.0
+    assert client.post("/api/login", json={"name": "ann", "password": "wrong password"}
+                       ).status_code == 401
+    late = client.post("/api/login", json={"name": "ann", "password": PASSWORD})
+    assert late.status_code == 429 and late.headers["Retry-After"] == "2"
+    now[0] = 3.0  # the right password, once the wait is over, logs in and forgets
+    assert client.post("/api/login", json={"name": "ann", "password": PASSWORD}
+                       ).status_code == 200
+    assert client.post("/api/login", json={"name": "ann", "password": "wrong password"}
+                       ).status_code == 401
     weak = client.post("/api/register", json={"name": "kid", "password": "x",
                                               "born": "2015-01-01", "country": "FI"})
     assert weak.status_code == 400 and "under 18" in weak.text

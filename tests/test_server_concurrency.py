@@ -23,6 +23,7 @@ from pelisali.platform.db import transaction
 from pelisali.platform.models import BetRow
 from pelisali.platform.rounds import reconcile_bets
 from pelisali.server.app import create_app
+from pelisali.server.security import Security
 
 PASSWORD = "correct horse battery"
 PLAYERS = 50
@@ -38,7 +39,10 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(create_app(engine), host="127.0.0.1",
+        # Fifty players register at once from one address, as from a hall's terminals.
+        hall = Security(registrations_per_address=100)
+        server = uvicorn.Server(uvicorn.Config(create_app(engine, security=hall),
+                                               host="127.0.0.1",
                                                port=port, log_level="warning"))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()

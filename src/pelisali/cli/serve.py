@@ -84,12 +84,16 @@ def serve(
         "PELISALI_DATABASE_URL": database_url(), "PELISALI_BUS": bus,
         "PELISALI_LIVE_WINDOW": str(live_window), "PELISALI_LIVE_PAUSE": str(live_pause),
         "PELISALI_ACT_SECONDS": str(act_seconds), "PELISALI_LOG_LEVEL": log_level,
-        "PELISALI_LOG_FORMAT": log_format})
+        "PELISALI_LOG_FORMAT": log_format, "PELISALI_HOST": host})
     if workers > 1:
         _share_metrics()
+    from pelisali.server.security import Security
+
+    # A socket message past the limit is refused by uvicorn itself, before it is read.
     uvicorn.run("pelisali.server.app:from_environment", factory=True, workers=workers,
                 host=host, port=port, log_level=log_level.lower(), log_config=None,
-                access_log=False, timeout_graceful_shutdown=30)
+                access_log=False, timeout_graceful_shutdown=30,
+                ws_max_size=Security.from_environment(host).ws_max_message)
 
 
 def _share_metrics() -> None:

@@ -39,10 +39,11 @@ from pelisali.platform import metrics
 from pelisali.platform.accounts import Refused
 from pelisali.platform.ledger import LedgerError, append_audit, now_utc
 from pelisali.platform.models import Credential, WebSession
+from pelisali.platform.passwords import MIN_LENGTH, weakness
 
 ROLES = ("player", "staff")
 SESSION_HOURS = 12
-MIN_PASSWORD = 8
+MIN_PASSWORD = MIN_LENGTH
 PASSWORD_THREADS = 2  # argon2 at once; the rest of the logins wait their turn
 _HASHER = PasswordHasher()
 _POOL = ThreadPoolExecutor(max_workers=PASSWORD_THREADS, thread_name_prefix="argon2")
@@ -66,16 +67,18 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def check_password(password: str) -> None:
-    """Refused: a password too short to keep."""
-    if len(password) < MIN_PASSWORD:
-        raise Refused(f"a password has at least {MIN_PASSWORD} characters")
+def check_password(password: str, name: str = "") -> None:
+    """Refused: a password too weak to keep for login ``name``
+    (:func:`pelisali.platform.passwords.weakness`: NIST SP 800-63B)."""
+    reason = weakness(password, name)
+    if reason is not None:
+        raise Refused(reason)
 
 
-def hash_password(password: str) -> str:
-    """The argon2 hash of ``password``, made on the password threads (call it outside
-    any transaction)."""
-    check_password(password)
+def hash_password(password: str, name: str = "") -> str:
+    """The argon2 hash of ``password`` for login ``name``, made on the password threads
+    (call it outside any transaction); a weak password is refused first."""
+    check_password(password, name)
     return _POOL.submit(_HASHER.hash, password).result()
 
 
@@ -100,7 +103,7 @@ def add_login(session: Session, name: str, password: str, role: str,
     password's hash made beforehand (:func:`hash_password`), else it is made here."""
     if role not in ROLES:
         raise Refused(f"role {role!r}: player or staff")
-    check_password(password)
+    check_password(password, name)
     if session.scalars(select(Credential).where(Credential.name == name)).one_or_none():
         raise Refused(f"a login called {name!r} exists")
     session.add(Credential(name=name, role=role,

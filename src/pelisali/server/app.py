@@ -48,6 +48,7 @@ from pelisali.server.ops import router as ops_router
 from pelisali.server.retry import busy
 from pelisali.server.routers import ROUTERS
 from pelisali.server.rules_text import LANGUAGES
+from pelisali.server.security import Guard, Security
 from pelisali.server.state import ServerState
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -56,18 +57,21 @@ STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                rng: Rng | None = None, live_window: float = 15.0,
                live_pause: float = 4.0, act_seconds: float = 20.0,
-               clock: Clock | None = None, bus: Bus | None = None) -> FastAPI:
+               clock: Clock | None = None, bus: Bus | None = None,
+               security: Security | None = None) -> FastAPI:
     """The server over ``engine``'s database. ``payments`` takes deposits and pays out
     withdrawals (a sandbox that accepts everything by default, for a demonstration);
     ``rng`` draws the RNG games and the live tables' wheels (the secure generator by
     default); a live table's betting window lasts ``live_window`` seconds and its
     result is shown for ``live_pause``; a poker player has ``act_seconds`` to act.
     The tables keep time by ``clock`` (the real time by default). Their events go on
-    ``bus``: one in the process by default; NATS for several processes."""
+    ``bus``: one in the process by default; NATS for several processes. ``security``
+    holds the limits against hostile clients (:class:`~pelisali.server.security.Security`:
+    allowed origins, Secure cookies, body and socket limits)."""
     state = ServerState(engine, payments or Cage(name="sandbox"), rng or SecureRng(),
                         clock or SystemClock(), live_window=live_window,
                         live_pause=live_pause, act_seconds=act_seconds,
-                        bus=bus or LocalBus())
+                        bus=bus or LocalBus(), security=security or Security())
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -80,7 +84,8 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                               "GGPoker house and live-casino rules.")
     app.state.pelisali = state
     state.metrics = table_collector(state)
-    app.add_middleware(RequestLog)
+    app.add_middleware(Guard, security=state.security)  # origins, body size, headers
+    app.add_middleware(RequestLog)  # outermost: refusals are logged and counted too
     app.exception_handler(LedgerError)(_refused)
     app.exception_handler(GameError)(_game_refused)
     app.exception_handler(DatabaseBusy)(busy)
@@ -116,7 +121,9 @@ def from_environment() -> FastAPI:
     """The server as ``pelisali serve`` configures each of its worker processes, from
     the environment: ``PELISALI_DATABASE_URL``, ``PELISALI_BUS`` (``local`` or a NATS
     URL), ``PELISALI_LIVE_WINDOW``, ``PELISALI_LIVE_PAUSE``, ``PELISALI_ACT_SECONDS``,
-    ``PELISALI_LOG_LEVEL`` and ``PELISALI_LOG_FORMAT``."""
+    ``PELISALI_LOG_LEVEL`` and ``PELISALI_LOG_FORMAT``, and the limits against hostile
+    clients (:meth:`Security.from_environment <pelisali.server.security.Security.\
+from_environment>`, for the address ``PELISALI_HOST`` it listens on)."""
     from pelisali.platform.db import make_engine
     from pelisali.server.ops import configure_logging
 
@@ -126,7 +133,8 @@ def from_environment() -> FastAPI:
     return create_app(make_engine(), bus=bus_of(env.get("PELISALI_BUS", "local")),
                       live_window=float(env.get("PELISALI_LIVE_WINDOW", 15.0)),
                       live_pause=float(env.get("PELISALI_LIVE_PAUSE", 4.0)),
-                      act_seconds=float(env.get("PELISALI_ACT_SECONDS", 20.0)))
+                      act_seconds=float(env.get("PELISALI_ACT_SECONDS", 20.0)),
+                      security=Security.from_environment(env.get("PELISALI_HOST")))
 
 
 async def _refused(_: Request, exc: LedgerError) -> JSONResponse:

@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from prometheus_client import Histogram
@@ -32,13 +33,14 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pelisali.platform.ledger import LedgerError
-from pelisali.server.auth import AuthError, Login
+from pelisali.server.auth import AuthError, Login, RateLimit
 from pelisali.server.bus import BusDown
 from pelisali.server.dependencies import current
 from pelisali.server.live import AFTER, client_event
 from pelisali.server.state import ServerState, state_of
 
 REFUSED = 4403  # the close code of a connection refused before it was accepted
+TOO_MANY = 4429  # the close code of a player's socket past the most they may hold
 CATCH_UP_SECONDS = 2.0  # the longest an answer waits for the events before it
 BUS_LAG = Histogram("pelisali_bus_lag_seconds",
                     "From a table's event published to its reaching a player's socket",
@@ -62,6 +64,9 @@ class TableSocket(WebSocketEndpoint):
     follower: asyncio.Task[None] | None = None
     _followed: asyncio.Condition | None = None  # the follower has passed ``_through``
     _through: int = 0
+    _rate: RateLimit = RateLimit(1, 1)  # this socket's messages a second (set on connect)
+    _second_began: float = 0.0
+    _in_second: int = 0
 
     @property
     def table(self) -> str:
@@ -129,13 +134,23 @@ class TableSocket(WebSocketEndpoint):
 
     async def missed(self, since: int) -> list[dict[str, Any]]:
         """The events the player may see after ``since`` up to the one the socket
-        follows from (those after it the follower sends)."""
+        follows from (those after it the follower sends): at most the settings'
+        ``hello_resend`` of the last ones, after a notice that the rest are not sent
+        again (the client reloads the table's state instead)."""
+        bound = self.state.security.hello_resend
+        behind = since < self.start - bound
+        since = max(since, self.start - bound)  # nothing older than the bound is read
         try:
             kept = await self.state.bus.since(self.table, since)
         except BusDown:
             return []
-        return [shown for seq, event in kept if seq <= self.start
-                and (shown := client_event(seq, event, self.player)) is not None]
+        shown = [seen for seq, event in kept if seq <= self.start
+                 and (seen := client_event(seq, event, self.player)) is not None]
+        if not behind:
+            return shown
+        return [{"type": "notice", "code": "too-far-behind",
+                 "reason": f"only the last {bound} events are sent again: reload the table"},
+                *shown]
 
     async def _passed(self, seq: int) -> None:
         if self._followed is not None:
@@ -177,23 +192,66 @@ class TableSocket(WebSocketEndpoint):
 
     # -- the endpoint ------------------------------------------------------------------
     async def on_connect(self, websocket: WebSocket) -> None:
-        """Admit a player to the table, or close the socket with the reason."""
+        """Admit a player to the table, or close the socket with the reason. A player
+        who holds the most sockets the settings allow is accepted and closed at once
+        with :data:`TOO_MANY` and the reason, so that the client can say it."""
         try:
             login = current(websocket)
             if login.role != "player":
                 raise AuthError("players only")
+            if self.state.sockets[login.name] >= self.state.security.ws_max_sockets:
+                await websocket.accept()
+                await websocket.close(code=TOO_MANY, reason=(
+                    f"at most {self.state.security.ws_max_sockets} table connections "
+                    "at once: close one"))
+                return
             await self.enter(login)
         except LedgerError as exc:
             await websocket.close(code=REFUSED, reason=str(exc)[:120])
             return
         self.login = login
+        self.state.sockets[login.name] += 1
+        self._rate = RateLimit(self.state.security.ws_rate, 1)
         await websocket.accept()
         await self.joined(websocket)
 
     async def on_disconnect(self, websocket: WebSocket, close_code: int) -> None:
         """Let the admitted player's socket go."""
         if self.login is not None:
+            name = self.login.name
+            self.state.sockets[name] -= 1
+            if self.state.sockets[name] <= 0:
+                del self.state.sockets[name]
             await self.left(websocket)
+
+    async def _admit(self, websocket: WebSocket, message: Mapping[str, Any]) -> bool:
+        """Whether a message may be answered: within the size and rate limits. One over
+        a rate gets an ``error``; a socket past three times its rate in a second, or
+        sending one message past the size limit, is closed with the reason."""
+        limits = self.state.security
+        text = message.get("text")
+        if text is None:
+            text = (message.get("bytes") or b"").decode("utf-8", "replace")
+        if len(text.encode()) > limits.ws_max_message:
+            await websocket.close(code=status.WS_1009_MESSAGE_TOO_BIG,
+                                  reason=f"a message is at most {limits.ws_max_message} bytes")
+            return False
+        self._sent_this_second = self._count_second()
+        if self._sent_this_second > 3 * limits.ws_rate:
+            await websocket.close(code=status.WS_1008_POLICY_VIOLATION,
+                                  reason=f"more than {3 * limits.ws_rate} messages a second")
+            return False
+        if not (self._rate.allow("socket") and self.state.socket_messages.allow(self.player)):
+            await self.send_error(websocket, "too many messages: slow down")
+            return False
+        return True
+
+    def _count_second(self) -> int:
+        now = time.monotonic()
+        if now - self._second_began >= 1:
+            self._second_began, self._in_second = now, 0
+        self._in_second += 1
+        return self._in_second
 
     async def dispatch(self) -> None:
         """Connect, then answer each JSON text message until the client goes.
@@ -212,6 +270,10 @@ class TableSocket(WebSocketEndpoint):
                 if message["type"] == "websocket.disconnect":
                     close_code = int(message.get("code") or status.WS_1000_NORMAL_CLOSURE)
                     break
+                if not await self._admit(websocket, message):
+                    if websocket.application_state != WebSocketState.CONNECTED:
+                        return  # closed for a limit; finally lets the player go
+                    continue
                 await self.on_receive(websocket, json.loads(message["text"]))
         except (WebSocketDisconnect, ValueError, KeyError):
             return  # the client went away or sent what is not JSON; finally lets it go

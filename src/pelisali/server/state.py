@@ -44,11 +44,12 @@ from pelisali.platform.ledger import LedgerError
 from pelisali.platform.payments import PaymentAdapter
 from pelisali.platform.rng_desk import RngDesk
 from pelisali.rng import Rng
-from pelisali.server.auth import RateLimit
+from pelisali.server.auth import LoginGuard, RateLimit
 from pelisali.server.bus import Bus, BusDown, LocalBus, NoResponder, Serving
 from pelisali.server.clock import Clock
 from pelisali.server.live import LiveRoom
 from pelisali.server.poker_room import PokerRoom
+from pelisali.server.security import Security
 
 log = logging.getLogger("pelisali.server")
 MOVING = "the table is moving to another server process: try again in a moment"
@@ -67,8 +68,16 @@ class ServerState:
     live_window: float = 15.0
     live_pause: float = 4.0
     act_seconds: float = 20.0
-    logins: RateLimit = field(default_factory=lambda: RateLimit(5, 60))  # a name and address
+    security: Security = field(default_factory=Security)
     betting: RateLimit = field(default_factory=lambda: RateLimit(20, 1))  # a player's slips
+    # Made from ``security``: failed logins (with back-off); new accounts from one
+    # address an hour and from everywhere a minute; each player's socket messages a
+    # second over all their sockets. And the sockets each player holds in this process.
+    logins: LoginGuard = field(init=False)
+    registrations: RateLimit = field(init=False)
+    all_registrations: RateLimit = field(init=False)
+    socket_messages: RateLimit = field(init=False)
+    sockets: Counter[str] = field(default_factory=Counter)
     bus: Bus = field(default_factory=LocalBus)
     live_rooms: dict[str, LiveRoom] = field(default_factory=dict)
     poker_rooms: dict[str, PokerRoom] = field(default_factory=dict)
@@ -90,6 +99,12 @@ class ServerState:
 
     def __post_init__(self) -> None:
         self.rng_desk = RngDesk(self.engine, self.rng)
+        limits = self.security
+        self.logins = LoginGuard(limits.login_failures_per_name,
+                                 limits.login_failures_per_address, limits.login_failures)
+        self.registrations = RateLimit(limits.registrations_per_address, 3600)
+        self.all_registrations = RateLimit(limits.registrations_per_minute, 60)
+        self.socket_messages = RateLimit(limits.ws_account_rate, 1)
 
     @contextmanager
     def db(self) -> Iterator[Session]:

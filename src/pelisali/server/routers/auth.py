@@ -1,5 +1,6 @@
 """Registration, login and logout, and who is logged in."""
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
@@ -13,10 +14,20 @@ from pelisali.server.schemas import Credentials, Registration
 router = APIRouter(tags=["players"], route_class=RetryingRoute)
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 @router.post("/api/register", status_code=201)
-def register(body: Registration, state: AppState) -> dict[str, str]:
+def register(body: Registration, request: Request, state: AppState) -> dict[str, str]:
+    if not getattr(request.state, "registration_counted", False):  # once, not a try
+        request.state.registration_counted = True
+        if not (state.registrations.allow(_address(request))
+                and state.all_registrations.allow("all")):
+            raise HTTPException(429, "too many new accounts: try again later",
+                                headers={"Retry-After": "60"})
     accounts.check_registration(body.name, body.born, body.country)
-    hashed = logins.hash_password(body.password)  # slow on purpose: outside the transaction
+    hashed = logins.hash_password(body.password, body.name)  # slow: outside the transaction
     with state.db() as session:
         accounts.register(session, body.name, body.born, body.country.upper())
         add_login(session, body.name, body.password, "player", actor=body.name,
@@ -27,17 +38,24 @@ def register(body: Registration, state: AppState) -> dict[str, str]:
 @router.post("/api/login")
 def login(body: Credentials, request: Request, response: Response, state: AppState,
           ) -> dict[str, str]:
-    address = request.client.host if request.client else "?"
-    if not state.logins.allow(f"{body.name}@{address}"):
-        raise HTTPException(429, "too many attempts: wait a minute")
+    address = _address(request)
+    wait = state.logins.wait(body.name, address)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        raise HTTPException(429, f"too many failed logins: try again in {seconds} s",
+                            headers={"Retry-After": str(seconds)})
     with state.db() as session:
         stored = logins.stored_hash(session, body.name)
+    # An unknown name is checked against a hash too, so it takes as long as a known one.
     if not logins.password_matches(stored, body.password):  # outside any transaction
+        state.logins.failed(body.name, address)
         raise AuthError("wrong name or password")
+    state.logins.succeeded(body.name)
     with state.db() as session:
         token = logins.start_session(session, body.name)
         found = who(session, token)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict",
+                        secure=state.security.secure_cookies or request.url.scheme == "https",
                         max_age=SESSION_HOURS * 3600)
     return {"name": found.name, "role": found.role}
 

@@ -238,7 +238,7 @@ export function el(tag, attrs = {}, ...children) {
     if (name === "class") node.className = value;
     else if (name === "text") node.textContent = value;
     else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else if (name === "style") node.setAttribute("style", value);
+    else if (name === "style") node.style.cssText = value;  // CSSOM: allowed by the CSP
     else node.setAttribute(name, value === true ? "" : value);
   }
   for (const child of children.flat()) {
