@@ -95,7 +95,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     deadline = time.monotonic() + 20
     while True:
         try:
-            with urllib.request.urlopen(f"{url}/", timeout=2) as answer:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as answer:
                 assert answer.status == 200
                 break
         except (urllib.error.URLError, ConnectionError):
@@ -154,11 +154,15 @@ def need_chromium() -> None:
 
 def staff_post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST ``body`` to a staff endpoint with a logged-in staff session."""
+    address = url.removeprefix("http://")  # the served fixture's plain-http address
+    if address == url:
+        raise ValueError(f"not an http:// address: {url}")
+
     def post(target: str, data: dict[str, Any], cookie: str = "") -> Any:
-        request = urllib.request.Request(
-            f"{url}{target}", data=json.dumps(data).encode(), method="POST",
-            headers={"Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})})
-        return urllib.request.urlopen(request, timeout=10)
+        return urllib.request.urlopen(urllib.request.Request(
+            f"http://{address}{target}", data=json.dumps(data).encode(), method="POST",
+            headers={"Content-Type": "application/json", **({"Cookie": cookie} if cookie else {})}),
+            timeout=10)
 
     with post("/api/login", {"name": STAFF, "password": STAFF_PASSWORD}) as answer:
         cookie = answer.headers["set-cookie"].split(";", 1)[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import schemathesis
@@ -57,3 +58,37 @@ def test_no_server_error(case: schemathesis.Case, who: str) -> None:
     headers = {} if who == "anonymous" else {"cookie": f"{COOKIE}={TOKENS[who]}"}
     response = case.call(headers=headers)
     assert response.status_code < 500, (case.method, case.path, response.text)
+
+
+# The scenarios send what the schema allows (its links need answers that succeed).
+valid = schemathesis.openapi.from_asgi("/openapi.json", APP)
+valid.config.generation.update(modes=[schemathesis.GenerationMode.POSITIVE], allow_x00=False)
+
+
+class Scenarios(valid.as_state_machine()):  # type: ignore[misc]
+    """Scenarios by the schema's links (register then log in; play then recall or
+    choose; deal then stand; open a table then set or void it), as a player and as
+    staff: no step gets a server error. (Random spots and passwords are nearly always
+    refused, so a link is followed only when a generated request succeeds.)"""
+
+    def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, object]:
+        who = "staff" if case.path.startswith("/api/staff") else "player"
+        return {"headers": {"cookie": f"{COOKIE}={TOKENS[who]}"}}
+
+    steps: ClassVar[list[str]] = []  # what the scenarios called, to show they ran
+
+    def validate_response(self, response: schemathesis.Response, case: schemathesis.Case,
+                          **kwargs: object) -> None:
+        self.steps.append(f"{case.method} {case.path} {response.status_code}")
+        assert response.status_code < 500, (case.method, case.path, response.text)
+
+
+def test_scenarios_by_the_links_get_no_server_error() -> None:
+    links = sum(len(answer.get("links", {})) for ops in APP.openapi()["paths"].values()
+                for op in ops.values() for answer in op["responses"].values())
+    assert links >= 8  # the scenarios follow these; without them there are none
+    Scenarios.run(settings=settings(max_examples=60, stateful_step_count=6, deadline=None,
+                                    derandomize=True,
+                                    suppress_health_check=list(HealthCheck)))
+    called = {step.rsplit(" ", 1)[0] for step in Scenarios.steps}
+    assert len(Scenarios.steps) >= 60 and "POST /api/play/{game}" in called, called

@@ -381,7 +381,8 @@ class _Round:
     def play(self, hand: Hand, shoe: Shoe, from_split: bool,
              split_aces: bool) -> tuple[str, float]:
         """The strategy's action on a two-card hand and the hand's value."""
-        assert self.strategy is not None
+        if self.strategy is None:
+            raise RuntimeError("play() follows a strategy, and these hand values have none")
         if not can_hit(hand, split_aces, self.config):
             return "S", self.stand(hand, shoe, from_split)
         action = self.strategy.action(

@@ -34,7 +34,8 @@ def _strategy(settings: tuple[tuple[str, str | bool], ...]) -> object:
 def choose(strategy: object, table: BlackjackTable) -> str:
     """The strategy's decision for the hand whose turn it is, among the legal actions."""
     turn = table.current()
-    assert turn is not None
+    if turn is None:
+        raise RuntimeError("choose() is called only while a hand is to play")
     _seat, hand = turn
     legal = table.legal_actions()
     code = strategy.action(  # type: ignore[attr-defined]

@@ -97,7 +97,8 @@ def spot_value(game: WagerGame, spot: Spot, stake: int = REFERENCE_STAKE) -> Bet
         # The best policy is best from every level at once; compare level 0 first.
         if best is None or [values[lv] for lv in levels] > [best.by_level[lv] for lv in levels]:
             best = BetValue(spot, values, chosen)
-    assert best is not None
+    if best is None:  # itertools.product of the choice sets was empty
+        raise GameError(f"a choice on {spot.key} has no options")
     return best
 
 

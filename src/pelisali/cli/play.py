@@ -100,7 +100,7 @@ class WagerTerminal:
                  seed: int | None, bots: tuple[str, ...] = (), dealer: bool = False) -> None:
         self.db, self.player, self.table_name, self.game = db, player, table_name, game
         self.rng, self.bots, self.dealer = rng, bots, dealer
-        self.bot_choice = random.Random(seed)  # the other players' choices, not a game draw
+        self.bot_choice = random.Random(seed)  # noqa: S311 - the bots' choices; draws use self.rng
         self.held: list[HeldBet] = []
         self.deciding = 0  # the round waiting for this player's choices
         self.rotation = (ShooterRotation([player, *bots])
@@ -270,7 +270,8 @@ class WagerTerminal:
     def _bots_bet(self, session: Session) -> None:
         """The other players bet the minimum on under or over 7; then the shooter throws,
         the dealer sending back a throw that does not count."""
-        assert self.rotation is not None
+        if self.rotation is None:
+            raise RuntimeError("bots bet only at a table with a shooter rotation")
         minimum = tables.find(session, self.table_name).limit_min
         for bot in self.bots:
             spot = ("under_7", "over_7")[self.bot_choice.randrange(2)]

@@ -95,14 +95,17 @@ def rank(cards: Annotated[str, typer.Argument(help="the hand, e.g. 'As Kd' or 'A
             fail(str(exc))
         for n, one in enumerate((first, second), start=1):
             hand = _rank(cards, one, game, ranking)
-            assert hand is not None
+            if hand is None:  # a low --ranking: as for one board
+                console.print(f"board {n}: no qualifying low")
+                continue
             console.print(f"board {n}: {hand.describe(lang)}: {' '.join(hand.cards)}")
         return
     if ranking == "hi-lo":  # high/low: the high hand and the eight-or-better low
         low_ranking = _low_ranking(low_rule, qualifier)
         high = _rank(cards, board, game, "high")
         low = _rank(cards, board, game, low_ranking)
-        assert high is not None
+        if high is None:
+            raise RuntimeError("the high ranking makes a hand of any cards")
         if as_json:
             print(json.dumps({"high": {"category": high.category, "cards": list(high.cards),
                                        "value": high.value, "description": high.describe(lang)},
@@ -453,13 +456,15 @@ def play(
         except Exception as exc:  # the database is unreachable or not ours
             fail(f"database {database_url()}: {exc}")
         _play_on_wallet(db, account, table or f"poker-{account}", variant, players, rng,
-                        random.Random(seed), ask, *stakes, settings)
+                        random.Random(seed),  # noqa: S311 - the bots' choices, not the deal
+                        ask, *stakes, settings)
         return
     from pelisali.cli.quick import PLAYER, quick_wallet
 
     with quick_wallet(chips) as db:  # the wallet holds the buy-in: bust, and the game ends
         _play_on_wallet(db, PLAYER, table or "poker-terminal", variant, players, rng,
-                        random.Random(seed), ask, *stakes, settings)
+                        random.Random(seed),  # noqa: S311 - the bots' choices, not the deal
+                        ask, *stakes, settings)
 
 
 def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Random,
@@ -476,7 +481,8 @@ def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Rando
     quitting = False
     while not hand.finished:
         actor = hand.actor
-        assert actor is not None
+        if actor is None:
+            raise RuntimeError("a hand that is not finished has a seat to act")
         if hand.redeals != redeals:
             redeals = hand.redeals
             console.print("nobody opened: the antes stay and the cards are dealt again")
@@ -494,7 +500,8 @@ def _play_hand(hand: PokerHand, mine: int, labels: list[str], bots: random.Rando
             continue
         view = hand.view(mine)
         up, stacks, pot = view["up"], view["stacks"], view["pot"]
-        assert isinstance(up, dict) and isinstance(stacks, list) and isinstance(pot, int)
+        if not (isinstance(up, dict) and isinstance(stacks, list) and isinstance(pot, int)):
+            raise RuntimeError(f"a hand's view has up cards, stacks and a pot, not {view}")
         shown = "; ".join(f"{labels[s]} {' '.join(c)}" for s, c in up.items()
                           if s != mine and not hand.folded[s])
         console.print(f"you {' '.join(hand.hole[mine])} | board {' '.join(hand.board)}"
@@ -677,7 +684,8 @@ def _play_chinese(players: int, rng: Rng, ask: Callable[[str], str | None]) -> N
             table.place(seat, best_set(cards[seat]))
         if mine.misset:
             console.print("[red]your hand is misset: it loses all three hands[/]")
-        assert table.last is not None
+        if table.last is None:
+            raise RuntimeError("every seat has set a hand, so the table has scored them")
         console.print("nets: " + ", ".join(f"seat {s} {n:+}" for s, n in table.last.items())
                       + f"; chips {table.chips}")
     console.print(f"Game over: your chips {table.chips[0]}.")

@@ -42,7 +42,7 @@ from pelisali.games.blackjack_rules import (
 from pelisali.games.round import Limits, Receipt, RoundError, Settlement
 from pelisali.money import format_cents, pay_exact
 from pelisali.rng import Rng
-from pelisali.rules import BlackjackRules, load_rules
+from pelisali.rules import BlackjackRules, RuleDataError, load_rules
 
 
 class Phase(enum.Enum):
@@ -122,7 +122,8 @@ class BlackjackTable:
     def __post_init__(self) -> None:
         if self.limits is None:
             rules = load_rules("blackjack")
-            assert isinstance(rules, BlackjackRules)
+            if not isinstance(rules, BlackjackRules):
+                raise RuleDataError(f"the blackjack rule file holds {type(rules).__name__}")
             self.limits = Limits(rules.limits.min, rules.limits.max)
         self.shoe = Shoe(self.config.decks, self.config.cut_cards_from_back)
         self._shuffle()
@@ -182,7 +183,8 @@ class BlackjackTable:
             raise RoundError(f"seat {seat} already has a bet; one bet a seat")
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
             raise RoundError(f"a stake must be a positive number of cents, not {stake!r}")
-        assert self.limits is not None
+        if self.limits is None:
+            raise RuntimeError("__post_init__ sets the limits")
         accepted, returned = self.limits.accept(stake, 0, f"seat {seat}")  # one bet a seat
         self._debit(player, accepted)
         self.seats[seat] = Seat(seat, player, accepted)
@@ -414,7 +416,8 @@ class BlackjackTable:
         return Settlement(bet_id, seat.player, name, stake, paid, rounding, result)
 
     def _record(self, dealer_bj: bool) -> None:
-        assert self.limits is not None
+        if self.limits is None:
+            raise RuntimeError("__post_init__ sets the limits")
         if self.keep_history:
             self.history.append({
                 "round_id": f"{self.table_id}-{self.rounds_played}",

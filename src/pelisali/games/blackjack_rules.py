@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pelisali.money import Odds
-from pelisali.rules import BlackjackRules, load_rules
+from pelisali.rules import BlackjackRules, RuleDataError, load_rules
 
 VALUES = tuple(range(1, 11))  # 1 = ace, 10 = ten-value card
 RANK_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 10)}}
@@ -120,7 +120,8 @@ class BlackjackConfig:
 
 def _rules() -> BlackjackRules:
     rules = load_rules("blackjack")
-    assert isinstance(rules, BlackjackRules)
+    if not isinstance(rules, BlackjackRules):
+        raise RuleDataError(f"the blackjack rule file holds {type(rules).__name__}")
     return rules
 
 

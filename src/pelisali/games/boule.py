@@ -14,7 +14,7 @@ from functools import cached_property
 
 from pelisali.games.base import LOST, Device, Outcome, Paid, Resolution, Spot, WagerGame
 from pelisali.money import Odds
-from pelisali.rules import BouleRules, load_rules
+from pelisali.rules import BouleRules, RuleDataError, load_rules
 
 GROUP_ORDER = ("red", "black", "low", "high", "even", "odd")
 
@@ -69,5 +69,6 @@ class Boule(WagerGame):
 
 def boule(settings: Mapping[str, str | bool] | None = None) -> Boule:
     rules = load_rules("boule")
-    assert isinstance(rules, BouleRules)
+    if not isinstance(rules, BouleRules):
+        raise RuleDataError(f"the boule rule file holds {type(rules).__name__}")
     return Boule(rules, settings)

@@ -28,7 +28,7 @@ from pelisali.games.base import (
 )
 from pelisali.games.round import RoundError
 from pelisali.money import Odds
-from pelisali.rules import SicBoRules, TuplanoppaRules, load_rules
+from pelisali.rules import RuleDataError, SicBoRules, TuplanoppaRules, load_rules
 
 DIE = tuple("123456")
 
@@ -191,11 +191,13 @@ class SicBo(WagerGame):
 
 def tuplanoppa(settings: Mapping[str, str | bool] | None = None) -> Tuplanoppa:
     rules = load_rules("tuplanoppa")
-    assert isinstance(rules, TuplanoppaRules)
+    if not isinstance(rules, TuplanoppaRules):
+        raise RuleDataError(f"the tuplanoppa rule file holds {type(rules).__name__}")
     return Tuplanoppa(rules, settings)
 
 
 def sic_bo(settings: Mapping[str, str | bool] | None = None) -> SicBo:
     rules = load_rules("sic-bo")
-    assert isinstance(rules, SicBoRules)
+    if not isinstance(rules, SicBoRules):
+        raise RuleDataError(f"the sic-bo rule file holds {type(rules).__name__}")
     return SicBo(rules, settings)

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from pelisali.games.base import LOST, Device, Outcome, Paid, Resolution, Spot, WagerGame
 from pelisali.money import Odds
-from pelisali.rules import MoneyWheelRules, load_rules
+from pelisali.rules import MoneyWheelRules, RuleDataError, load_rules
 
 
 class MoneyWheel(WagerGame):
@@ -53,5 +53,6 @@ class MoneyWheel(WagerGame):
 
 def money_wheel(settings: Mapping[str, str | bool] | None = None) -> MoneyWheel:
     rules = load_rules("money-wheel")
-    assert isinstance(rules, MoneyWheelRules)
+    if not isinstance(rules, MoneyWheelRules):
+        raise RuleDataError(f"the money-wheel rule file holds {type(rules).__name__}")
     return MoneyWheel(rules, settings)

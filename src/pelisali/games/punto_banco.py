@@ -25,7 +25,7 @@ from pelisali.games.base import GameError, resolve_settings
 from pelisali.games.round import Limits, Receipt, RoundError, Settlement
 from pelisali.money import Odds, format_cents, pay_exact
 from pelisali.rng import Rng
-from pelisali.rules import PuntoBancoRules, load_rules
+from pelisali.rules import PuntoBancoRules, RuleDataError, load_rules
 
 Side = Literal["player", "banker"]
 BETS = ("player", "banker", "tie")
@@ -106,7 +106,8 @@ class PuntoBancoConfig:
     @classmethod
     def from_settings(cls, settings: Mapping[str, str | bool] | None = None) -> PuntoBancoConfig:
         rules = load_rules("punto-banco")
-        assert isinstance(rules, PuntoBancoRules)
+        if not isinstance(rules, PuntoBancoRules):
+            raise RuleDataError(f"the punto-banco rule file holds {type(rules).__name__}")
         values = resolve_settings(rules, settings, "punto banco")
         return cls(
             decks=int(str(values["decks"])),
@@ -228,7 +229,8 @@ class PuntoBancoTable:
             raise RoundError(f"punto banco has no bet {bet!r}; bets: {', '.join(BETS)}")
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
             raise RoundError(f"a stake must be a positive number of cents, not {stake!r}")
-        assert self.limits is not None
+        if self.limits is None:
+            raise RuntimeError("__post_init__ sets the limits")
         # The limits hold for a player's whole stake on a bet (RAY 1.1, GGPoker I 2.1.7).
         already = sum(s for _i, p, b, s in self.bets if p == player and b == bet)
         accepted, returned = self.limits.accept(stake, already, bet)

@@ -29,7 +29,7 @@ from pelisali.games.base import (
     WagerGame,
 )
 from pelisali.money import Odds
-from pelisali.rules import RouletteRules, load_rules
+from pelisali.rules import RouletteRules, RuleDataError, load_rules
 
 EVEN_CHANCES = ("red", "black", "even", "odd", "low", "high")
 TWO_TO_ONE = ("dozen", "column")
@@ -249,5 +249,6 @@ INSIDE = ("straight", "split", "street", "corner", "sixline")
 
 def roulette(variant: str, settings: Mapping[str, str | bool] | None = None) -> Roulette:
     rules = load_rules("roulette", variant.upper())
-    assert isinstance(rules, RouletteRules)
+    if not isinstance(rules, RouletteRules):
+        raise RuleDataError(f"the roulette {variant} rule file holds {type(rules).__name__}")
     return Roulette(rules, settings)

@@ -172,7 +172,8 @@ class Round:
         resolved = spot if isinstance(spot, Spot) else self.game.spot(spot)
         if not self.game.has_spot(resolved):
             raise RoundError(f"{resolved.key} is not a spot of {self.game.title()}")
-        assert self.limits is not None
+        if self.limits is None:
+            raise RuntimeError("__post_init__ sets the limits")
         already = sum(b.stake for b in self.bets
                       if b.player == player and b.spot == resolved and not b.level)
         accepted, returned = self.limits.accept(stake, already, resolved.key)
@@ -265,7 +266,8 @@ class Round:
         if self.status is Status.CLOSED:
             raise RoundError("nothing drawn yet")
         self._require(Status.DRAWN)
-        assert self._table is not None and self._outcome_index is not None
+        if self._table is None or self._outcome_index is None:
+            raise RuntimeError("a drawn round has its settlement table and outcome")
         index = np.array([self._outcome_index], dtype=np.int64)
         paid_row = self._table.settle(index)[0]
         held_row = self._table.held_levels(index)[0]
@@ -275,7 +277,8 @@ class Round:
             paid, held = int(paid_row[b]), int(held_row[b])
             rounding = self._table.rounding_of(self._outcome_index, b)
             if held == UNDECIDED:
-                assert isinstance(res, Choice)
+                if not isinstance(res, Choice):
+                    raise RuntimeError(f"an undecided bet rests on a choice, not {res!r}")
                 res = res.option(self.decisions[bet.bet_id])
                 if isinstance(res, Paid):
                     paid = res.amount.numerator // res.amount.denominator
@@ -313,7 +316,8 @@ class Round:
 
     def record(self) -> dict[str, Any]:
         """Everything needed to replay the round: settings, bets, draws, choices, results."""
-        assert self.limits is not None
+        if self.limits is None:
+            raise RuntimeError("__post_init__ sets the limits")
         return {
             "round_id": self.round_id,
             "venue": self.venue,

@@ -126,7 +126,8 @@ class Table:
         return outcome
 
     def _shooter_throw(self, rnd: Round) -> Outcome:
-        assert self.shooter_rotation is not None
+        if self.shooter_rotation is None:
+            raise RuntimeError("only a table with a shooter rotation has a shooter throw")
         shooter = self.shooter_rotation.shooter({b.player for b in rnd.bets})
         rnd.events.append(f"{shooter} throws")
         while True:

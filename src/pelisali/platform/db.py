@@ -146,7 +146,7 @@ def transient(exc: BaseException) -> str | None:
 def retry_wait(attempt: int) -> float:
     """Seconds to wait before try ``attempt`` (1, 2, ...): short, growing, jittered so
     that the transactions that met do not meet again."""
-    return random.uniform(0, 0.005 * 2 ** min(attempt, 6))
+    return random.uniform(0, 0.005 * 2 ** min(attempt, 6))  # noqa: S311 - a retry's jitter
 
 
 def find_or_create(session: Session, find: Callable[[], T], create: Callable[[], T],

@@ -532,7 +532,8 @@ def correct(session: Session, key: str, transfer_id: int, reason: str,
         raise LedgerError(f"no transfer {transfer_id}")
     source = session.get(Account, original.target_id)
     target = session.get(Account, original.source_id)
-    assert source is not None and target is not None
+    if source is None or target is None:  # a transfer's accounts are foreign keys
+        raise RuntimeError(f"transfer {transfer_id} names an account that does not exist")
     return move(session, key, source.code, target.code, original.amount, "correction",
                 reason=reason, round_id=original.round_id, corrects_id=original.id,
                 actor=actor)

@@ -70,7 +70,8 @@ def draw_choice(hand: PokerHand, chooser: random.Random, bot: str) -> list[str]:
     """The cards a bot throws: ``random`` any subset; ``rules`` keeps pairs and better in a
     high game, and in a low game throws pairs and cards above eight."""
     seat = hand.actor
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("a bot draws only when a seat is to act")
     cards = hand.hole[seat]
     if bot == "random":
         return [c for c in cards if chooser.random() < 0.4]
@@ -102,7 +103,8 @@ def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | No
     bets with anything fair, fold the rest."""
     legal = hand.legal()
     seat = hand.actor
-    assert seat is not None
+    if seat is None:
+        raise RuntimeError("a bot acts only when a seat is to act")
     cards = [DECK.index(c) for c in hand.hole[seat]]
     if hand.variant.high is None:  # a low game: count the different cards eight or lower
         lows = {0 if c >> 2 == 12 else (c >> 2) + 1 for c in cards}
@@ -150,7 +152,7 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
     """Play ``hands`` hands; a player who busts is topped up to ``stack`` between hands
     (a new buy-in), so the table stays full."""
     rng = SeededRng(seed)
-    chooser = random.Random(seed)
+    chooser = random.Random(seed)  # noqa: S311 - the bots' choices; the deal is SeededRng
     stacks = [stack] * players
     bought = stack * players
     button = 0
@@ -166,7 +168,8 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
                          ante=ante, bring_in=bring_in)
         while not hand.finished:
             seat = hand.actor
-            assert seat is not None
+            if seat is None:
+                raise RuntimeError("a hand that is not finished has a seat to act")
             if hand.discarding:  # the bots throw away their lowest card
                 hand.discard(min(hand.hole[seat], key=DECK.index))
                 continue

@@ -96,12 +96,14 @@ class PokerTable:
         if amount <= 0:
             raise PokerError("buy a positive amount of chips")
         seat = self.seats[self._seat_of(player)]
-        assert seat is not None
+        if seat is None:
+            raise RuntimeError("_seat_of() finds an occupied seat")
         seat.chips += amount
 
     def sit_out(self, player: str, out: bool = True) -> None:
         seat = self.seats[self._seat_of(player)]
-        assert seat is not None
+        if seat is None:
+            raise RuntimeError("_seat_of() finds an occupied seat")
         seat.sitting_out = out  # takes effect from the next hand
 
     def leave(self, player: str) -> int:
@@ -110,7 +112,8 @@ class PokerTable:
             raise PokerError("players leave between hands")
         index = self._seat_of(player)
         seat = self.seats[index]
-        assert seat is not None
+        if seat is None:
+            raise RuntimeError("_seat_of() finds an occupied seat")
         self.seats[index] = None
         return seat.chips
 
@@ -139,7 +142,8 @@ class PokerTable:
         stacks = []
         for i in active:
             seat = self.seats[i]
-            assert seat is not None
+            if seat is None:
+                raise RuntimeError("the seats dealt in are occupied")
             stacks.append(seat.chips)
         jp = self.jackpot
         self.revealed = False
@@ -158,7 +162,8 @@ class PokerTable:
         hand = self.hand
         for position, index in enumerate(self._in_hand):
             seat = self.seats[index]
-            assert seat is not None
+            if seat is None:
+                raise RuntimeError("the seats in the hand are occupied till it ends")
             seat.chips = hand.stacks[position]
         self.house += hand.fee - hand.jackpot_taken
         if self.jackpot is not None:
@@ -171,13 +176,15 @@ class PokerTable:
             if payout is not None:  # paid to the players at this table
                 for name, amount in payout.shares.items():
                     seat = self.seats[self._seat_of(name)]
-                    assert seat is not None
+                    if seat is None:
+                        raise RuntimeError("_seat_of() finds an occupied seat")
                     seat.chips += amount
         self._in_hand = []
 
     def _name(self, index: int) -> str:
         seat = self.seats[index]
-        assert seat is not None
+        if seat is None:
+            raise RuntimeError("the seats in the hand are occupied till it ends")
         return seat.player
 
     def chips(self) -> int:

@@ -573,7 +573,8 @@ class PokerHand:
             raise PokerError(f"seat {seat} is out of turn; seat {self.actor} is to act")
         legal = self.legal()
         actor = self.actor
-        assert actor is not None
+        if actor is None:  # legal() has refused a hand waiting for nobody
+            raise RuntimeError("a hand with legal actions has a seat to act")
         p = self._phh(actor)
         if action == "fold":
             if not legal.fold:
@@ -667,7 +668,8 @@ class PokerHand:
         """The seat's hand under ``ranking`` (default: the game's high, else its low);
         None when no low qualifies."""
         ranking = ranking or self.variant.high or self.variant.low
-        assert ranking is not None
+        if ranking is None:
+            raise RuntimeError(f"{self.variant.name} has neither a high nor a low ranking")
         hole = [DECK.index(c) for c in self.hole[seat]]
         board = [DECK.index(c) for c in (self.board if board_cards is None else board_cards)]
         if self.variant.exactly_two:

@@ -41,9 +41,13 @@ def _cents(value: object) -> object:
 
 # Either form of an amount, in the bounds the client is told (the schema shows both).
 _Euros = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$")]
+# More than nothing: "0", "0.0" and "0.00" are left out of the pattern too.
+_PositiveEuros = Annotated[str, Field(
+    pattern=r"^(0\.(0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,14}(\.[0-9]{1,2})?)$")]
 _Positive = Annotated[int, Field(gt=0, le=MAX_CENTS)]
 _NonNegative = Annotated[int, Field(ge=0, le=MAX_CENTS)]
-Cents = Annotated[_Positive, BeforeValidator(_cents, json_schema_input_type=_Positive | _Euros)]
+Cents = Annotated[_Positive, BeforeValidator(
+    _cents, json_schema_input_type=_Positive | _PositiveEuros)]
 # Nothing is an amount too where it means "none": a limit of 0, insurance declined.
 CentsOrZero = Annotated[_NonNegative, BeforeValidator(
     _cents, json_schema_input_type=_NonNegative | _Euros)]

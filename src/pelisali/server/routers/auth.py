@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pelisali.platform import accounts, logins, queries
 from pelisali.server.auth import COOKIE, SESSION_HOURS, AuthError, add_login, log_out, who
 from pelisali.server.dependencies import AppState, Current
+from pelisali.server.links import link, links
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Credentials, Registration
 
@@ -18,7 +19,9 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-@router.post("/api/register", status_code=201)
+@router.post("/api/register", status_code=201, responses=links(
+    201, login=link("/api/login", "post", request_body={
+        "name": "$request.body#/name", "password": "$request.body#/password"})))
 def register(body: Registration, request: Request, state: AppState) -> dict[str, str]:
     if not getattr(request.state, "registration_counted", False):  # once, not a try
         request.state.registration_counted = True

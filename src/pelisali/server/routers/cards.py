@@ -13,7 +13,9 @@ from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.rounds import TableError
 from pelisali.server.dependencies import AppState, Bettor, Player
 from pelisali.server.keys import bound_to_first
+from pelisali.server.links import link, links
 from pelisali.server.retry import RetryingRoute
+from pelisali.server.routers.play import RECALL_ROUND
 from pelisali.server.schemas import CardSlip, Decision, settlement
 
 router = APIRouter(tags=["cards"], route_class=RetryingRoute)
@@ -43,7 +45,7 @@ def _first_deal(session: Session, name: str, body: CardSlip
     return None if round_id is None else tables.dealt(session, round_id)
 
 
-@router.post("/api/cards/punto-banco")
+@router.post("/api/cards/punto-banco", responses=links(recall=RECALL_ROUND))
 def punto_banco(body: CardSlip, login: Bettor, state: AppState) -> dict[str, Any]:
     """Bets on player, banker or tie, and the coup dealt from the table's shoe."""
     table, again = _bets(state, "punto-banco", login.name, body)
@@ -69,7 +71,9 @@ def blackjack_now(login: Player, state: AppState) -> dict[str, Any]:
                           login.name)
 
 
-@router.post("/api/cards/blackjack/deal")
+@router.post("/api/cards/blackjack/deal", responses=links(
+    recall=RECALL_ROUND, stand=link("/api/cards/blackjack/act", "post",
+                                    request_body={"action": "stand"})))
 def blackjack_deal(body: CardSlip, login: Bettor, state: AppState) -> dict[str, Any]:
     """Bets on seats (``"1"`` to ``"7"``) and the deal."""
     table, again = _bets(state, "blackjack", login.name, body)

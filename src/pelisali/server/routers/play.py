@@ -15,14 +15,22 @@ from pelisali.platform.rng_desk import RngSlip
 from pelisali.platform.tables import ZeroChoice
 from pelisali.server.dependencies import AppState, Bettor, Player, wager_game
 from pelisali.server.keys import bound_to_first
+from pelisali.server.links import link, links
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Choice, Slip, settlement
 from pelisali.server.state import ServerState
 
+RECALL_ROUND = link("/api/recall/{round_id}", "get",
+                    parameters={"round_id": "$response.body#/round_id"})
 router = APIRouter(tags=["play"], route_class=RetryingRoute)
 
 
-@router.post("/api/play/{game}")
+@router.post("/api/play/{game}", responses=links(
+    recall=RECALL_ROUND,
+    choose=link("/api/play/{game}/choose", "post",
+                parameters={"game": "$request.path.game"},
+                request_body={"round_id": "$response.body#/round_id", "bet_id": 1,
+                              "option": "prison"})))
 def play(game: str, body: Slip, login: Bettor, state: AppState) -> dict[str, Any]:
     engine = wager_game(game, body.variant)
     key = f"web:{login.name}:{body.key}"

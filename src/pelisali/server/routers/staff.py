@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query
 from pelisali.platform import accounts, queries, tables
 from pelisali.platform.report import day_report
 from pelisali.server.dependencies import AppState, Staff
+from pelisali.server.links import link, links
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import (
     PokerTableRequest,
@@ -33,7 +34,14 @@ def open_poker_table(body: PokerTableRequest, login: Staff, state: AppState) -> 
     return {"name": table.name}
 
 
-@router.post("/api/staff/tables", status_code=201)
+@router.post("/api/staff/tables", status_code=201, responses=links(
+    201, settings=link("/api/staff/tables/{name}/settings", "post",
+                       parameters={"name": "$response.body#/name"},
+                       request_body={"status": "closed"}),
+    void=link("/api/staff/tables/{name}/void", "post",
+              parameters={"name": "$response.body#/name"},
+              request_body={"reason": "mis-spin"}),
+    live=link("/api/live/{name}", "get", parameters={"name": "$response.body#/name"})))
 def open_table(body: TableRequest, login: Staff, state: AppState) -> dict[str, str]:
     with state.db() as session:
         table = queries.open_table(session, body.name, body.game, body.variant,

@@ -34,9 +34,9 @@ def upgrade() -> None:
     op.add_column('audit', sa.Column('chain', sa.SmallInteger(), nullable=False,
                                      server_default='1'))
     op.create_index('ix_audit_chain', 'audit', ['chain', 'id'])
+    head = sa.text("INSERT INTO audit_head (id, hash, entries) VALUES (:id, :hash, 0)")
     for chain in range(2, CHAINS + 1):
-        op.execute(f"INSERT INTO audit_head (id, hash, entries) VALUES ({chain}, "
-                   f"'{GENESIS}', 0)")
+        op.execute(head.bindparams(id=chain, hash=GENESIS))
     op.create_table(
         'balance_shards',
         sa.Column('account_id', sa.Integer(),
@@ -47,10 +47,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('account_id', 'shard'),
     )
     if op.get_bind().dialect.name == "postgresql":
-        codes = ", ".join(f"'{code}'" for code in SHARDED)
-        op.execute("INSERT INTO balance_shards (account_id, shard, balance) "
-                   f"SELECT accounts.id, shard, 0 FROM accounts, "
-                   f"generate_series(0, {SHARDS - 1}) AS shard WHERE accounts.code IN ({codes})")
+        op.execute(sa.text(
+            "INSERT INTO balance_shards (account_id, shard, balance) "
+            "SELECT accounts.id, shard, 0 FROM accounts, "
+            "generate_series(0, :last) AS shard WHERE accounts.code IN :codes"
+        ).bindparams(sa.bindparam("codes", list(SHARDED), expanding=True), last=SHARDS - 1))
 
 
 def downgrade() -> None:
