@@ -35,20 +35,26 @@ def postgres_reachable() -> bool:
 
 def fresh_engine(kind: str, tmp_path: Path) -> Iterator[Engine]:
     """A migrated, empty database of ``kind``; dropped afterwards."""
+    for engine in bare_engine(kind, tmp_path, prefix="t"):
+        upgrade(engine)
+        yield engine
+
+
+def bare_engine(kind: str, tmp_path: Path, prefix: str = "m") -> Iterator[Engine]:
+    """An empty database of ``kind``, not yet migrated (PostgreSQL: a schema of its
+    own, ``prefix`` and a random part); dropped afterwards."""
     if kind == "sqlite":
         engine = make_engine(f"sqlite:///{tmp_path / 'pelisali.db'}")
-        upgrade(engine)
         yield engine
         engine.dispose()
         return
     if not postgres_reachable():
         pytest.fail(f"PostgreSQL is not reachable at {POSTGRES}")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
     admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(text(f"CREATE SCHEMA {schema}"))
     engine = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
-    upgrade(engine)
     try:
         yield engine
     finally:
@@ -56,6 +62,33 @@ def fresh_engine(kind: str, tmp_path: Path) -> Iterator[Engine]:
         with admin.connect() as connection:
             connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+def served(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn on a free port of 127.0.0.1, in a thread: its URL;
+    stopped afterwards."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            pytest.fail("the server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 HOUSE = 10_000_000

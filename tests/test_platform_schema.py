@@ -3,16 +3,15 @@ brings a database made by the previous version to them with its rows intact."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dbfixtures import POSTGRES, postgres_reachable
-from sqlalchemy import Engine, create_engine, select, text
+from dbfixtures import bare_engine
+from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import IntegrityError, StatementError
 
-from pelisali.platform.db import downgrade, make_engine, transaction, upgrade
+from pelisali.platform.db import downgrade, transaction, upgrade
 from pelisali.platform.kinds import AccountKind, RoundStatus, TransferKind
 from pelisali.platform.models import Account, RoundRow, Transfer
 
@@ -22,25 +21,7 @@ NOW = "2026-11-30 12:00:00+00:00"
 @pytest.fixture(params=["sqlite", "postgresql"])
 def bare(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """An empty database of each kind, not yet migrated."""
-    if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
-        yield engine
-        engine.dispose()
-        return
-    if not postgres_reachable():
-        pytest.fail(f"PostgreSQL is not reachable at {POSTGRES}")
-    schema = f"m_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    engine = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    yield from bare_engine(request.param, tmp_path)
 
 
 def _old_rows(engine: Engine) -> None:

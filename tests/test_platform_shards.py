@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import json
 import threading
-import uuid
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
-from dbfixtures import POSTGRES, fresh_engine, postgres_reachable
-from sqlalchemy import Engine, create_engine, text
+from dbfixtures import bare_engine, fresh_engine
+from sqlalchemy import Engine, text
 
 from pelisali.platform import accounts
-from pelisali.platform.db import make_engine, transaction, upgrade
+from pelisali.platform.db import transaction, upgrade
 from pelisali.platform.ledger import (
     CHAINS,
     GENESIS,
@@ -156,21 +155,8 @@ def test_the_root_seals_every_chain(engine: Engine) -> None:
 
 
 @pytest.fixture
-def bare_pg() -> Iterator[Engine]:
-    if not postgres_reachable():
-        pytest.fail(f"PostgreSQL is not reachable at {POSTGRES}")
-    schema = f"m_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    engine = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+def bare_pg(tmp_path: Path) -> Iterator[Engine]:
+    yield from bare_engine("postgresql", tmp_path)
 
 
 def test_a_bank_and_chain_of_the_previous_version_carry_over(bare_pg: Engine) -> None:

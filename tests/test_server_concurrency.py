@@ -6,16 +6,14 @@ each slip taken once."""
 from __future__ import annotations
 
 import collections
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from dbfixtures import fresh_engine
+from dbfixtures import served as serve_app
 from sqlalchemy import Engine, func, select
 
 from pelisali.platform import ledger
@@ -36,26 +34,10 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
     for engine in fresh_engine(request.param, tmp_path):
         with transaction(engine) as s:
             ledger.move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
         # Fifty players register at once from one address, as from a hall's terminals.
         hall = Security(registrations_per_address=100)
-        server = uvicorn.Server(uvicorn.Config(create_app(engine, security=hall),
-                                               host="127.0.0.1",
-                                               port=port, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        url = f"http://127.0.0.1:{port}"
-        while not server.started:
-            if not thread.is_alive():
-                pytest.fail("the server did not start")
-            time.sleep(0.02)
-        try:
+        for url in serve_app(create_app(engine, security=hall)):
             yield url, engine
-        finally:
-            server.should_exit = True
-            thread.join(10)
 
 
 class Statuses:

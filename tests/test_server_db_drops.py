@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import collections
 import random
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -16,8 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from dbfixtures import POSTGRES, fresh_engine
+from dbfixtures import served as serve_app
 from sqlalchemy import Engine, create_engine, event, func, select, text
 
 from pelisali.platform import ledger
@@ -48,23 +47,8 @@ def served(pg: Engine) -> Iterator[tuple[str, Engine, set[int]]]:
 
     with transaction(engine) as s:
         ledger.move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(engine), host="127.0.0.1",
-                                           port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    while not server.started:
-        if not thread.is_alive():
-            pytest.fail("the server did not start")
-        time.sleep(0.02)
-    try:
+    for url in serve_app(create_app(engine)):
         yield url, engine, pids
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 class Answers:
