@@ -28,7 +28,8 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, text
 
@@ -39,6 +40,7 @@ from pelisali.platform.rng_desk import RngDesk, RngSlip
 from pelisali.platform.rounds import SlipResult, create_table, place_bet, settle
 from pelisali.rng import SeededRng
 
+T = TypeVar("T")
 SPOTS = ("red", "black", "straight 17", "dozen 2", "split 0-1", "column 3", "odd")
 
 
@@ -80,6 +82,20 @@ def prepare(engine: Engine, players: int, wallet: int = 10_000_000,
             create_table(session, f"table-{name}", "roulette", "C")
 
 
+def tried(call: Callable[[], T]) -> T:
+    """``call()``, tried again (five times in all) after a deadlock, a serialization
+    failure or another failure of the database; a refusal (a LedgerError) is raised."""
+    for attempt in range(5):
+        try:
+            return call()
+        except LedgerError:
+            raise
+        except Exception:
+            if attempt == 4:
+                raise
+    raise AssertionError("unreachable")
+
+
 def play(engine: Engine, player: int, rounds: int, seed: int, *, prefix: str = "load",
          accepts: list[float] | None = None) -> list[float]:
     """``rounds`` rounds of one bet each at the player's table; the seconds each took
@@ -94,21 +110,17 @@ def play(engine: Engine, player: int, rounds: int, seed: int, *, prefix: str = "
         start = time.perf_counter()
         spot = chooser.choice(SPOTS)
         stake = chooser.randint(1, 50) * 100
-        accepted = start
-        for attempt in range(5):  # a deadlock or serialization failure is tried again
-            try:
-                with transaction(engine) as session:
-                    place_bet(session, f"table-{name}", name, spot, stake,
-                              key=f"{name}-{seed}-{number}")
-                accepted = time.perf_counter()
-                with transaction(engine) as session:
-                    settle(session, f"table-{name}", rng)
-                break
-            except LedgerError:
-                raise
-            except Exception:
-                if attempt == 4:
-                    raise
+
+        def bet_then_draw(spot: str = spot, stake: int = stake,
+                          key: str = f"{name}-{seed}-{number}") -> float:
+            with transaction(engine) as session:
+                place_bet(session, f"table-{name}", name, spot, stake, key=key)
+            accepted = time.perf_counter()
+            with transaction(engine) as session:
+                settle(session, f"table-{name}", rng)
+            return accepted
+
+        accepted = tried(bet_then_draw)
         took.append(time.perf_counter() - start)
         if accepts is not None:
             accepts.append(accepted - start)
@@ -128,15 +140,7 @@ def play_desk(desk: RngDesk, player: int, rounds: int, seed: int, *,
         slip = RngSlip(f"table-{name}", name,
                        ((chooser.choice(SPOTS), chooser.randint(1, 50) * 100),),
                        f"{name}-{seed}-{number}")
-        for attempt in range(5):  # a deadlock or serialization failure is tried again
-            try:
-                outcome = desk.play(slip)
-                break
-            except LedgerError:
-                raise
-            except Exception:
-                if attempt == 4:
-                    raise
+        outcome = tried(partial(desk.play, slip))
         if outcome.refused is not None:
             raise outcome.refused
         took.append(time.perf_counter() - start)

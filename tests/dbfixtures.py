@@ -144,3 +144,17 @@ class Fixed(SeededRng):
 
     def randbelow(self, n: int) -> int:
         return self.number
+
+
+def sign_up(client: Any, name: str, password: str, deposit: int = 0,
+            key: str = "d1") -> None:
+    """Register ``name`` through the API, log in (the client keeps the cookie) and
+    deposit ``deposit`` cents under ``key``, asserting each answer."""
+    assert client.post("/api/register", json={"name": name, "password": password,
+                                              "born": "1990-01-01", "country": "FI"}
+                       ).status_code == 201
+    assert client.post("/api/login", json={"name": name, "password": password}
+                       ).status_code == 200
+    if deposit:
+        assert client.post("/api/wallet/deposit", json={"amount": deposit, "key": key}
+                           ).json() == {"balance": deposit}

@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from dbfixtures import STAFF_PASSWORD, Fixed, casino
+from dbfixtures import STAFF_PASSWORD, Fixed, casino, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
@@ -33,13 +33,7 @@ def client(db: Engine) -> Iterator[TestClient]:
 
 
 def player(client: TestClient, name: str = "ann", deposit: int = 10_000) -> TestClient:
-    assert client.post("/api/register", json={"name": name, "password": PASSWORD,
-                                              "born": "1990-01-01", "country": "FI"}
-                       ).status_code == 201
-    assert client.post("/api/login", json={"name": name, "password": PASSWORD}).status_code == 200
-    if deposit:
-        assert client.post("/api/wallet/deposit", json={"amount": deposit, "key": "d1"}
-                           ).json() == {"balance": deposit}
+    sign_up(client, name, PASSWORD, deposit)
     return client
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from dbfixtures import Fixed
+from dbfixtures import Fixed, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from starlette.websockets import WebSocketDisconnect
@@ -44,14 +44,7 @@ def client(engine: Engine) -> Iterator[TestClient]:
 
 
 def player(client: TestClient, name: str = "ann", deposit: int = 10_000) -> None:
-    assert client.post("/api/register", json={"name": name, "password": PASSWORD,
-                                              "born": "1990-01-01", "country": "FI"}
-                       ).status_code == 201
-    assert client.post("/api/login", json={"name": name, "password": PASSWORD}
-                       ).status_code == 200
-    if deposit:
-        assert client.post("/api/wallet/deposit", json={"amount": deposit, "key": "d"}
-                           ).status_code == 200
+    sign_up(client, name, PASSWORD, deposit, key="d")
 
 
 def balance(client: TestClient) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from dbfixtures import STAFF_PASSWORD
+from dbfixtures import STAFF_PASSWORD, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
@@ -56,13 +56,7 @@ def client(casino: Engine, cage: Cage) -> Iterator[TestClient]:
 
 
 def player(client: TestClient, name: str = "ann", deposit: int = 0) -> None:
-    assert client.post("/api/register", json={"name": name, "password": PASSWORD,
-                                              "born": "1990-01-01", "country": "FI"}
-                       ).status_code == 201
-    assert client.post("/api/login", json={"name": name, "password": PASSWORD}).status_code == 200
-    if deposit:
-        assert client.post("/api/wallet/deposit", json={"amount": deposit, "key": "d0"}
-                           ).json() == {"balance": deposit}
+    sign_up(client, name, PASSWORD, deposit, key="d0")
 
 
 def money(engine: Engine) -> tuple[Any, ...]:

@@ -70,6 +70,7 @@ from pelisali.platform.rounds import (
     TableError,
     placed_before,
     rounding_posting,
+    settings_text,
 )
 from pelisali.platform.table_layer import RecordError
 from pelisali.platform.wager_family import (
@@ -154,9 +155,8 @@ class _Taken:
 
 
 def _engine(table: Any) -> Any:
-    settings = json.dumps(json.loads(table.settings), sort_keys=True)
-    return wager_engine(game_id_of(table.game, table.variant), settings, table.limit_min,
-                        table.limit_max)
+    return wager_engine(game_id_of(table.game, table.variant), settings_text(table.settings),
+                        table.limit_min, table.limit_max)
 
 
 def _new_round(table: Any, round_id: int, opened: str | None) -> WagerRound:
@@ -204,8 +204,7 @@ def _usual_way(session: Session, slip: RngSlip, rng: Rng) -> RngOutcome:
         _BETS.c.key == slip.bet_key(0)))
     played = tables.play_round(session, slip.table, rng, round_id=round_id)
     row = session.get(RoundRow, played.round_id)
-    faces = ("-".join(d["face"] for d in json.loads(row.record).get("draws", []))
-             if row is not None else "")
+    faces = _faces(json.loads(row.record)) if row is not None else ""
     return RngOutcome(played.round_id, tuple(receipts), played.settlements, faces,
                       deciding=not played.settlements)
 
@@ -392,8 +391,9 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
     metrics.count(session, metrics.BETS_SETTLED.labels("wager"), settled_bets)
 
 
-def _faces(derived: dict[str, Any]) -> str:
-    return "-".join(d["face"] for d in derived["draws"])
+def _faces(drawn: dict[str, Any]) -> str:
+    """The faces a record (or its derived part) drew, joined by "-"."""
+    return "-".join(d["face"] for d in drawn.get("draws", []))
 
 
 @dataclass

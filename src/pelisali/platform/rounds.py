@@ -251,7 +251,7 @@ def lock_table(session: Session, table: GameTable) -> tuple[int, int, str]:
 
 
 @lru_cache(maxsize=1024)
-def _settings_text(settings: str) -> str:
+def settings_text(settings: str) -> str:
     """A table's settings as the engines are cached by: JSON, keys sorted."""
     return json.dumps(json.loads(settings), sort_keys=True)
 
@@ -262,7 +262,7 @@ def _engine_round(table: GameTable, row: RoundRow, bets: Sequence[BetRow]) -> Wa
     limits = round_limits(table, row)
     game_id = game_id_of(table.game, table.variant)
     try:
-        engine = wager_engine(game_id, _settings_text(table.settings), limits.minimum,
+        engine = wager_engine(game_id, settings_text(table.settings), limits.minimum,
                               limits.maximum)
         base = base_record(game_id, row.id, table.name, table.mode,
                            row.opened_at.isoformat(), json.loads(table.settings), limits)

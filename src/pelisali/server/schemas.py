@@ -3,6 +3,7 @@ API and the messages of the live and poker sockets. An amount is whole cents (a 
 integer) or euros as a decimal string ("12.50"); keys are the client's idempotency keys
 (the server prefixes them with the player's name)."""
 
+import contextlib
 import json
 from datetime import date
 from typing import Annotated, Any, Literal
@@ -30,10 +31,8 @@ def _cents(value: object) -> object:
     boolean or a float is refused even when whole (``true``, ``100.0``): a client that
     sends one has mixed up its units, and a float cannot hold every amount exactly."""
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(MoneyError):  # refused below, with what was sent
             return parse_decimal(value)
-        except MoneyError:
-            pass
     elif isinstance(value, int) and not isinstance(value, bool):
         return value
     raise PydanticCustomError("amount", f"{_AMOUNT}, not {{given}}", {"given": _shown(value)})

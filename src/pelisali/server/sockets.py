@@ -64,9 +64,8 @@ class TableSocket(WebSocketEndpoint):
     follower: asyncio.Task[None] | None = None
     _followed: asyncio.Condition | None = None  # the follower has passed ``_through``
     _through: int = 0
-    _rate: RateLimit = RateLimit(1, 1)  # this socket's messages a second (set on connect)
-    _second_began: float = 0.0
-    _in_second: int = 0
+    _rate: RateLimit | None = None  # this socket's messages a second (set on connect)
+    _flood: RateLimit | None = None  # three times that, past which the socket is closed
 
     @property
     def table(self) -> str:
@@ -212,6 +211,7 @@ class TableSocket(WebSocketEndpoint):
         self.login = login
         self.state.sockets[login.name] += 1
         self._rate = RateLimit(self.state.security.ws_rate, 1)
+        self._flood = RateLimit(3 * self.state.security.ws_rate, 1)
         await websocket.accept()
         await self.joined(websocket)
 
@@ -236,8 +236,9 @@ class TableSocket(WebSocketEndpoint):
             await websocket.close(code=status.WS_1009_MESSAGE_TOO_BIG,
                                   reason=f"a message is at most {limits.ws_max_message} bytes")
             return False
-        self._sent_this_second = self._count_second()
-        if self._sent_this_second > 3 * limits.ws_rate:
+        if self._rate is None or self._flood is None:  # only an admitted socket receives
+            raise AuthError("not admitted")
+        if not self._flood.allow("socket"):
             await websocket.close(code=status.WS_1008_POLICY_VIOLATION,
                                   reason=f"more than {3 * limits.ws_rate} messages a second")
             return False
@@ -245,13 +246,6 @@ class TableSocket(WebSocketEndpoint):
             await self.send_error(websocket, "too many messages: slow down")
             return False
         return True
-
-    def _count_second(self) -> int:
-        now = time.monotonic()
-        if now - self._second_began >= 1:
-            self._second_began, self._in_second = now, 0
-        self._in_second += 1
-        return self._in_second
 
     async def dispatch(self) -> None:
         """Connect, then answer each JSON text message until the client goes.
