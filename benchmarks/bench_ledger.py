@@ -46,6 +46,7 @@ from loadgen import (  # benchmarks/loadgen.py, beside this script
     LiveLoad,
     play,
     play_desk,
+    play_desk_paced,
     postgres_schema,
     prepare,
 )
@@ -91,7 +92,7 @@ def measure_live(engine: Engine, players: int, tables: int, seconds: float,
             jobs = [pool.apply_async(live_worker, (
                 url, f"live{w}x", players // processes, max(1, tables // processes), seconds,
                 ready, go)) for w in range(processes)]
-            ready.wait()
+            ready.wait(timeout=600)  # a worker that fails to prepare breaks it
             go.wait()
             parts = [job.get() for job in jobs]
     latencies = [x for part in parts for x in part[0]]
@@ -110,13 +111,14 @@ def p99(values: list[float]) -> float:
 
 
 def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
-               ready: Any, go: Any, way: str = "desk"
+               ready: Any, go: Any, way: str = "desk", every: float = 0.0
                ) -> tuple[list[float], list[float], float]:
     """One process's RNG players, a thread each; returns its latencies, its bets'
     acceptances and its seconds. ``first`` is the number of its first player over all
     the processes, so that every player's seeds are its own. ``way``: ``desk`` (the
     process's RNG desk, as the server plays slips) or ``alone`` (two transactions a
-    slip)."""
+    slip). ``every``: if above zero, each player sends a slip every so many seconds
+    through the desk (an open load) instead of the next as soon as the last is done."""
     engine = make_engine(url)
     prepare(engine, players, prefix=prefix)
     desk = RngDesk(engine, SeededRng(first))
@@ -132,7 +134,11 @@ def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
         mine: list[float] = []
         accepted: list[float] = []
         number = 0
-        while time.monotonic() < stop:
+        if every > 0:
+            mine = play_desk_paced(desk, p, every, time.perf_counter() + seconds,
+                                   seed=(first + p) * 1_000_000, prefix=prefix)
+            accepted = mine
+        while every <= 0 and time.monotonic() < stop:
             seed = (first + p) * 1_000_000 + number
             if way == "desk":
                 took = play_desk(desk, p, rounds=10, seed=seed, prefix=prefix)
@@ -157,9 +163,12 @@ def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
 
 
 def measure(engine: Engine, players: int, seconds: float, processes: int,
-            way: str = "desk") -> dict[str, float]:
+            way: str = "desk", pace: float = 0.0) -> dict[str, float]:
     """The RNG players shared out over ``processes`` processes (the first ones take
-    one more when they do not divide evenly), all on one database."""
+    one more when they do not divide evenly), all on one database. ``pace``: if above
+    zero, the bets a second the players offer together, each at a steady pace (the
+    desk), instead of each sending the next slip as soon as the last is answered."""
+    every = players / pace if pace > 0 else 0.0
     url = engine.url.render_as_string(hide_password=False)
     shares = [players // processes + (w < players % processes) for w in range(processes)]
     firsts = [sum(shares[:w]) for w in range(processes)]
@@ -167,10 +176,11 @@ def measure(engine: Engine, players: int, seconds: float, processes: int,
         ready = manager.Barrier(processes + 1)
         go = manager.Barrier(processes + 1)
         with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            prefix = "rngp" if pace > 0 else "rng"  # the open load's players are others
             jobs = [pool.apply_async(rng_worker, (
-                url, f"rng{w}x", firsts[w], shares[w], seconds, ready, go, way))
+                url, f"{prefix}{w}x", firsts[w], shares[w], seconds, ready, go, way, every))
                 for w in range(processes)]
-            ready.wait()
+            ready.wait(timeout=600)  # a worker that fails to prepare breaks it
             go.wait()
             parts = [job.get() for job in jobs]
     out = figures([x for part in parts for x in part[0]], max(part[2] for part in parts))
@@ -184,8 +194,12 @@ def run_both(engine: Engine, args: argparse.Namespace,
     # An SQLite file is the embedded default: one server process writes it.
     if processes is None:
         processes = 1 if engine.dialect.name == "sqlite" else args.processes
-    return {"live": measure_live(engine, args.players, args.tables, args.seconds, processes),
-            "rng": measure(engine, args.players, args.seconds, processes, args.rng_way)}
+    out = {"live": measure_live(engine, args.players, args.tables, args.seconds, processes),
+           "rng": measure(engine, args.players, args.seconds, processes, args.rng_way)}
+    if args.rng_pace > 0:
+        out["rng_paced"] = measure(engine, args.players, args.seconds, processes, "desk",
+                                   args.rng_pace)
+    return out
 
 
 def machine() -> str:
@@ -214,15 +228,22 @@ def sweep(args: argparse.Namespace) -> None:
           f"{args.seconds:g} s each; live: {args.tables} tables shared out over the "
           f"processes, at least one a process")
     print()
+    paced = (f" | RNG at {args.rng_pace:,.0f}/s offered: bets/s | p50 ms | p99 ms"
+             if args.rng_pace > 0 else "")
     print("| processes | live bets/s | live accept p99 ms | live settle p99 ms "
-          "| RNG bets/s | RNG p99 ms | RNG accept p99 ms |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+          f"| RNG bets/s | RNG p99 ms | RNG accept p99 ms{paced} |")
+    print("|---:" * (7 + 3 * bool(paced)) + "|")
     for processes, modes in rows:
         live, rng = modes["live"], modes["rng"]
-        print(f"| {processes} | {live['settled_bets_per_second']:,.0f} "
-              f"| {live['p99_accept_ms']:.1f} | {live['p99_settle_ms']:.1f} "
-              f"| {rng['settled_bets_per_second']:,.0f} | {rng['p99_ms']:.1f} "
-              f"| {rng['p99_accept_ms']:.1f} |")
+        line = (f"| {processes} | {live['settled_bets_per_second']:,.0f} "
+                f"| {live['p99_accept_ms']:.1f} | {live['p99_settle_ms']:.1f} "
+                f"| {rng['settled_bets_per_second']:,.0f} | {rng['p99_ms']:.1f} "
+                f"| {rng['p99_accept_ms']:.1f}")
+        if "rng_paced" in modes:
+            open_load = modes["rng_paced"]
+            line += (f" | {open_load['settled_bets_per_second']:,.0f} "
+                     f"| {open_load['p50_ms']:.1f} | {open_load['p99_ms']:.1f}")
+        print(line + " |")
 
 
 def main() -> None:
@@ -239,6 +260,10 @@ def main() -> None:
     parser.add_argument("--rng-way", choices=("desk", "alone"), default="desk",
                         help="RNG slips through the process's desk (the server's way) or "
                              "alone, two transactions a slip")
+    parser.add_argument("--rng-pace", type=float, default=0.0, metavar="BETS_PER_S",
+                        help="also the RNG desk under an open load: the players together "
+                             "offer this many bets a second, each at a steady pace, and a "
+                             "bet's seconds count from when it was due")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.sweep:
@@ -264,7 +289,7 @@ def main() -> None:
             extra = (f"  accept p99 {r['p99_accept_ms']:.1f} ms, settle p99 "
                      f"{r['p99_settle_ms']:.1f} ms, {r['rounds']:,.0f} rounds"
                      if mode == "live" else f"  accept p99 {r['p99_accept_ms']:.1f} ms")
-            print(f"{name:10s} {mode:4s} {r['settled_bets_per_second']:8,.0f} settled bets/s  "
+            print(f"{name:10s} {mode:9s} {r['settled_bets_per_second']:8,.0f} settled bets/s  "
                   f"p50 {r['p50_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  "
                   f"({r['settled_bets']:,.0f} bets){extra}")
     print("target on PostgreSQL: 2,000 settled bets/s with p99 under 50 ms")

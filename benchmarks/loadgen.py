@@ -147,6 +147,34 @@ def play_desk(desk: RngDesk, player: int, rounds: int, seed: int, *,
     return took
 
 
+def play_desk_paced(desk: RngDesk, player: int, every: float, until: float, seed: int, *,
+                    prefix: str = "load") -> list[float]:
+    """One bet a round at the player's table through ``desk``, a slip every ``every``
+    seconds (from a random phase) until ``until`` (``time.perf_counter``): an open load,
+    as players who bet at their own pace. Each slip's seconds count from when it was
+    due, not when it was sent, so that a desk that falls behind is charged for the
+    slips that waited to be sent (no coordinated omission)."""
+    chooser = random.Random(seed)
+    name = name_of(player, prefix)
+    took = []
+    due = time.perf_counter() + chooser.uniform(0, every)
+    number = 0
+    while due < until:
+        wait = due - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        slip = RngSlip(f"table-{name}", name,
+                       ((chooser.choice(SPOTS), chooser.randint(1, 50) * 100),),
+                       f"{name}-{seed}-{number}")
+        outcome = tried(partial(desk.play, slip))
+        if outcome.refused is not None:
+            raise outcome.refused
+        took.append(time.perf_counter() - due)
+        due += every
+        number += 1
+    return took
+
+
 @dataclass
 class LiveLoad:
     """``players`` seated round-robin at ``tables`` live roulette tables, each served by a

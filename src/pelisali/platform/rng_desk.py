@@ -318,10 +318,9 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
              "deadline": deadline} for t in kept]
     for t, made in zip(kept, connection.execute(_NEW_ROUNDS, rows).scalars(), strict=True):
         t.round_id = int(made)
-        # The engine's round again, now that it has its number (the engine is cheap; the
-        # first was the check that refused nothing of this slip).
-        t.round = _new_round(t.table, t.round_id, opened.isoformat())
-        t.receipts, t.spots, t.took = t.round.place_slip(t.slip.player, t.slip.bets)
+        # The round the check placed the slip in, now with its number (which only the
+        # record's fixed part carries).
+        t.round.base = t.round.base.model_copy(update={"round_id": t.round_id})
     bets = [{"round_id": t.round_id, "number": r.bet_id, "player": t.slip.player,
              "spot": spot, "stake": r.accepted, "key": t.slip.bet_key(i), "level": 0,
              "carried": False, "created_at": opened}
