@@ -164,7 +164,11 @@ export function renderChips() {
       onclick: () => selectChip(value),
     }, el("span", { class: "chip-face", text: chipLabel(value) }))));
   }
-  selectChip(state.chip);
+  // A chip under the table's minimum is not offered: alone it could not be a bet.
+  const least = state.layout?.min ?? 0;
+  for (const chip of $$("#chips .chip")) chip.hidden = Number(chip.dataset.value) < least;
+  const offered = CHIPS.filter((value) => value >= least);
+  selectChip(offered.includes(state.chip) ? state.chip : offered[0] ?? CHIPS[0]);
 }
 
 function selectChip(value) {
@@ -223,6 +227,12 @@ function locked() {
 }
 
 function onLayoutClick(event) {
+  const toggle = event.target.closest("#between");
+  if (toggle) {
+    const on = $("#layout").classList.toggle("between-on");
+    toggle.setAttribute("aria-pressed", String(on));
+    return;
+  }
   const spot = event.target.closest("[data-spot]");
   if (!spot || locked()) return;
   placeChip(spot.dataset.spot, state.chip);
@@ -611,6 +621,10 @@ export function wireTable() {
   $("#undo").addEventListener("click", () => { if (!locked()) undo(); });
   $("#rebet").addEventListener("click", rebet);
   $("#spin").addEventListener("click", spin);
+  // Turned between upright and across: the layout drawn the other way.
+  PORTRAIT.addEventListener("change", () => {
+    if (state.layout && !$("#table-view").hidden) renderLayout();
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -676,8 +690,14 @@ function isNumber(pocket) {
   return /^[1-9]\d*$/.test(pocket);
 }
 
+/** A phone held upright: the roulette layout stands up (zeros at the top, the numbers
+ * in three columns, dozens and even chances at the side) and the bets between numbers
+ * are offered only in the "between numbers" mode, where they are finger-sized. */
+export const PORTRAIT = window.matchMedia("(max-width: 599px)");
+
 /** Draw the layout: zeros, the 3 × n number grid with the columns at the row ends,
- * dozens and the even chances below, and hot spots between numbers for inside bets. */
+ * dozens and the even chances below, and hot spots between numbers for inside bets;
+ * upright on a phone (:data:`PORTRAIT`). */
 function renderRouletteLayout(root, layout, spotButton) {
   const offered = new Map(layout.spots.map((spot) => [spot.key, spot]));
   const colour = new Map(layout.numbers.map((n) => [n.number, n.colour]));
@@ -685,27 +705,35 @@ function renderRouletteLayout(root, layout, spotButton) {
   const numbers = layout.numbers.map((n) => n.number).filter(isNumber).map(Number);
   const top = Math.max(...numbers);
   const cols = Math.ceil(top / 3);
+  const upright = PORTRAIT.matches;
   root.style.setProperty("--cols", String(cols));
+  root.classList.toggle("upright", upright);
   root.classList.toggle("small-wheel", cols < 12);
   root.classList.toggle("no-columns", ![1, 2, 3].some((c) => offered.has(`column ${c}`)));
 
-  // The zeros, stacked: 00 above 0 (00 sits beside 2 and 3, 0 beside 1 and 2).
+  // The zeros: 00 above 0 (00 beside 2 and 3, 0 beside 1 and 2); upright, 0 left of 00.
+  const zeroOrder = upright ? zeros : [...zeros].reverse();
   const zeroBox = el("div", { class: `zeros zeros-${zeros.length}` },
-    [...zeros].reverse().map((z) => spotButton(`straight ${z}`, `num green`,
+    zeroOrder.map((z) => spotButton(`straight ${z}`, `num green`,
       el("span", { class: "num-face", text: z }))));
 
-  // The numbers: row 1 holds 3, 6, 9 …; row 3 holds 1, 4, 7 …
-  const grid = el("div", { class: "numbers" });
-  for (const n of numbers) {
-    const col = Math.floor((n - 1) / 3);
-    const row = 2 - ((n - 1) % 3);
-    grid.append(spotButton(`straight ${n}`, `num ${colour.get(String(n)) ?? "black"}`,
-      el("span", { class: "num-face", text: String(n) }),
-      { style: `grid-column:${col + 1};grid-row:${row + 1}` }));
-  }
-  // Hot spots for the bets between numbers.
+  // Across (a desktop): row 1 holds 3, 6, 9 …, row 3 holds 1, 4, 7 …; upright: the
+  // first row holds 1, 2, 3. ``x`` runs along the columns of three, ``y`` across them
+  // from 3's side, both in cells; a point is placed where it falls either way.
   const rowOf = (n) => 2 - ((n - 1) % 3);
   const colOf = (n) => Math.floor((n - 1) / 3);
+  const place = (x, y) => (upright
+    ? `left:${(100 * (3 - y)) / 3}%;top:${(100 * x) / cols}%`
+    : `left:${(100 * x) / cols}%;top:${(100 * y) / 3}%`);
+  const cell = (n) => (upright
+    ? `grid-column:${3 - rowOf(n)};grid-row:${colOf(n) + 1}`
+    : `grid-column:${colOf(n) + 1};grid-row:${rowOf(n) + 1}`);
+  const grid = el("div", { class: "numbers" });
+  for (const n of numbers) {
+    grid.append(spotButton(`straight ${n}`, `num ${colour.get(String(n)) ?? "black"}`,
+      el("span", { class: "num-face", text: String(n) }), { style: `${cell(n)};` }));
+  }
+  // Hot spots for the bets between numbers.
   for (const spot of layout.spots) {
     const [type, rest = ""] = spot.key.split(" ");
     if (!["split", "street", "corner", "sixline", "first_five"].includes(type)) continue;
@@ -731,14 +759,14 @@ function renderRouletteLayout(root, layout, spotButton) {
       else if (nums.length === 2) y = Math.max(...nums.map(rowOf));
       else y = 3;
     }
-    const style = x === null ? "left:50%;top:50%"
-      : `left:${(100 * x) / cols}%;top:${(100 * y) / 3}%`;
+    const style = x === null ? "left:50%;top:50%" : place(x, y);
     host.append(spotButton(spot.key, `hot hot-${type}`, null, { style }));
   }
 
-  // The column bets at the ends of the rows.
-  const columns = [3, 2, 1].map((c, i) => spotButton(`column ${c}`, "outside column-bet",
-    el("span", { text: t("table.twotoone") }), { style: `grid-row:${i + 1}` }));
+  // The column bets at the ends of the rows (upright: under the columns, 1 to 3).
+  const columns = (upright ? [1, 2, 3] : [3, 2, 1]).map((c, i) => spotButton(`column ${c}`,
+    "outside column-bet", el("span", { text: t("table.twotoone") }),
+    { style: upright ? `grid-column:${i + 1}` : `grid-row:${i + 1}` }));
 
   // Dozens and the even chances.
   const dozens = [1, 2, 3].filter((d) => offered.has(`dozen ${d}`)).map((d) =>
@@ -757,7 +785,14 @@ function renderRouletteLayout(root, layout, spotButton) {
   const extras = [...offered.keys()].filter((k) => k.startsWith("quarter ")).map((k) =>
     spotButton(k, "outside quarter", el("span", { text: spotLabel(k) })));
 
+  const between = upright && [...grid.children, ...zeroBox.children]
+    .some((node) => node.classList.contains("hot"))
+    ? el("button", {
+      type: "button", id: "between", class: "ghost between", "aria-pressed": "false",
+      text: t("table.between") })
+    : null;
   root.replaceChildren(...[
+    between,
     zeroBox,
     grid,
     root.classList.contains("no-columns") ? null : el("div", { class: "columns" }, columns),
@@ -765,6 +800,7 @@ function renderRouletteLayout(root, layout, spotButton) {
     evens.length ? el("div", { class: "evens" }, evens) : null,
     extras.length ? el("div", { class: "quarters" }, extras) : null,
   ].filter(Boolean));
+  root.classList.remove("between-on");
 }
 
 /** The pockets a spot covers, to light them up while the pointer is over the spot. */

@@ -1,0 +1,205 @@
+"""Every page and table at phone and desktop sizes, in Debian's Chromium: 360×640 and
+390×844 (phones, touch) and 1366×768 (a laptop).
+
+At each size, on every page (log-in, lobby, wallet, history, rules) and every table
+(each roulette version, boule, the money wheel, Tuplanoppa, Sic Bo, punto banco,
+blackjack, live roulette, poker): nothing scrolls sideways, the top bar is at most
+56 px tall on a phone, and every button, chip, betting spot and form control a player
+taps is at least 44×44 CSS px there. On a phone a tap at the centre of every roulette
+number places a straight-up on that number. With ``PELISALI_SCREENSHOTS=1`` every
+table's picture at each size is written to ``docs/screenshots``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_browser import (  # noqa: F401 - served: the real server, a fixture
+    CHROMIUM,
+    Player,
+    Served,
+    need_chromium,
+    page_fetch,
+    served,
+    shots_dir,
+    staff_post,
+)
+
+SIZES = {"360x640": (360, 640), "390x844": (390, 844), "1366x768": (1366, 768)}
+PHONE = 600  # narrower than this is a phone's layout
+TARGET = 44  # CSS px, WCAG 2.5.5 (AAA) and the platforms' guidelines
+
+# What a player taps: each must be 44×44 on a phone (inline links in text are not).
+TAPPABLE = ("button:not([hidden]), .chip, [data-spot]:not(.hot), input, select, "
+            "#nav a, a.button, a.back, a.rules-link")
+
+MEASURE = """(selector) => {
+  const visible = (e) => {
+    const r = e.getBoundingClientRect();
+    const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+  };
+  const small = [...document.querySelectorAll(selector)].filter(visible).map((e) => {
+    const r = e.getBoundingClientRect();
+    return {what: e.id || e.dataset.spot || e.dataset.value || e.className || e.tagName,
+            width: Math.round(r.width), height: Math.round(r.height)};
+  });
+  const bar = document.querySelector(".topbar").getBoundingClientRect();
+  const over = [...document.querySelectorAll("body *")]
+    .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
+    .map((e) => `${e.tagName}#${e.id}.${e.getAttribute("class") ?? ""}`).slice(0, 4);
+  return {scrollWidth: document.documentElement.scrollWidth, width: innerWidth,
+          bar: bar.height, targets: small, over};
+}"""
+
+
+@pytest.fixture
+def site(served: Served) -> str:  # noqa: F811 - the fixture imported above
+    """The real server's address."""
+    return served.url
+
+
+def check_page(page: Any, where: str, width: int) -> list[str]:
+    """What is wrong with the page as it stands: sideways scrolling, a tall top bar,
+    small targets (on a phone)."""
+    got = page.evaluate(MEASURE, TAPPABLE)
+    faults = []
+    if got["scrollWidth"] > got["width"]:
+        faults.append(f"{where}: {got['scrollWidth']} px wide on a {got['width']} px screen "
+                      f"({', '.join(got['over'])} reach past it)")
+    if width < PHONE:
+        if got["bar"] > 56:
+            faults.append(f"{where}: the top bar is {got['bar']:.0f} px tall")
+        faults += [f"{where}: {t['what']} is {t['width']}×{t['height']}"
+                   for t in got["targets"] if t["width"] < TARGET - 0.5
+                   or t["height"] < TARGET - 0.5]
+    return faults
+
+
+def tables_of(page: Any) -> list[str]:
+    """The hash of every table a player can open from the lobby."""
+    lobby = page_fetch(page, "/api/lobby")["body"]
+    hashes = []
+    for game in lobby["games"]:
+        for variant in game["variants"] or [""]:
+            hashes.append(f"#/table/{game['game']}" + (f"/{variant}" if variant else ""))
+    for table in lobby["tables"]:
+        kind = "poker" if table["game"] == "poker" else "live"
+        hashes.append(f"#/{kind}/{table['name']}")
+    return hashes
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> None:
+    need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    width, height = SIZES[size]
+    staff_post(site, "/api/staff/tables", {
+        "name": "live-1", "game": "roulette", "variant": "C", "mode": "live"})
+    staff_post(site, "/api/staff/poker-tables", {
+        "name": "nl-1", "small_blind": 50, "big_blind": 100, "min_buy_in": 2000})
+    shots = shots_dir(tmp_path)
+    faults: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            logged_out = browser.new_page(viewport={"width": width, "height": height})
+            logged_out.goto(f"{site}/")
+            expect(logged_out.locator("#auth-view")).to_be_visible()
+            faults += check_page(logged_out, "log-in", width)
+            aino = Player(browser, site, "aino", viewport=(width, height))
+            page = aino.page
+            for view in ("lobby", "wallet", "history", "rules/roulette/C"):
+                page.goto(f"{site}/#/{view}")
+                page.wait_for_timeout(300)
+                faults += check_page(page, view, width)
+            for where in tables_of(page):
+                page.goto(f"{site}/{where}")
+                view = "#poker-view" if where.startswith("#/poker") else "#table-view"
+                expect(page.locator(view)).to_be_visible()
+                page.wait_for_timeout(300)
+                faults += check_page(page, where, width)
+                name = where.strip("#/").replace("/", "-")
+                page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=True,
+                                animations="disabled")
+            assert aino.errors == []
+        finally:
+            browser.close()
+    assert faults == [], "\n".join(faults)
+
+
+PLACED = """() => [...document.querySelectorAll('#layout [data-spot][data-amount]')]
+    .map((e) => e.dataset.spot)"""
+CENTRES = """() => [...document.querySelectorAll('#layout [data-spot^="straight "]')].map((e) => {
+    const r = e.getBoundingClientRect();
+    return {spot: e.dataset.spot, x: r.left + r.width / 2, y: r.top + r.height / 2};
+})"""
+
+
+def tap(page: Any, x: float, y: float, touch: bool) -> None:
+    if touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_tap_at_the_centre_of_a_number_bets_on_it(site: str, size: str) -> None:
+    """Every number of every roulette layout, tapped at its centre, takes a straight-up
+    on itself (and nothing else), on a phone also with the bets between numbers shown.
+    The versions that offer the same spots are drawn alike: one of each is tapped."""
+    need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    width, height = SIZES[size]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            aino = Player(browser, site, "aino", viewport=(width, height))
+            page = aino.page
+            variants = next(g for g in page_fetch(page, "/api/lobby")["body"]["games"]
+                            if g["game"] == "roulette")["variants"]
+            layouts = {}
+            for variant in variants:
+                layout = page_fetch(page, f"/api/layout/roulette?variant={variant}")["body"]
+                layouts.setdefault(tuple(sorted(s["key"] for s in layout["spots"])),
+                                   (variant, layout))
+            wrong: list[str] = []
+            for variant, layout in layouts.values():
+                page.goto(f"{site}/#/table/roulette/{variant}")
+                straights = sorted(s["key"] for s in layout["spots"]
+                                   if s["key"].startswith("straight "))
+                # This version's layout drawn (not the last one's).
+                expect(page.locator('#layout [data-spot^="straight "]')).to_have_count(
+                    len(straights))
+                between = page.locator("#between").count() > 0
+                if width < PHONE and any(s["key"].split(" ")[0] in ("split", "corner")
+                                         for s in layout["spots"]):
+                    assert between, f"roulette {variant}: no way to the bets between numbers"
+                modes = ["plain", "between"] if between else ["plain"]
+                for mode in modes:
+                    if mode == "between":
+                        page.click("#between")
+                        expect(page.locator("#between")).to_have_attribute("aria-pressed", "true")
+                    for centre in page.evaluate(CENTRES):
+                        # The number to the middle of the screen (clear of the top bar,
+                        # the rail and the tab bar), and its centre where it is now.
+                        spot = page.locator(f'#layout [data-spot="{centre["spot"]}"]')
+                        spot.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+                        box = spot.bounding_box()
+                        if box is None:
+                            wrong.append(f"{variant} {centre['spot']}: not on the page")
+                            continue
+                        tap(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
+                            touch=width < PHONE)
+                        placed = page.evaluate(PLACED)
+                        if placed != [centre["spot"]]:
+                            wrong.append(f"{variant} {mode} {centre['spot']}: took {placed}")
+                        page.click("#clear")
+            assert aino.errors == []
+        finally:
+            browser.close()
+    assert wrong == []
