@@ -5,7 +5,7 @@ rules, the staff's endpoints, and bad input that must change nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -160,6 +160,37 @@ def test_limits_and_self_exclusion_are_enforced(client: TestClient) -> None:
         "variant": "C", "key": "k2", "bets": [{"spot": "red", "amount": 100}]})
     assert refused.status_code == 400 and "self-excluded" in refused.text
     assert client.get("/api/me").json()["excluded_until"].startswith(str(date.today().year))
+
+
+def test_the_protection_read_shows_limits_waiting_raises_and_the_session(
+        client: TestClient) -> None:
+    """``GET /api/protection``: a cut at once, a raise waiting with its time, what the
+    day used, the reality check's period (set and refused outside 5-240 minutes), and
+    the session's net result from the ledger."""
+    player(client)
+    assert client.get("/api/protection").json()["limits"] == []
+    cut = client.post("/api/limits", json={"kind": "loss", "period": "day", "amount": 5_000})
+    assert cut.json()["at_once"] is True
+    raised = client.post("/api/limits", json={"kind": "loss", "period": "day",
+                                              "amount": 8_000}).json()
+    assert raised["at_once"] is False
+    played = client.post("/api/play/roulette", json={
+        "variant": "C", "key": "p1", "bets": [{"spot": "red", "amount": 300}]}).json()
+    net = sum(s["paid"] - s["stake"] for s in played["settlements"])
+    seen = client.get("/api/protection").json()
+    assert seen["limits"] == [{"kind": "loss", "period": "day", "amount": 5_000,
+                               "used": max(0, -net), "waiting": 8_000,
+                               "waiting_from": raised["effective"]}]
+    assert seen["session_net"] == net and 0 <= seen["session_seconds"] < 60
+    assert seen["reminder_minutes"] == 60 and seen["excluded_until"] is None
+    assert client.post("/api/reminder", json={"minutes": 15}).json() == {"minutes": 15}
+    assert client.get("/api/protection").json()["reminder_minutes"] == 15
+    for bad in (4, 241, "15", None):
+        assert client.post("/api/reminder", json={"minutes": bad}).status_code == 422
+    assert client.get("/api/protection").json()["reminder_minutes"] == 15
+    assert client.post("/api/exclude", json={"days": 7}).status_code == 200
+    until = datetime.fromisoformat(client.get("/api/protection").json()["excluded_until"])
+    assert timedelta(days=6, hours=23) < until - datetime.now(UTC) <= timedelta(days=7)
 
 
 def test_staff_open_a_table_restrict_a_player_and_read_the_report(client: TestClient) -> None:

@@ -27,8 +27,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -61,6 +61,8 @@ class Login:
 
     name: str
     role: str
+    # when this session logged in (None: not told); not part of who it is
+    since: datetime | None = field(default=None, compare=False, repr=False)
 
 
 def _digest(token: str) -> str:
@@ -148,7 +150,7 @@ def who(session: Session, token: str | None) -> Login:
     found = session.get(WebSession, _digest(token))
     if found is None or found.expires_at <= now_utc():
         raise AuthError("not logged in")
-    return Login(found.name, found.role)
+    return Login(found.name, found.role, found.created_at)
 
 
 def log_out(session: Session, token: str | None) -> None:

@@ -82,6 +82,12 @@ class Exclusion(BaseModel):
     days: Annotated[int, Strict(), Field(gt=0, le=36_500)] | None
 
 
+class Reminder(BaseModel):
+    """The reality check's period, in minutes of a session."""
+
+    minutes: Annotated[int, Strict(), Field(ge=5, le=240)]
+
+
 class BetRequest(BaseModel):
     spot: Annotated[str, Field(min_length=1, max_length=60)]
     amount: Cents

@@ -13,6 +13,9 @@ import "./games.js";
 import "./cards.js";
 import { closeLive, openLive } from "./live.js";
 import { closePoker, openPoker, rerenderPoker, wirePoker } from "./poker.js";
+import {
+  lobbyNotice, openLimits, scheduleRealityCheck, wireRealityCheck,
+} from "./protection.js";
 
 const COUNTRIES = ["FI", "AX", "SE", "NO", "DK", "IS", "EE", "LV", "LT", "DE", "PL", "NL", "BE",
   "FR", "ES", "PT", "IT", "AT", "CH", "IE", "GB", "US", "CA", "AU"];
@@ -58,6 +61,8 @@ function fillCountries() {
 
 function loggedOut() {
   state.me = null;
+  state.protection = null;
+  scheduleRealityCheck();  // none: no one is logged in
   state.lobby = null;
   clearBets();
   showPlayer();
@@ -127,6 +132,10 @@ async function onLogout() {
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, "");
+  if (state.me?.role === "player" && !state.protection) {  // the reality check's clock
+    state.protection = await api("/api/protection").catch(() => null);
+    scheduleRealityCheck();
+  }
   state.route = hash;
   if (!state.me) {
     closeLive();
@@ -143,6 +152,7 @@ async function route() {
     else if (page === "poker" && game) await openPoker(game);
     else if (page === "wallet") await openWallet();
     else if (page === "history") await openHistory();
+    else if (page === "limits") await openLimits();
     else if (page === "rules") await openRules(game || "roulette", variant || state.variant);
     else await openLobby();
   } catch (error) {
@@ -166,9 +176,15 @@ function rerender() {
 // Lobby
 
 async function openLobby() {
+  const mine = state.route;
   state.lobby = await api("/api/lobby");
+  if (state.route !== mine) return;  // the player went on meanwhile: not back to the lobby
   renderLobby();
   showView("lobby");
+  if (state.me?.role === "player") {
+    await lobbyNotice($("#lobby-message"));
+    scheduleRealityCheck();
+  }
 }
 
 function renderLobby() {
@@ -328,6 +344,7 @@ function wire() {
   $("#login-form").addEventListener("submit", onLogin);
   $("#register-form").addEventListener("submit", onRegister);
   $("#logout").addEventListener("click", onLogout);
+  wireRealityCheck(onLogout);
   wireTable();
   wirePoker();
   $("#deposit").addEventListener("click", () => walletMove("deposit"));

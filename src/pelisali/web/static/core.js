@@ -26,6 +26,7 @@ export const I18N = {
     "table.total": "Panokset yhteensä", "table.undo": "Peru", "table.clear": "Tyhjennä",
     "table.rebet": "Samat panokset", "table.spin": "Pyöräytä", "table.round": "Kierros",
     "table.net": "Yhteensä", "table.nobets": "Aseta ensin pelimerkki kentälle.",
+    "table.outcome": "Tulos {result}: maksettu {paid}, yhteensä {net}.",
     "table.limits": "Panos {min} – {max}", "table.title": "Ruletti {variant}",
     "table.won": "Voitit {amount}", "table.lost": "Ei voittoa tällä kierroksella",
     "table.spinning": "Pyörä pyörii…", "table.twotoone": "2:1", "table.between": "Numeroiden väliin",
@@ -53,6 +54,8 @@ export const I18N = {
     "rules.limits": "Pöydän panosrajat: {text}",
     "choice.title": "Nolla! Valitse, mitä panokselle tehdään", "choice.bet": "Panos #{n}",
     "choice.prison": "Vankilaan", "choice.half": "Puolet takaisin",
+    "choice.which": "{spot}, {stake}", "choice.waiting": "Nolla: valitse ensin, mitä panoksillesi tehdään. Pyöritä sen jälkeen.",
+    "choice.deadline": "Valitse viimeistään {at}. Muuten saat puolet takaisin (la partage).",
     "game.roulette": "Ruletti", "game.boule": "Boule", "game.money-wheel": "Rahapyörä",
     "game.tuplanoppa": "Tuplanoppa", "game.sic-bo": "Sic Bo",
   },
@@ -77,6 +80,7 @@ export const I18N = {
     "table.total": "Insatser totalt", "table.undo": "Ångra", "table.clear": "Töm",
     "table.rebet": "Samma insatser", "table.spin": "Snurra", "table.round": "Omgång",
     "table.net": "Totalt", "table.nobets": "Lägg först en mark på spelfältet.",
+    "table.outcome": "Resultat {result}: utbetalt {paid}, netto {net}.",
     "table.limits": "Insats {min} – {max}", "table.title": "Roulette {variant}",
     "table.won": "Du vann {amount}", "table.lost": "Ingen vinst denna omgång",
     "table.spinning": "Hjulet snurrar…", "table.twotoone": "2:1", "table.between": "Mellan nummer",
@@ -103,6 +107,8 @@ export const I18N = {
     "rules.limits": "Bordets insatsgränser: {text}",
     "choice.title": "Noll! Välj vad som görs med insatsen", "choice.bet": "Insats #{n}",
     "choice.prison": "I fängelse", "choice.half": "Hälften tillbaka",
+    "choice.which": "{spot}, {stake}", "choice.waiting": "Noll: välj först vad som görs med dina insatser. Snurra sedan.",
+    "choice.deadline": "Välj senast {at}. Annars får du hälften tillbaka (la partage).",
     "game.roulette": "Roulette", "game.boule": "Boule", "game.money-wheel": "Pengahjul",
     "game.tuplanoppa": "Tuplanoppa (två tärningar)", "game.sic-bo": "Sic Bo",
   },
@@ -127,6 +133,7 @@ export const I18N = {
     "table.total": "Total bet", "table.undo": "Undo", "table.clear": "Clear",
     "table.rebet": "Rebet", "table.spin": "Spin", "table.round": "Round",
     "table.net": "Total", "table.nobets": "Place a chip on the layout first.",
+    "table.outcome": "Result {result}: paid {paid}, net {net}.",
     "table.limits": "Stakes {min} – {max}", "table.title": "Roulette {variant}",
     "table.won": "You won {amount}", "table.lost": "No win this round",
     "table.spinning": "The wheel is spinning…", "table.twotoone": "2 to 1", "table.between": "Between numbers",
@@ -154,6 +161,8 @@ export const I18N = {
     "rules.limits": "Table limits: {text}",
     "choice.title": "Zero! Choose what happens to the bet", "choice.bet": "Bet #{n}",
     "choice.prison": "En prison", "choice.half": "Half back",
+    "choice.which": "{spot}, {stake}", "choice.waiting": "Zero: choose first what happens to your bets, then spin again.",
+    "choice.deadline": "Choose by {at}. Otherwise half comes back (la partage).",
     "game.roulette": "Roulette", "game.boule": "Boule", "game.money-wheel": "Money wheel",
     "game.tuplanoppa": "Tuplanoppa (two dice)", "game.sic-bo": "Sic Bo",
   },
@@ -372,7 +381,7 @@ export function locale() {
   return { fi: "fi-FI", sv: "sv-FI", en: "en-GB" }[state.lang];
 }
 
-export const VIEWS = ["auth", "lobby", "table", "poker", "wallet", "history", "rules"];
+export const VIEWS = ["auth", "lobby", "table", "poker", "wallet", "history", "rules", "limits"];
 
 export function showView(name) {
   for (const view of VIEWS) $(`#${view}-view`).hidden = view !== name;
