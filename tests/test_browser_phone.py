@@ -1,17 +1,19 @@
 """Every page and table at phone and desktop sizes, in Debian's Chromium: 360×640 and
 390×844 (phones, touch) and 1366×768 (a laptop).
 
-At each size, on every page (log-in, lobby, wallet, history, rules) and every table
-(each roulette version, boule, the money wheel, Tuplanoppa, Sic Bo, punto banco,
-blackjack, live roulette, poker): nothing scrolls sideways, the top bar is at most
-56 px tall on a phone, and every button, chip, betting spot and form control a player
-taps is at least 44×44 CSS px there. On a phone a tap at the centre of every roulette
-number places a straight-up on that number. With ``PELISALI_SCREENSHOTS=1`` every
-table's picture at each size is written to ``docs/screenshots``.
+At each size, on every page (log-in, lobby, wallet, history, rules, limits) and every
+table (each roulette version, boule, the money wheel, Tuplanoppa, Sic Bo, punto banco,
+blackjack, live roulette, poker): nothing scrolls sideways, the top bar is at most 56 px
+tall on a phone, and every button, chip, betting spot and form control a player taps is
+at least 44×44 CSS px there. On a phone a tap at the centre of every roulette
+number places a straight-up on that number. With ``PELISALI_SCREENSHOTS=1`` what a
+390×844 phone shows of every table (one roulette layout of each kind) is written to
+``docs/screenshots/phone-*.png``; the desktop pictures are test_server_browser's.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ from test_server_browser import (  # noqa: F401 - served: the real server, a fix
 
 SIZES = {"360x640": (360, 640), "390x844": (390, 844), "1366x768": (1366, 768)}
 PHONE = 600  # narrower than this is a phone's layout
+# Roulette versions drawn as another is (the same spots): no picture of their own.
+SAME_PICTURE = {f"table-roulette-{v}" for v in "ABDFHI"}
 TARGET = 44  # CSS px, WCAG 2.5.5 (AAA) and the platforms' guidelines
 
 # What a player taps: each must be 44×44 on a phone (inline links in text are not).
@@ -112,7 +116,7 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
             faults += check_page(logged_out, "log-in", width)
             aino = Player(browser, site, "aino", viewport=(width, height))
             page = aino.page
-            for view in ("lobby", "wallet", "history", "rules/roulette/C"):
+            for view in ("lobby", "wallet", "history", "rules/roulette/C", "limits"):
                 page.goto(f"{site}/#/{view}")
                 page.wait_for_timeout(300)
                 faults += check_page(page, view, width)
@@ -123,8 +127,9 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
                 page.wait_for_timeout(300)
                 faults += check_page(page, where, width)
                 name = where.strip("#/").replace("/", "-")
-                page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=True,
-                                animations="disabled")
+                if size == "390x844" and name not in SAME_PICTURE:  # what a phone shows
+                    page.screenshot(path=str(shots / f"phone-{name}.png"),
+                                    animations="disabled")
             assert aino.errors == []
         finally:
             browser.close()
@@ -203,3 +208,52 @@ def test_a_tap_at_the_centre_of_a_number_bets_on_it(site: str, size: str) -> Non
         finally:
             browser.close()
     assert wrong == []
+
+
+IN_VIEW = """(selector) => {
+    const e = document.querySelector(selector);
+    const r = e.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const top = document.elementFromPoint(x, y);
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && e.contains(top);
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_outcome_and_a_refusal_show_where_the_player_bets(site: str, size: str) -> None:
+    """A bet on 36 (at the far end of the layout, scrolled to), then the spin: the round's
+    outcome shows in view without scrolling, and so does the server's refusal of a slip
+    over the balance."""
+    need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    width, height = SIZES[size]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            aino = Player(browser, site, "aino", viewport=(width, height), deposit=100_000)
+            page = aino.page
+            page.goto(f"{site}/#/table/roulette/C")
+            spot = page.locator('#layout [data-spot="straight 36"]')
+            spot.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+            page.click('#chips .chip[data-value="100"]')
+            spot.click()
+            with page.expect_response("**/api/play/roulette") as played:
+                page.click("#spin")
+            round_ = played.value.json()
+            message = page.locator("#table-message")
+            expect(message).to_have_class(re.compile(r"\bok\b"))
+            paid = sum(s["paid"] for s in round_["settlements"])
+            expect(message).to_contain_text(f"{paid // 100}.{paid % 100:02d} €")
+            assert page.evaluate(IN_VIEW, "#table-message"), "the outcome is out of view"
+            page.click('#chips .chip[data-value="50000"]')
+            for _ in range(3):  # 1,500 € on a 1,000 € wallet
+                spot.click()
+            with page.expect_response("**/api/play/roulette") as refused:
+                page.click("#spin")
+            assert refused.value.status == 400
+            expect(message).to_have_class(re.compile(r"\berror\b"))
+            assert page.evaluate(IN_VIEW, "#table-message"), "the refusal is out of view"
+            assert aino.errors == []
+        finally:
+            browser.close()

@@ -29,6 +29,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -68,10 +69,11 @@ class Served:
     clock: ManualClock  # the clock the live and poker tables keep time by
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    """The real app on a fresh SQLite file with a funded house bank and a staff login,
-    served by uvicorn, its tables paced by a clock that moves only when the test says."""
+@contextmanager
+def serving(folder: Path, rng: Any = None) -> Iterator[Served]:
+    """The real app on a fresh SQLite file in ``folder`` with a funded house bank and a
+    staff login, served by uvicorn, its tables paced by a clock that moves only when
+    the test says, its RNG games drawn with ``rng`` (the secure generator by default)."""
     import uvicorn
 
     from pelisali.platform import ledger
@@ -79,7 +81,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     from pelisali.server.app import create_app
     from pelisali.server.auth import add_login
 
-    engine = make_engine(f"sqlite:///{tmp_path}/casino.db")
+    engine = make_engine(f"sqlite:///{folder}/casino.db")
     upgrade(engine)
     with transaction(engine) as session:
         ledger.move(session, "fund", "external:owner", "house:bank", 10**9, "funding")
@@ -87,7 +89,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     port = free_port()
     clock = ManualClock()
     app = create_app(engine, live_window=WINDOW, live_pause=PAUSE, act_seconds=ACT,
-                     clock=clock)
+                     clock=clock, rng=rng)
     uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=uv.run, name="uvicorn", daemon=True)
     thread.start()
@@ -108,6 +110,13 @@ def served(tmp_path: Path) -> Iterator[Served]:
         uv.should_exit = True
         thread.join(10)
         engine.dispose()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """The real app (:func:`serving`) with the secure generator."""
+    with serving(tmp_path) as running:
+        yield running
 
 
 @pytest.fixture

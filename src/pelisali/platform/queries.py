@@ -161,6 +161,34 @@ def round_result(session: Session, round_id: int) -> str:
 
 
 @dataclass(frozen=True)
+class Choosing:
+    """A round waiting for ``player``'s choices (roulette D after a zero): each bet's
+    options, spot and stake, and the deadline after which the default is applied."""
+
+    round_id: int
+    result: str
+    choices: dict[int, list[str]]
+    bets: dict[int, tuple[str, int]]  # bet number: (spot, stake)
+    deadline: datetime
+
+
+def choosing(session: Session, table_name: str, player: str,
+             round_id: int | None = None) -> Choosing | None:
+    """The round at ``table_name`` (or round ``round_id``) that waits for ``player``'s
+    choices, or None: so that a player who reloads or comes back finds their choice."""
+    waiting = tables.waiting(session, table_name, player, round_id)
+    if waiting.round_id is None or not waiting.choices:
+        return None
+    row = session.get(RoundRow, waiting.round_id)
+    if row is None:
+        return None
+    bets = {int(b.number): (b.spot, int(b.stake)) for b in session.scalars(
+        select(BetRow).where(BetRow.round_id == row.id, BetRow.player == player))}
+    return Choosing(row.id, _faces(json.loads(row.record)), dict(waiting.choices),
+                    {n: bets[n] for n in waiting.choices if n in bets}, row.deadline)
+
+
+@dataclass(frozen=True)
 class DrawnRound:
     """A settled round as its table announces it: what was drawn and each bet's
     settlement (``bet_id``, ``player``, ``spot``, ``stake``, ``paid``, ``result``)."""

@@ -50,7 +50,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, cast
 
@@ -731,34 +731,53 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     return row.id
 
 
+def overdue(session: Session, at: datetime | None = None) -> list[int]:
+    """The rounds left open or waiting for a choice past their 24-hour deadline
+    (GGPoker house rules 2.3), oldest first."""
+    return list(session.scalars(select(RoundRow.id).where(
+        RoundRow.status.in_((*OPEN, DECIDING)), RoundRow.deadline <= (at or now_utc()))
+        .order_by(RoundRow.id)))
+
+
+def finish_round(session: Session, round_id: int, rng: Rng | None = None) -> str | None:
+    """Finish round ``round_id`` if it is still open with bets or waiting for a choice:
+    settled in full, a choice nobody made la partage, half back (a bet in prison hit by
+    zero again: a quarter back). What was done, or None if there was nothing to do (it
+    was finished meanwhile, by another process among them: the row is locked first)."""
+    row = session.scalars(select(RoundRow).where(RoundRow.id == round_id).with_for_update()
+                          .execution_options(populate_existing=True)).one_or_none()
+    if row is None or row.status not in (*OPEN, DECIDING):
+        return None
+    table = session.get(GameTable, row.table_id)
+    if table is None:
+        raise TableError(f"round {row.id} has no table")
+    if row.status == DECIDING:  # nobody chose in time: la partage, half back
+        rnd = _restore(table, row)
+        for number, options in rnd.pending().items():
+            rnd.decide(number, next((o for o in DEFAULT_CHOICES if o in options), options[0]))
+        _finish(session, table, row.id, rnd)
+        append_audit(session, "system", "default-choice",
+                     {"round": row.id, "choice": DEFAULT_CHOICE})
+        return f"settled, unchosen bets {DEFAULT_CHOICE}"
+    if not _bets(session, row.id):
+        return None
+    settle(session, table.name, rng, round_id=row.id)
+    return "settled"
+
+
 def recover(session: Session, rng: Rng | None = None, everything: bool = False,
             ) -> list[tuple[int, str]]:
     """Finish rounds left open with bets: those past their 24-hour deadline, or all of
-    them (``everything``, at a restart after a crash). Each is settled in full; a
-    choice nobody made is la partage, half back (a bet in prison hit by zero again: a
-    quarter back)."""
-    now = now_utc()
+    them (``everything``, at a restart after a crash), each as :func:`finish_round`
+    does."""
+    ids = (list(session.scalars(select(RoundRow.id).where(
+        RoundRow.status.in_((*OPEN, DECIDING))).order_by(RoundRow.id)))
+        if everything else overdue(session))
     done: list[tuple[int, str]] = []
-    rows = session.scalars(select(RoundRow).where(RoundRow.status.in_((*OPEN, DECIDING)))
-                           .order_by(RoundRow.id)).all()
-    for row in rows:
-        if not (everything or row.deadline <= now):
-            continue
-        table = session.get(GameTable, row.table_id)
-        if table is None:
-            raise TableError(f"round {row.id} has no table")
-        if row.status == DECIDING:  # nobody chose in time: la partage, half back
-            rnd = _restore(table, row)
-            for number, options in rnd.pending().items():
-                rnd.decide(number, next((o for o in DEFAULT_CHOICES if o in options),
-                                        options[0]))
-            _finish(session, table, row.id, rnd)
-            done.append((row.id, f"settled, unchosen bets {DEFAULT_CHOICE}"))
-            continue
-        if not _bets(session, row.id):
-            continue
-        settle(session, table.name, rng, round_id=row.id)
-        done.append((row.id, "settled"))
+    for round_id in ids:
+        what = finish_round(session, round_id, rng)
+        if what is not None:
+            done.append((round_id, what))
     return done
 
 

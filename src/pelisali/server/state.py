@@ -51,6 +51,7 @@ from pelisali.server.live import LiveRoom
 from pelisali.server.poker_room import PokerRoom
 from pelisali.server.security import Security
 
+DEADLINE_SWEEP_SECONDS = 30.0  # how often a process looks for rounds past their deadline
 log = logging.getLogger("pelisali.server")
 MOVING = "the table is moving to another server process: try again in a moment"
 
@@ -96,6 +97,7 @@ class ServerState:
     _serving: dict[str, Serving] = field(default_factory=dict)
     _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
     _keeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
+    _swept: float = field(default=0.0, init=False, repr=False)  # the last deadline sweep
 
     def __post_init__(self) -> None:
         self.rng_desk = RngDesk(self.engine, self.rng)
@@ -231,6 +233,13 @@ class ServerState:
                 if room is not None:  # the bus was down when the room opened: try again
                     with contextlib.suppress(BusDown):
                         self._serving[name] = await self.bus.serve(name, room.handle)
+            if self.clock.now() - self._swept >= DEADLINE_SWEEP_SECONDS:
+                self._swept = self.clock.now()
+                try:
+                    await asyncio.to_thread(self.sweep_deadlines)
+                except Exception:
+                    log.warning("could not finish the rounds past their deadline",
+                                exc_info=True)
             try:
                 orphans = await asyncio.to_thread(self._orphans)
             except Exception:
@@ -246,6 +255,22 @@ class ServerState:
                         leases.abandon(session, name)
                 except Exception:
                     log.exception("could not take over %s", name)
+
+    def sweep_deadlines(self) -> list[tuple[int, str]]:
+        """Finish the rounds past their 24-hour deadline (GGPoker house rules 2.3): a
+        roulette D choice nobody made is la partage, as the rules page says. Each round
+        in a transaction of its own, its row locked first, so that two processes
+        sweeping at once finish it once."""
+        with self.db() as session:
+            due = rounds.overdue(session)
+        done = []
+        for round_id in due:
+            with self.db() as session:
+                what = rounds.finish_round(session, round_id, self.rng)
+            if what is not None:
+                log.info("round %s past its deadline: %s", round_id, what)
+                done.append((round_id, what))
+        return done
 
     def _orphans(self) -> list[str]:
         """Tables whose runner died (their lease ran out, never given up), and tables

@@ -4,9 +4,9 @@ la partage). A retried slip gets its first answer and is taken once; its key sen
 another slip (another game or version, other spots or amounts) is refused with 409."""
 
 import contextlib
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 from sqlalchemy.orm import Session
 
 from pelisali.games.round import Settlement
@@ -90,10 +90,37 @@ def choose(game: str, body: Choice, login: Player, state: AppState) -> dict[str,
 
 def _played(session: Session, round_id: int, settled: list[Settlement],
             name: str, table: str) -> dict[str, Any]:
-    """A played round as ``name`` is shown it: the draw, the choices still to make,
-    their settlements and their wallet."""
-    pending = dict(tables.waiting(session, table, name, round_id).choices) if not settled else {}
+    """A played round as ``name`` is shown it: the draw, the choices still to make (with
+    each bet's spot and stake, and the deadline), their settlements and their wallet."""
+    waiting = None if settled else queries.choosing(session, table, name, round_id)
     return {"round_id": round_id, "result": queries.round_result(session, round_id),
-            "pending": pending,
+            **_choices(waiting),
             "settlements": [settlement(s) for s in settled if s.player == name],
             "balance": queries.wallet(session, name)}
+
+
+def _choices(waiting: queries.Choosing | None) -> dict[str, Any]:
+    if waiting is None:
+        return {"pending": {}}
+    return {"pending": waiting.choices,
+            "bets": {n: {"spot": spot, "stake": stake}
+                     for n, (spot, stake) in waiting.bets.items()},
+            "deadline": waiting.deadline.isoformat()}
+
+
+@router.get("/api/play/{game}/waiting")
+def waiting(game: str, login: Player, state: AppState,
+            variant: Annotated[str | None, Query(max_length=2)] = None) -> dict[str, Any]:
+    """The round at the player's own table of ``game`` that waits for their choice
+    (roulette D after a zero), so that a reload or a return finds it: ``round_id`` None
+    when there is none."""
+    engine = wager_game(game, variant)
+    name = tables.own_table_name(login.name, engine.name, engine.variant or None)
+    with state.db() as session:
+        found = None
+        with contextlib.suppress(rounds.TableError):  # no table yet: nothing waits
+            found = queries.choosing(session, name, login.name)
+        if found is not None:
+            return {"round_id": found.round_id, "result": found.result, **_choices(found),
+                    "settlements": [], "balance": queries.wallet(session, login.name)}
+    return {"round_id": None, "pending": {}}

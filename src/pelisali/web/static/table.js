@@ -4,7 +4,7 @@
 // cards.js; live.js turns the table into a live one (bets sent over a websocket).
 
 import {
-  $, $$, I18N, addStrings, api, chipLabel, el, euros, setBalance, setMessage, showView,
+  $, $$, I18N, addStrings, api, chipLabel, el, euros, locale, setBalance, setMessage, showView,
   spotLabel, resultLabel, state, t, uniqueKey,
 } from "./core.js";
 
@@ -467,6 +467,21 @@ async function spin() {
   state.lastRound = round;
   clearBets();
   showRound(round);
+  if (deciding()) setMessage(message, t("choice.waiting"), "info");
+  else setMessage(message, outcomeText(round), "ok");
+}
+
+/** A settled round in a line, shown in the rail (in view wherever the layout is
+ * scrolled): the result, what was paid and the net; empty while a round plays on. */
+export function outcomeText(round) {
+  if (round.status === "playing" || !round.settlements?.length) return "";
+  const stake = round.settlements.reduce((sum, s) => sum + s.stake, 0);
+  const paid = round.settlements.reduce((sum, s) => sum + s.paid, 0);
+  const net = paid - stake;
+  return t("table.outcome", {
+    result: $("#result-number").textContent || round.result, paid: euros(paid),
+    net: `${net > 0 ? "+" : ""}${euros(net)}`,
+  });
 }
 
 /** A round's answer on the table: the result, the balance, and (once it is over) each
@@ -521,18 +536,27 @@ function renderChoices(round) {
   const box = $("#choices");
   const pending = Object.entries(round.pending ?? {});
   box.hidden = pending.length === 0;
+  $("#result-panel").hidden = $("#result-panel").hidden && pending.length === 0;
   if (!pending.length) {
     box.replaceChildren();
     return;
   }
-  box.replaceChildren(el("h3", { text: t("choice.title") }), ...pending.map(([n, options]) =>
-    el("div", { class: "choice", "data-bet-id": n },
-      el("span", { text: t("choice.bet", { n }) }),
+  // Each bet by its spot and stake, its options, and until when the player may choose.
+  box.replaceChildren(el("h3", { text: t("choice.title") }), ...pending.map(([n, options]) => {
+    const bet = round.bets?.[n];
+    const name = bet ? t("choice.which", { spot: spotLabel(bet.spot), stake: euros(bet.stake) })
+      : t("choice.bet", { n });
+    return el("div", { class: "choice", "data-bet-id": n },
+      el("span", { class: "choice-bet", text: name }),
       options.map((option) => el("button", {
         type: "button", class: "ghost", "data-option": option,
         text: I18N[state.lang][`choice.${option}`] ? t(`choice.${option}`) : option,
+        "aria-label": `${name}: ${I18N[state.lang][`choice.${option}`] ? t(`choice.${option}`) : option}`,
         onclick: () => choose(round, Number(n), option),
-      })))));
+      })));
+  }), round.deadline ? el("p", { class: "small choice-deadline", text: t("choice.deadline", {
+    at: new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" })
+      .format(new Date(round.deadline)) }) }) : null);
 }
 
 async function choose(round, betId, option) {
@@ -545,6 +569,9 @@ async function choose(round, betId, option) {
     setBalance(answer.balance);
     renderSettlements(answer);
     markWinner(answer, false);
+    renderStacks();
+    setMessage($("#table-message"), deciding() ? t("choice.waiting") : outcomeText(answer),
+      deciding() ? "info" : "ok");
   } catch (error) {
     setMessage($("#table-message"), error.detail);
     for (const button of $$("#choices button")) button.disabled = false;
@@ -684,7 +711,24 @@ registerGame("roulette", {
   recent: (round) => ({ text: pocketOf(round), cls: pocketColour(pocketOf(round)) }),
   winners: (round) => [`straight ${pocketOf(round)}`],
   covers: (key) => (key.startsWith("straight ") ? [] : coversOf(key).map((p) => `straight ${p}`)),
+  // Roulette D after a zero: no new spin until every bet's choice is made.
+  busy: () => deciding(),
+  async opened() {
+    if (table.mode) return;
+    const found = await api(`/api/play/roulette/waiting?variant=${encodeURIComponent(state.variant)}`);
+    if (found.round_id === null) return;
+    state.lastRound = found;  // found again after a reload or a return to the table
+    showPocket(found, false);
+    renderSettlements(found);
+    renderStacks();
+    setMessage($("#table-message"), t("choice.waiting"), "info");
+  },
 });
+
+/** The round on the table waits for the player's choice (roulette D's zero). */
+function deciding() {
+  return Object.keys(state.lastRound?.pending ?? {}).length > 0;
+}
 
 function isNumber(pocket) {
   return /^[1-9]\d*$/.test(pocket);
