@@ -16,6 +16,7 @@ addStrings({
   fi: {
     "live.bus-down": "Pöydän tapahtumat viivästyvät – tehdyt panokset ovat voimassa.", "live.bus-back": "Pöydän tapahtumat kulkevat taas.", "live.resumed": "Pöytä siirtyi toiselle palvelimelle; panokset ovat voimassa.",
     "live.bet": "Lyö vetoa", "live.betting": "Panokset auki", "live.closed": "Ei enää panoksia",
+    "live.dropped": "lähettämättömät pelimerkit ({amount}) poistettiin pöydältä",
     "live.result": "Tulos", "live.waiting": "Odotetaan seuraavaa kierrosta…",
     "live.connecting": "Yhdistetään pöytään…", "live.reconnecting": "Yhteys katkesi – yhdistetään uudelleen…",
     "live.connected": "Live", "live.accepted": "Panokset hyväksytty: {amount}",
@@ -26,6 +27,7 @@ addStrings({
   sv: {
     "live.bus-down": "Bordets händelser är försenade – lagda insatser står kvar.", "live.bus-back": "Bordets händelser kommer igen.", "live.resumed": "Bordet flyttade till en annan server; insatserna står kvar.",
     "live.bet": "Satsa", "live.betting": "Insatserna öppna", "live.closed": "Inga fler insatser",
+    "live.dropped": "marker som inte skickades ({amount}) togs bort från bordet",
     "live.result": "Resultat", "live.waiting": "Väntar på nästa omgång…",
     "live.connecting": "Ansluter till bordet…", "live.reconnecting": "Förbindelsen bröts – ansluter igen…",
     "live.connected": "Live", "live.accepted": "Insatserna godkända: {amount}",
@@ -36,6 +38,7 @@ addStrings({
   en: {
     "live.bus-down": "The table's events are delayed – bets placed stand.", "live.bus-back": "The table's events are back.", "live.resumed": "The table moved to another server; bets placed stand.",
     "live.bet": "Place bets", "live.betting": "Bets open", "live.closed": "No more bets",
+    "live.dropped": "chips not sent in time ({amount}) were taken off the felt",
     "live.result": "Result", "live.waiting": "Waiting for the next round…",
     "live.connecting": "Connecting to the table…", "live.reconnecting": "Connection lost – reconnecting…",
     "live.connected": "Live", "live.accepted": "Bets accepted: {amount}",
@@ -171,12 +174,16 @@ async function onMessage(message) {
       }
       break;
     }
-    case "no-more-bets":
+    case "no-more-bets": {
       if (message.round_id < live.roundId) return;
       live.phase = "closed";
-      setMessage($("#table-message"), t("live.closed"), "info");
+      const dropped = dropUnsent();
+      setMessage($("#table-message"), dropped
+        ? `${t("live.closed")} · ${t("live.dropped", { amount: euros(dropped) })}`
+        : t("live.closed"), dropped ? "error" : "info");
       $("#wheel").classList.add("busy");
       break;
+    }
     case "result":
       await showResult(message);
       break;
@@ -186,10 +193,20 @@ async function onMessage(message) {
     case "bet-accepted":
       accepted(message);
       break;
-    case "bet-refused":
+    case "bet-refused": {
+      const slip = live.slips.get(message.key);
       live.slips.delete(message.key);
+      if (slip && live.phase !== "betting") {  // too late: its chips leave the felt too
+        for (const bet of slip) {
+          const chips = state.bets.get(bet.spot);
+          if (chips) chips.splice(0, bet.chips.length);
+          if (chips && !chips.length) state.bets.delete(bet.spot);
+        }
+        state.placed = state.placed.filter((key) => state.bets.has(key));
+      }
       setMessage($("#table-message"), t("live.refused", { reason: message.reason }));
       break;
+    }
     case "error":
       setMessage($("#table-message"), message.reason);
       break;
@@ -275,6 +292,24 @@ function submit() {
     type: "bet", key, bets: slip.map(({ spot, amount }) => ({ spot, amount })),
   }));
   $("#spin").disabled = true;
+}
+
+/** At "no more bets": the chips on the felt that were not sent in time leave it (a
+ * slip already sent keeps its chips until it is answered); what they came to. They are
+ * never carried into the next round. */
+function dropUnsent() {
+  const sending = new Map();
+  for (const slip of live.slips.values()) {
+    for (const bet of slip) sending.set(bet.spot, (sending.get(bet.spot) ?? 0) + bet.chips.length);
+  }
+  let dropped = 0;
+  for (const [spot, chips] of [...state.bets]) {
+    const keep = sending.get(spot) ?? 0;
+    for (const chip of chips.splice(keep)) dropped += chip;
+    if (!chips.length) state.bets.delete(spot);
+  }
+  state.placed = state.placed.filter((key) => state.bets.has(key));
+  return dropped;
 }
 
 function accepted(message) {

@@ -467,8 +467,23 @@ async function spin() {
   state.lastRound = round;
   clearBets();
   showRound(round);
-  if (deciding()) setMessage(message, t("choice.waiting"), "info");
-  else setMessage(message, outcomeText(round), "ok");
+  const cut = cutNotes(bets, round);
+  if (deciding()) setMessage(message, [t("choice.waiting"), ...cut].join(" · "), "info");
+  else setMessage(message, [outcomeText(round), ...cut].join(" · "), "ok");
+}
+
+/** The bets the table took less of than was sent (over its maximum, the excess void
+ * and returned, RAY 1.1), each in a line: never cut silently. */
+function cutNotes(bets, round) {
+  const staked = new Map();
+  for (const s of round.settlements ?? []) {
+    const spot = spec().spotOf(s.spot);
+    staked.set(spot, (staked.get(spot) ?? 0) + s.stake);
+  }
+  if (!round.settlements?.length) return [];
+  return bets.filter((bet) => (staked.get(bet.spot) ?? bet.amount) < bet.amount)
+    .map((bet) => t("table.cut", { spot: spotLabel(bet.spot),
+      taken: euros(staked.get(bet.spot)), returned: euros(bet.amount - staked.get(bet.spot)) }));
 }
 
 /** A settled round in a line, shown in the rail (in view wherever the layout is
