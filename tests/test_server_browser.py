@@ -189,13 +189,14 @@ class Player:
     ``page.clock.run_for`` moves it."""
 
     def __init__(self, browser: Any, url: str, name: str, deposit: int = 100_000,
-                 still_clock: bool = False, viewport: tuple[int, int] = (1280, 900)) -> None:
+                 still_clock: bool = False, viewport: tuple[int, int] = (1280, 900),
+                 bypass_csp: bool = False) -> None:
         from playwright.sync_api import expect
 
         self.name = name
         width, height = viewport
         self.context = browser.new_context(viewport={"width": width, "height": height},
-                                           has_touch=width < 600)
+                                           has_touch=width < 600, bypass_csp=bypass_csp)
         if still_clock:  # installed before the page loads; it runs while it loads
             self.context.clock.install(time=PAGE_TIME)
         api = self.context.request

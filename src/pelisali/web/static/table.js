@@ -173,6 +173,7 @@ export function renderChips() {
 
 function selectChip(value) {
   state.chip = value;
+  if (state.removing) toggleRemoving(false);
   for (const chip of $$("#chips .chip")) {
     const on = Number(chip.dataset.value) === value;
     chip.classList.toggle("selected", on);
@@ -189,6 +190,7 @@ export function spotButtonFor(layout, label = spotLabel) {
     return el("button", {
       type: "button", class: `spot ${cls}`, "data-spot": key, "data-bet-type": spot.bet_type,
       title: `${label(key)} · ${spot.pays}`, "aria-label": `${label(key)}, ${spot.pays}`,
+      "data-label": `${label(key)}, ${spot.pays}`,
       ...extra,
     }, content);
   };
@@ -235,7 +237,25 @@ function onLayoutClick(event) {
   }
   const spot = event.target.closest("[data-spot]");
   if (!spot || locked()) return;
-  placeChip(spot.dataset.spot, state.chip);
+  if (state.removing) removeChip(spot.dataset.spot);
+  else placeChip(spot.dataset.spot, state.chip);
+}
+
+/** Delete or Backspace on a spot takes its last chip off (as a right-click does). */
+function onLayoutKey(event) {
+  if (event.key !== "Delete" && event.key !== "Backspace") return;
+  const spot = event.target.closest("[data-spot]");
+  if (!spot || locked()) return;
+  event.preventDefault();
+  removeChip(spot.dataset.spot);
+}
+
+/** The remove mode: a tap on a spot takes a chip off it (for touch, with no right
+ * button); pressed again, taps put chips down again. */
+function toggleRemoving(on = !state.removing) {
+  state.removing = on;
+  $("#remove").setAttribute("aria-pressed", String(on));
+  $("#layout").classList.toggle("removing", on);
 }
 
 function onLayoutContext(event) {
@@ -326,12 +346,16 @@ export function renderStacks() {
     } else {
       delete spot.dataset.confirmed;
     }
+    const amount = chips ? chips.reduce((a, b) => a + b, 0) : 0;
+    // Its spoken name says what is on it: the chips put down and the bet the table holds.
+    const on = [amount ? t("table.onit", { amount: euros(amount) }) : "",
+      held ? t("table.held", { amount: euros(held) }) : ""].filter(Boolean);
+    if (spot.dataset.label) spot.setAttribute("aria-label", [spot.dataset.label, ...on].join(", "));
     if (!chips) {
       spot.classList.toggle("has-bet", Boolean(held));
       delete spot.dataset.amount;
       continue;
     }
-    const amount = chips.reduce((a, b) => a + b, 0);
     spot.classList.add("has-bet");
     spot.dataset.amount = String(amount);
     spot.append(stackOf(chips, held ? "pending" : ""));
@@ -652,6 +676,12 @@ export function rerenderTable() {
 export function wireTable() {
   $("#layout").addEventListener("click", onLayoutClick);
   $("#layout").addEventListener("contextmenu", onLayoutContext);
+  $("#layout").addEventListener("keydown", onLayoutKey);
+  $("#remove").addEventListener("click", () => toggleRemoving());
+  $("#skip-to-chips").addEventListener("click", (event) => {
+    event.preventDefault();  // a hash would be a route
+    ($("#chips .chip.selected") ?? $("#chips .chip"))?.focus();
+  });
   $("#layout").addEventListener("pointerover", onLayoutOver);
   $("#layout").addEventListener("pointerleave", () => onLayoutOver({ target: document.body }));
   $("#clear").addEventListener("click", () => {
