@@ -30,16 +30,20 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pelisali.games import GameError
 from pelisali.platform.db import DatabaseBusy
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.payments import Cage, PaymentAdapter
 from pelisali.rng import Rng, SecureRng
+from pelisali.server import messages
 from pelisali.server.auth import COOKIE, AuthError
 from pelisali.server.bus import STREAM, SUBJECT, Bus, LocalBus, NatsBus
 from pelisali.server.clock import Clock, SystemClock
@@ -88,6 +92,8 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
     app.add_middleware(RequestLog)  # outermost: refusals are logged and counted too
     app.exception_handler(LedgerError)(_refused)
     app.exception_handler(GameError)(_game_refused)
+    app.exception_handler(StarletteHTTPException)(_http_refused)
+    app.exception_handler(RequestValidationError)(_malformed)
     app.exception_handler(DatabaseBusy)(busy)
     app.exception_handler(OperationalError)(busy)  # a dropped connection on its way in
 
@@ -139,11 +145,24 @@ from_environment>`, for the address ``PELISALI_HOST`` it listens on)."""
 
 async def _refused(_: Request, exc: LedgerError) -> JSONResponse:
     status = 401 if isinstance(exc, AuthError) else 400
-    return JSONResponse({"detail": str(exc)}, status_code=status)
+    return JSONResponse(messages.answer(str(exc)), status_code=status)
 
 
 async def _game_refused(_: Request, exc: GameError) -> JSONResponse:
-    return JSONResponse({"detail": str(exc)}, status_code=400)
+    return JSONResponse(messages.answer(str(exc)), status_code=400)
+
+
+async def _http_refused(_: Request, exc: StarletteHTTPException) -> Response:
+    """FastAPI's answer, with the catalogue's code and params (``server.messages``)."""
+    if exc.status_code in (204, 304):
+        return Response(status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse(messages.answer(exc.detail), status_code=exc.status_code,
+                        headers=exc.headers)
+
+
+async def _malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
+    """FastAPI's 422, with ``code`` ``invalid`` and the fields named for a player."""
+    return JSONResponse(messages.invalid(jsonable_encoder(exc.errors())), status_code=422)
 
 
 def index() -> Response:

@@ -39,6 +39,7 @@ from pelisali.platform.db import transaction
 from pelisali.platform.desk import TableDesk
 from pelisali.platform.ledger import LedgerError
 from pelisali.rng import Rng
+from pelisali.server import messages
 from pelisali.server.bus import Bus, BusDown, LocalBus
 from pelisali.server.clock import Clock, SystemClock
 
@@ -250,4 +251,10 @@ async def keep_going(step: Callable[[], Awaitable[None]], what: str,
 
 
 def _refused(key: str, reason: str) -> dict[str, Any]:
-    return {"type": "bet-refused", "key": key, "reason": reason}
+    return {"type": "bet-refused", "key": key, **_coded(reason)}
+
+
+def _coded(reason: str) -> dict[str, Any]:
+    """A refusal's reason, with the catalogue's code and params (server.messages)."""
+    body = messages.answer(reason)
+    return {"reason": reason, **{k: v for k, v in body.items() if k != "detail"}}

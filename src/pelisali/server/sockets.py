@@ -33,6 +33,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pelisali.platform.ledger import LedgerError
+from pelisali.server import messages
 from pelisali.server.auth import AuthError, Login, RateLimit
 from pelisali.server.bus import BusDown
 from pelisali.server.dependencies import current
@@ -280,4 +281,6 @@ class TableSocket(WebSocketEndpoint):
 
     async def send_error(self, websocket: WebSocket, reason: str) -> None:
         """An ``error`` message: what the client sent is not understood."""
-        await websocket.send_json({"type": "error", "reason": reason})
+        body = messages.answer(reason)  # the catalogue's code and params, for the page
+        await websocket.send_json({"type": "error", "reason": reason,
+                                   **{k: v for k, v in body.items() if k != "detail"}})

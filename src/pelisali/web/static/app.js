@@ -11,6 +11,7 @@ import {
 import { clearBets, hasGame, openTable, rerenderTable, wireTable } from "./table.js";
 import "./games.js";
 import "./cards.js";
+import { errorText } from "./messages.js";
 import { closeLive, openLive } from "./live.js";
 import { closePoker, openPoker, rerenderPoker, wirePoker } from "./poker.js";
 import {
@@ -360,6 +361,7 @@ function wire() {
 
 async function start() {
   hooks.loggedOut = loggedOut;
+  hooks.errorText = errorText;
   wire();
   applyLanguage();
   try {

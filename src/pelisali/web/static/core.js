@@ -307,7 +307,9 @@ export async function api(path, { method = "GET", body } = {}) {
     try { data = JSON.parse(text); } catch { data = { detail: text }; }
   }
   if (!response.ok) {
-    let detail = describeDetail(data?.detail);
+    // The catalogue's words in the player's language (messages.js), else the server's.
+    let detail = hooks.errorText?.(response.status, data)
+      ?? (response.status === 422 ? t("err.other") : describeDetail(data?.detail));
     if (response.status === 429 && !detail) detail = t("auth.rate");
     if (!detail) detail = `${response.status} ${response.statusText}`;
     if (response.status === 401 && state.me && !path.startsWith("/api/login")) {

@@ -4,7 +4,7 @@
 // asks for every event it missed (hello since the last sequence number).
 
 import {
-  $, ApiError, addStrings, api, euros, refreshMe, setBalance, setMessage, state, t,
+  $, ApiError, addStrings, api, euros, hooks, refreshMe, setBalance, setMessage, state, t,
   uniqueKey,
 } from "./core.js";
 import {
@@ -204,11 +204,12 @@ async function onMessage(message) {
         }
         state.placed = state.placed.filter((key) => state.bets.has(key));
       }
-      setMessage($("#table-message"), t("live.refused", { reason: message.reason }));
+      setMessage($("#table-message"), t("live.refused", {
+        reason: hooks.errorText?.(400, message) ?? message.reason }));
       break;
     }
     case "error":
-      setMessage($("#table-message"), message.reason);
+      setMessage($("#table-message"), hooks.errorText?.(400, message) ?? message.reason);
       break;
     case "notice":
       setMessage($("#table-message"), t(`live.${message.code}`), "info");
