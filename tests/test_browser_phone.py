@@ -120,6 +120,11 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
                 page.goto(f"{site}/#/{view}")
                 page.wait_for_timeout(300)
                 faults += check_page(page, view, width)
+                if view == "lobby":  # each roulette version in a line, with its limits
+                    versions = page.locator('.game-card[data-game="roulette"] .versions li')
+                    expect(versions).to_have_count(9)
+                    expect(versions.nth(6)).to_contain_text("0-12")
+                    expect(versions.nth(2)).to_contain_text("1.00 €–1000.00 €")
             for where in tables_of(page):
                 page.goto(f"{site}/{where}")
                 view = "#poker-view" if where.startswith("#/poker") else "#table-view"

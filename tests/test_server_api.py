@@ -344,3 +344,18 @@ def test_staff_open_card_tables_and_players_find_them(client: TestClient) -> Non
     closed = client.post("/api/staff/tables/pb-hall/settings", json={"status": "closed"})
     assert closed.json() == {"name": "pb-hall", "status": "closed", "min": 500,
                              "max": closed.json()["max"]}
+
+
+def test_the_zero_rule_is_in_the_pages_language(client: TestClient) -> None:
+    """The English and Swedish rules pages say the zero rule in their own words and
+    cite its sources; only the Finnish page quotes the rulebook (RAY 2016 1.2.1)."""
+    words = {"en": "When the winning number is 0", "sv": "När vinstnumret är 0",
+             "fi": "Kun voittava numero on 0"}
+    for variant in "ABCDEFGHI":
+        for lang, opening in words.items():
+            page = client.get(f"/api/rules/roulette?variant={variant}&lang={lang}").json()
+            (note,) = page["notes"]
+            assert note.startswith(opening), (variant, lang, note)
+            assert f"RAY 2016 1.2.1 {variant}" in note
+            if lang != "fi":
+                assert "Kun voittava" not in str(page) and "häviävät" not in note

@@ -99,9 +99,53 @@ def rules_of(game: WagerGame, lang: str) -> dict[str, Any]:
         "section": rules.section, "headings": HEADINGS[lang],
         "limits": _limits(rules.limits.min, rules.limits.max),
         "lines": lines,
-        "notes": [str(rules.zero_rule.section)] if hasattr(rules, "zero_rule")
-        and rules.zero_rule is not None else [],
+        "notes": [zero_note(rules.zero_rule, lang)] if getattr(rules, "zero_rule", None)
+        is not None else [],
     }
+
+
+# What a zero does to the outside bets that do not cover it, in each language: the rule
+# data's values (even chances: lose, half back or the table's setting of la partage or
+# en prison; dozens and columns lose).
+ZERO_WORDS: dict[str, dict[str, str]] = {
+    "fi": {"lose": "Kun voittava numero on 0, tasapanokset häviävät",
+           "half": "Kun voittava numero on 0, tasapanoksista palautetaan puolet (la partage)",
+           "setting": "Kun voittava numero on 0, tasapanoksista palautetaan puolet (la partage) "
+                      "tai ne jäävät vankilaan (en prison) pöydän tai pelaajan valinnan mukaan",
+           "two_to_one": "tusinat ja sarakkeet häviävät; nollan kattavat panokset maksetaan "
+                         "normaalisti."},
+    "sv": {"lose": "När vinstnumret är 0 förlorar de enkla chanserna",
+           "half": "När vinstnumret är 0 återbetalas hälften av de enkla chanserna (la partage)",
+           "setting": "När vinstnumret är 0 återbetalas hälften av de enkla chanserna (la "
+                      "partage) eller så hålls de i fängelse (en prison), efter bordets eller "
+                      "spelarens val",
+           "two_to_one": "dussin och kolumner förlorar; insatser som täcker noll betalas som "
+                         "vanligt."},
+    "en": {"lose": "When the winning number is 0, the even chances lose",
+           "half": "When the winning number is 0, half of each even-chance bet comes back "
+                   "(la partage)",
+           "setting": "When the winning number is 0, half of each even-chance bet comes back "
+                      "(la partage) or it is held in prison (en prison), as the table or the "
+                      "player chooses",
+           "two_to_one": "dozens and columns lose; bets covering zero are paid as usual."},
+}
+
+
+def zero_note(rule: Any, lang: str) -> str:
+    """The zero rule in ``lang``, with its section (the rulebook's own words, which are
+    Finnish, quoted only on the Finnish page).
+
+    >>> from pelisali.rules import load_rules
+    >>> zero_note(load_rules("roulette", "C").zero_rule, "en")[:60]
+    'When the winning number is 0, the even chances lose; dozens '
+    """
+    words = ZERO_WORDS[lang]
+    section = str(rule.section)
+    # Elsewhere the references alone: each source before its quote or gloss.
+    cited = section if lang == "fi" else "; ".join(
+        part.split(":", 1)[0].strip() for part in section.split("; ")
+        if part.startswith(("RAY", "GGPoker", "RULINGS")))
+    return f"{words[rule.even_chance]}; {words['two_to_one']} ({cited})"
 
 
 def card_rules_of(game: str, lang: str) -> dict[str, Any]:

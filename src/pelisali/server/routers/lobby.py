@@ -22,11 +22,20 @@ def lobby(state: AppState) -> dict[str, Any]:
     listed = [{"name": t.name, "game": t.game, "variant": t.variant, "mode": t.mode,
                "min": t.min, "max": t.max} for t in tables]
     games = [{"game": g, "variants": list(ROULETTE_VARIANTS) if g == "roulette" else [],
-              "title": make_game(g, "C" if g == "roulette" else None).rules.name.en}
+              "title": make_game(g, "C" if g == "roulette" else None).rules.name.en,
+              "versions": [_version(g, v) for v in ROULETTE_VARIANTS] if g == "roulette"
+              else []}
              for g in GAMES] + [
         {"game": "punto-banco", "variants": [], "title": "Punto banco"},
         {"game": "blackjack", "variants": [], "title": "Blackjack"}]
     return {"games": games, "tables": listed}
+
+
+def _version(game: str, variant: str) -> dict[str, Any]:
+    """A version in a line for the lobby, in each language, with its limits."""
+    rules = make_game(game, variant).rules
+    return {"variant": variant, "min": rules.limits.min, "max": rules.limits.max,
+            "description": {lang: getattr(rules.description, lang) for lang in ("fi", "sv", "en")}}
 
 
 @router.get("/api/layout/{game}")

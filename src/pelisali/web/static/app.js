@@ -204,6 +204,12 @@ function renderLobby() {
           "data-variant": variant, title: `${game.title} ${variant}`, text: variant,
         })
         : el("span", { class: "variant off", text: variant })))) : null,
+      // Each version in a line: what sets it apart, and its limits.
+      game.versions?.length ? el("ul", { class: "versions small" }, game.versions.map((v) =>
+        el("li", { "data-variant": v.variant },
+          el("strong", { text: `${v.variant} ` }),
+          `${v.description[state.lang] ?? v.description.en} · ${euros(v.min)}–${euros(v.max)}`)))
+        : null,
       !variants.length && playable ? el("a", {
         class: "button primary game-open", href: `#/table/${game.game}`, "data-game": game.game,
         text: t("lobby.play"),
