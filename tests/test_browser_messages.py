@@ -1,6 +1,6 @@
 """A refusal in the browser is the catalogue's, in the page's language: a name the
 registration form does not take, in Finnish and in Swedish, never the validator's
-words; a password that is too short, with its number."""
+words; a password that is too short, with its number; a split seat's results."""
 
 from __future__ import annotations
 
@@ -36,5 +36,10 @@ def test_registration_refusals_in_the_players_language(server: str) -> None:  # 
             page.click("#register-submit")
             expect(message).to_have_text("Lösenordet måste ha minst 8 tecken.")
             assert "String should" not in page.content()
+            # A split blackjack seat's results, hand by hand, in the page's language.
+            page.click('#lang [data-lang="fi"]')
+            label = page.evaluate(
+                "async () => (await import('/static/core.js')).resultLabel('lose/win')")
+            assert label == "Häviö / Voitto"
         finally:
             browser.close()

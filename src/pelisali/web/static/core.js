@@ -348,8 +348,11 @@ export function spotLabel(key) {
   return rest ? `${name} ${rest}` : name;
 }
 
+/** A settlement's result in the page's language; a bet settled hand by hand (a split
+ * blackjack seat: "lose/win") hand by hand. */
 export function resultLabel(result) {
-  return I18N[state.lang][`result.${result}`] ? t(`result.${result}`) : result;
+  return String(result).split("/").map((part) => (I18N[state.lang][`result.${part}`]
+    ? t(`result.${part}`) : part)).join(" / ");
 }
 
 // ---------------------------------------------------------------------------------------
