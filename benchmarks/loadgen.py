@@ -127,6 +127,16 @@ def play(engine: Engine, player: int, rounds: int, seed: int, *, prefix: str = "
     return took
 
 
+def desk_slip(desk: RngDesk, chooser: random.Random, name: str, key: str) -> None:
+    """One slip of one bet (a spot and 1-50 euros, as ``chooser`` picks) at ``name``'s
+    table through ``desk``, tried again after a database failure; a refusal is raised."""
+    slip = RngSlip(f"table-{name}", name,
+                   ((chooser.choice(SPOTS), chooser.randint(1, 50) * 100),), key)
+    outcome = tried(partial(desk.play, slip))
+    if outcome.refused is not None:
+        raise outcome.refused
+
+
 def play_desk(desk: RngDesk, player: int, rounds: int, seed: int, *,
               prefix: str = "load") -> list[float]:
     """``rounds`` rounds of one bet each at the player's table through ``desk``, shared
@@ -137,12 +147,7 @@ def play_desk(desk: RngDesk, player: int, rounds: int, seed: int, *,
     took = []
     for number in range(rounds):
         start = time.perf_counter()
-        slip = RngSlip(f"table-{name}", name,
-                       ((chooser.choice(SPOTS), chooser.randint(1, 50) * 100),),
-                       f"{name}-{seed}-{number}")
-        outcome = tried(partial(desk.play, slip))
-        if outcome.refused is not None:
-            raise outcome.refused
+        desk_slip(desk, chooser, name, f"{name}-{seed}-{number}")
         took.append(time.perf_counter() - start)
     return took
 
@@ -163,12 +168,7 @@ def play_desk_paced(desk: RngDesk, player: int, every: float, until: float, seed
         wait = due - time.perf_counter()
         if wait > 0:
             time.sleep(wait)
-        slip = RngSlip(f"table-{name}", name,
-                       ((chooser.choice(SPOTS), chooser.randint(1, 50) * 100),),
-                       f"{name}-{seed}-{number}")
-        outcome = tried(partial(desk.play, slip))
-        if outcome.refused is not None:
-            raise outcome.refused
+        desk_slip(desk, chooser, name, f"{name}-{seed}-{number}")
         took.append(time.perf_counter() - due)
         due += every
         number += 1

@@ -12,10 +12,9 @@ import axe_playwright_python
 import pytest
 from test_browser_phone import SIZES, tables_of
 from test_server_browser import (  # noqa: F401 - served: the real server, a fixture
-    CHROMIUM,
     Player,
     Served,
-    need_chromium,
+    chromium,
     served,
     staff_post,
 )
@@ -39,8 +38,7 @@ def violations(page: Any, where: str) -> list[str]:
 
 @pytest.mark.parametrize("size", ["390x844", "1366x768"])
 def test_no_serious_violation_on_any_page(served: Served, size: str) -> None:  # noqa: F811
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     site = served.url
     width, height = SIZES[size]
@@ -49,26 +47,22 @@ def test_no_serious_violation_on_any_page(served: Served, size: str) -> None:  #
     staff_post(site, "/api/staff/poker-tables", {
         "name": "nl-1", "small_blind": 50, "big_blind": 100, "min_buy_in": 2000})
     found: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            logged_out = browser.new_page(viewport={"width": width, "height": height},
-                                          bypass_csp=True)  # to inject axe
-            logged_out.goto(f"{site}/")
-            expect(logged_out.locator("#auth-view")).to_be_visible()
-            found += violations(logged_out, "log-in")
-            aino = Player(browser, site, "aino", viewport=(width, height), bypass_csp=True)
-            page = aino.page
-            for view in ("lobby", "wallet", "history", "rules/roulette/C", "limits"):
-                page.goto(f"{site}/#/{view}")
-                page.wait_for_timeout(300)
-                found += violations(page, view)
-            for where in tables_of(page):
-                page.goto(f"{site}/{where}")
-                page.wait_for_timeout(300)
-                found += violations(page, where)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        logged_out = browser.new_page(viewport={"width": width, "height": height},
+                                      bypass_csp=True)  # to inject axe
+        logged_out.goto(f"{site}/")
+        expect(logged_out.locator("#auth-view")).to_be_visible()
+        found += violations(logged_out, "log-in")
+        aino = Player(browser, site, "aino", viewport=(width, height), bypass_csp=True)
+        page = aino.page
+        for view in ("lobby", "wallet", "history", "rules/roulette/C", "limits"):
+            page.goto(f"{site}/#/{view}")
+            page.wait_for_timeout(300)
+            found += violations(page, view)
+        for where in tables_of(page):
+            page.goto(f"{site}/{where}")
+            page.wait_for_timeout(300)
+            found += violations(page, where)
     assert found == [], "\n".join(found)
 
 
@@ -76,46 +70,41 @@ def test_the_keyboard_and_a_finger_reach_and_remove_chips(served: Served) -> Non
     """The first Tab at a table reaches the skip link, which takes the focus to the
     chips; a spot's spoken name carries what is on it; Delete takes a chip off a
     focused spot, and on a phone the Remove mode takes one off with a tap."""
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     site = served.url
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            aino = Player(browser, site, "aino", viewport=(390, 844))
-            page = aino.page
-            page.click('#lang [data-lang="en"]')
-            page.goto(f"{site}/#/table/roulette/C")
-            page.reload()  # the focus at the start of the page, as a player arrives
-            expect(page.locator("#layout [data-spot]").first).to_be_visible()
-            page.keyboard.press("Tab")
-            expect(page.locator("#skip-to-chips")).to_be_focused()
-            expect(page.locator("#skip-to-chips")).to_have_text("Skip to the chips")
-            page.keyboard.press("Enter")
-            expect(page.locator("#chips .chip.selected")).to_be_focused()
+    with chromium() as browser:
+        aino = Player(browser, site, "aino", viewport=(390, 844))
+        page = aino.page
+        page.click('#lang [data-lang="en"]')
+        page.goto(f"{site}/#/table/roulette/C")
+        page.reload()  # the focus at the start of the page, as a player arrives
+        expect(page.locator("#layout [data-spot]").first).to_be_visible()
+        page.keyboard.press("Tab")
+        expect(page.locator("#skip-to-chips")).to_be_focused()
+        expect(page.locator("#skip-to-chips")).to_have_text("Skip to the chips")
+        page.keyboard.press("Enter")
+        expect(page.locator("#chips .chip.selected")).to_be_focused()
 
-            red = page.locator('#layout [data-spot="red"]')
-            page.click('#chips .chip[data-value="500"]')
-            red.click()
-            red.click()
-            expect(red).to_have_attribute("aria-label", "Red, 1:1, chips 10.00 €")
-            red.focus()
-            page.keyboard.press("Delete")
-            expect(red).to_have_attribute("data-amount", "500")
-            expect(red).to_have_attribute("aria-label", "Red, 1:1, chips 5.00 €")
+        red = page.locator('#layout [data-spot="red"]')
+        page.click('#chips .chip[data-value="500"]')
+        red.click()
+        red.click()
+        expect(red).to_have_attribute("aria-label", "Red, 1:1, chips 10.00 €")
+        red.focus()
+        page.keyboard.press("Delete")
+        expect(red).to_have_attribute("data-amount", "500")
+        expect(red).to_have_attribute("aria-label", "Red, 1:1, chips 5.00 €")
 
-            page.click("#remove")
-            expect(page.locator("#remove")).to_have_attribute("aria-pressed", "true")
-            box = red.bounding_box()
-            assert box is not None
-            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            expect(red).not_to_have_attribute("data-amount", "500")
-            expect(page.locator("#bet-total")).to_have_text("0.00 €")
-            page.click('#chips .chip[data-value="500"]')  # a chip chosen: placing again
-            expect(page.locator("#remove")).to_have_attribute("aria-pressed", "false")
-            red.click()
-            expect(red).to_have_attribute("data-amount", "500")
-            assert aino.errors == []
-        finally:
-            browser.close()
+        page.click("#remove")
+        expect(page.locator("#remove")).to_have_attribute("aria-pressed", "true")
+        box = red.bounding_box()
+        assert box is not None
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(red).not_to_have_attribute("data-amount", "500")
+        expect(page.locator("#bet-total")).to_have_text("0.00 €")
+        page.click('#chips .chip[data-value="500"]')  # a chip chosen: placing again
+        expect(page.locator("#remove")).to_have_attribute("aria-pressed", "false")
+        red.click()
+        expect(red).to_have_attribute("data-amount", "500")
+        assert aino.errors == []

@@ -5,41 +5,35 @@ words; a password that is too short, with its number; a split seat's results."""
 from __future__ import annotations
 
 from test_server_browser import (  # noqa: F401 - server: the real server, a fixture
-    CHROMIUM,
-    need_chromium,
+    chromium,
     served,
     server,
 )
 
 
 def test_registration_refusals_in_the_players_language(server: str) -> None:  # noqa: F811
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(f"{server}/")
-            expect(page.locator("#auth-view")).to_be_visible()
-            message = page.locator("#register-message")
-            page.fill("#register-name", "ux tester")
-            page.fill("#register-password", "kissa-koira-123")
-            page.fill("#register-born", "1990-05-17")
-            page.click("#register-submit")
-            expect(message).to_have_text("Tarkista kenttä: nimi.")
-            page.click('#lang [data-lang="sv"]')
-            page.click("#register-submit")
-            expect(message).to_have_text("Kontrollera fältet: namn.")
-            page.fill("#register-name", "ux_tester")
-            page.fill("#register-password", "kissa")
-            page.click("#register-submit")
-            expect(message).to_have_text("Lösenordet måste ha minst 8 tecken.")
-            assert "String should" not in page.content()
-            # A split blackjack seat's results, hand by hand, in the page's language.
-            page.click('#lang [data-lang="fi"]')
-            label = page.evaluate(
-                "async () => (await import('/static/core.js')).resultLabel('lose/win')")
-            assert label == "Häviö / Voitto"
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{server}/")
+        expect(page.locator("#auth-view")).to_be_visible()
+        message = page.locator("#register-message")
+        page.fill("#register-name", "ux tester")
+        page.fill("#register-password", "kissa-koira-123")
+        page.fill("#register-born", "1990-05-17")
+        page.click("#register-submit")
+        expect(message).to_have_text("Tarkista kenttä: nimi.")
+        page.click('#lang [data-lang="sv"]')
+        page.click("#register-submit")
+        expect(message).to_have_text("Kontrollera fältet: namn.")
+        page.fill("#register-name", "ux_tester")
+        page.fill("#register-password", "kissa")
+        page.click("#register-submit")
+        expect(message).to_have_text("Lösenordet måste ha minst 8 tecken.")
+        assert "String should" not in page.content()
+        # A split blackjack seat's results, hand by hand, in the page's language.
+        page.click('#lang [data-lang="fi"]')
+        label = page.evaluate(
+            "async () => (await import('/static/core.js')).resultLabel('lose/win')")
+        assert label == "Häviö / Voitto"

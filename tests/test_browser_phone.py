@@ -19,10 +19,9 @@ from typing import Any
 
 import pytest
 from test_server_browser import (  # noqa: F401 - served: the real server, a fixture
-    CHROMIUM,
     Player,
     Served,
-    need_chromium,
+    chromium,
     page_fetch,
     served,
     shots_dir,
@@ -97,8 +96,7 @@ def tables_of(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> None:
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     width, height = SIZES[size]
     staff_post(site, "/api/staff/tables", {
@@ -107,37 +105,33 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
         "name": "nl-1", "small_blind": 50, "big_blind": 100, "min_buy_in": 2000})
     shots = shots_dir(tmp_path)
     faults: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            logged_out = browser.new_page(viewport={"width": width, "height": height})
-            logged_out.goto(f"{site}/")
-            expect(logged_out.locator("#auth-view")).to_be_visible()
-            faults += check_page(logged_out, "log-in", width)
-            aino = Player(browser, site, "aino", viewport=(width, height))
-            page = aino.page
-            for view in ("lobby", "wallet", "history", "rules/roulette/C", "limits"):
-                page.goto(f"{site}/#/{view}")
-                page.wait_for_timeout(300)
-                faults += check_page(page, view, width)
-                if view == "lobby":  # each roulette version in a line, with its limits
-                    versions = page.locator('.game-card[data-game="roulette"] .versions li')
-                    expect(versions).to_have_count(9)
-                    expect(versions.nth(6)).to_contain_text("0-12")
-                    expect(versions.nth(2)).to_contain_text("1.00 €–1000.00 €")
-            for where in tables_of(page):
-                page.goto(f"{site}/{where}")
-                view = "#poker-view" if where.startswith("#/poker") else "#table-view"
-                expect(page.locator(view)).to_be_visible()
-                page.wait_for_timeout(300)
-                faults += check_page(page, where, width)
-                name = where.strip("#/").replace("/", "-")
-                if size == "390x844" and name not in SAME_PICTURE:  # what a phone shows
-                    page.screenshot(path=str(shots / f"phone-{name}.png"),
-                                    animations="disabled")
-            assert aino.errors == []
-        finally:
-            browser.close()
+    with chromium() as browser:
+        logged_out = browser.new_page(viewport={"width": width, "height": height})
+        logged_out.goto(f"{site}/")
+        expect(logged_out.locator("#auth-view")).to_be_visible()
+        faults += check_page(logged_out, "log-in", width)
+        aino = Player(browser, site, "aino", viewport=(width, height))
+        page = aino.page
+        for view in ("lobby", "wallet", "history", "rules/roulette/C", "limits"):
+            page.goto(f"{site}/#/{view}")
+            page.wait_for_timeout(300)
+            faults += check_page(page, view, width)
+            if view == "lobby":  # each roulette version in a line, with its limits
+                versions = page.locator('.game-card[data-game="roulette"] .versions li')
+                expect(versions).to_have_count(9)
+                expect(versions.nth(6)).to_contain_text("0-12")
+                expect(versions.nth(2)).to_contain_text("1.00 €–1000.00 €")
+        for where in tables_of(page):
+            page.goto(f"{site}/{where}")
+            view = "#poker-view" if where.startswith("#/poker") else "#table-view"
+            expect(page.locator(view)).to_be_visible()
+            page.wait_for_timeout(300)
+            faults += check_page(page, where, width)
+            name = where.strip("#/").replace("/", "-")
+            if size == "390x844" and name not in SAME_PICTURE:  # what a phone shows
+                page.screenshot(path=str(shots / f"phone-{name}.png"),
+                                animations="disabled")
+        assert aino.errors == []
     assert faults == [], "\n".join(faults)
 
 
@@ -161,57 +155,52 @@ def test_a_tap_at_the_centre_of_a_number_bets_on_it(site: str, size: str) -> Non
     """Every number of every roulette layout, tapped at its centre, takes a straight-up
     on itself (and nothing else), on a phone also with the bets between numbers shown.
     The versions that offer the same spots are drawn alike: one of each is tapped."""
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     width, height = SIZES[size]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            aino = Player(browser, site, "aino", viewport=(width, height))
-            page = aino.page
-            variants = next(g for g in page_fetch(page, "/api/lobby")["body"]["games"]
-                            if g["game"] == "roulette")["variants"]
-            layouts = {}
-            for variant in variants:
-                layout = page_fetch(page, f"/api/layout/roulette?variant={variant}")["body"]
-                layouts.setdefault(tuple(sorted(s["key"] for s in layout["spots"])),
-                                   (variant, layout))
-            wrong: list[str] = []
-            for variant, layout in layouts.values():
-                page.goto(f"{site}/#/table/roulette/{variant}")
-                straights = sorted(s["key"] for s in layout["spots"]
-                                   if s["key"].startswith("straight "))
-                # This version's layout drawn (not the last one's).
-                expect(page.locator('#layout [data-spot^="straight "]')).to_have_count(
-                    len(straights))
-                between = page.locator("#between").count() > 0
-                if width < PHONE and any(s["key"].split(" ")[0] in ("split", "corner")
-                                         for s in layout["spots"]):
-                    assert between, f"roulette {variant}: no way to the bets between numbers"
-                modes = ["plain", "between"] if between else ["plain"]
-                for mode in modes:
-                    if mode == "between":
-                        page.click("#between")
-                        expect(page.locator("#between")).to_have_attribute("aria-pressed", "true")
-                    for centre in page.evaluate(CENTRES):
-                        # The number to the middle of the screen (clear of the top bar,
-                        # the rail and the tab bar), and its centre where it is now.
-                        spot = page.locator(f'#layout [data-spot="{centre["spot"]}"]')
-                        spot.evaluate("(e) => e.scrollIntoView({block: 'center'})")
-                        box = spot.bounding_box()
-                        if box is None:
-                            wrong.append(f"{variant} {centre['spot']}: not on the page")
-                            continue
-                        tap(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
-                            touch=width < PHONE)
-                        placed = page.evaluate(PLACED)
-                        if placed != [centre["spot"]]:
-                            wrong.append(f"{variant} {mode} {centre['spot']}: took {placed}")
-                        page.click("#clear")
-            assert aino.errors == []
-        finally:
-            browser.close()
+    with chromium() as browser:
+        aino = Player(browser, site, "aino", viewport=(width, height))
+        page = aino.page
+        variants = next(g for g in page_fetch(page, "/api/lobby")["body"]["games"]
+                        if g["game"] == "roulette")["variants"]
+        layouts = {}
+        for variant in variants:
+            layout = page_fetch(page, f"/api/layout/roulette?variant={variant}")["body"]
+            layouts.setdefault(tuple(sorted(s["key"] for s in layout["spots"])),
+                               (variant, layout))
+        wrong: list[str] = []
+        for variant, layout in layouts.values():
+            page.goto(f"{site}/#/table/roulette/{variant}")
+            straights = sorted(s["key"] for s in layout["spots"]
+                               if s["key"].startswith("straight "))
+            # This version's layout drawn (not the last one's).
+            expect(page.locator('#layout [data-spot^="straight "]')).to_have_count(
+                len(straights))
+            between = page.locator("#between").count() > 0
+            if width < PHONE and any(s["key"].split(" ")[0] in ("split", "corner")
+                                     for s in layout["spots"]):
+                assert between, f"roulette {variant}: no way to the bets between numbers"
+            modes = ["plain", "between"] if between else ["plain"]
+            for mode in modes:
+                if mode == "between":
+                    page.click("#between")
+                    expect(page.locator("#between")).to_have_attribute("aria-pressed", "true")
+                for centre in page.evaluate(CENTRES):
+                    # The number to the middle of the screen (clear of the top bar,
+                    # the rail and the tab bar), and its centre where it is now.
+                    spot = page.locator(f'#layout [data-spot="{centre["spot"]}"]')
+                    spot.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+                    box = spot.bounding_box()
+                    if box is None:
+                        wrong.append(f"{variant} {centre['spot']}: not on the page")
+                        continue
+                    tap(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
+                        touch=width < PHONE)
+                    placed = page.evaluate(PLACED)
+                    if placed != [centre["spot"]]:
+                        wrong.append(f"{variant} {mode} {centre['spot']}: took {placed}")
+                    page.click("#clear")
+        assert aino.errors == []
     assert wrong == []
 
 
@@ -229,36 +218,31 @@ def test_the_outcome_and_a_refusal_show_where_the_player_bets(site: str, size: s
     """A bet on 36 (at the far end of the layout, scrolled to), then the spin: the round's
     outcome shows in view without scrolling, and so does the server's refusal of a slip
     over the balance."""
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     width, height = SIZES[size]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            aino = Player(browser, site, "aino", viewport=(width, height), deposit=100_000)
-            page = aino.page
-            page.goto(f"{site}/#/table/roulette/C")
-            spot = page.locator('#layout [data-spot="straight 36"]')
-            spot.evaluate("(e) => e.scrollIntoView({block: 'center'})")
-            page.click('#chips .chip[data-value="100"]')
+    with chromium() as browser:
+        aino = Player(browser, site, "aino", viewport=(width, height), deposit=100_000)
+        page = aino.page
+        page.goto(f"{site}/#/table/roulette/C")
+        spot = page.locator('#layout [data-spot="straight 36"]')
+        spot.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+        page.click('#chips .chip[data-value="100"]')
+        spot.click()
+        with page.expect_response("**/api/play/roulette") as played:
+            page.click("#spin")
+        round_ = played.value.json()
+        message = page.locator("#table-message")
+        expect(message).to_have_class(re.compile(r"\bok\b"))
+        paid = sum(s["paid"] for s in round_["settlements"])
+        expect(message).to_contain_text(f"{paid // 100}.{paid % 100:02d} €")
+        assert page.evaluate(IN_VIEW, "#table-message"), "the outcome is out of view"
+        page.click('#chips .chip[data-value="50000"]')
+        for _ in range(3):  # 1,500 € on a 1,000 € wallet
             spot.click()
-            with page.expect_response("**/api/play/roulette") as played:
-                page.click("#spin")
-            round_ = played.value.json()
-            message = page.locator("#table-message")
-            expect(message).to_have_class(re.compile(r"\bok\b"))
-            paid = sum(s["paid"] for s in round_["settlements"])
-            expect(message).to_contain_text(f"{paid // 100}.{paid % 100:02d} €")
-            assert page.evaluate(IN_VIEW, "#table-message"), "the outcome is out of view"
-            page.click('#chips .chip[data-value="50000"]')
-            for _ in range(3):  # 1,500 € on a 1,000 € wallet
-                spot.click()
-            with page.expect_response("**/api/play/roulette") as refused:
-                page.click("#spin")
-            assert refused.value.status == 400
-            expect(message).to_have_class(re.compile(r"\berror\b"))
-            assert page.evaluate(IN_VIEW, "#table-message"), "the refusal is out of view"
-            assert aino.errors == []
-        finally:
-            browser.close()
+        with page.expect_response("**/api/play/roulette") as refused:
+            page.click("#spin")
+        assert refused.value.status == 400
+        expect(message).to_have_class(re.compile(r"\berror\b"))
+        assert page.evaluate(IN_VIEW, "#table-message"), "the refusal is out of view"
+        assert aino.errors == []

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from dbfixtures import Fixed
-from test_server_browser import CHROMIUM, Player, Served, need_chromium, page_fetch, serving
+from test_server_browser import Player, Served, chromium, page_fetch, serving
 
 
 @pytest.fixture
@@ -24,58 +24,53 @@ def zero_wheel(tmp_path: Path) -> Iterator[Served]:
 
 def test_the_zero_choice_survives_a_reload_and_blocks_the_next_spin(
         zero_wheel: Served) -> None:
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     site = zero_wheel.url
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            aino = Player(browser, site, "aino", viewport=(390, 844))
-            page = aino.page
-            page.click('#lang [data-lang="en"]')
-            page.goto(f"{site}/#/table/roulette/D")
-            expect(page.locator("#table-title")).to_contain_text("D")
-            page.click('#chips .chip[data-value="500"]')
-            page.click('#layout [data-spot="red"]')
-            page.click('#chips .chip[data-value="2500"]')
-            page.click('#layout [data-spot="black"]')
-            with page.expect_response("**/api/play/roulette") as played:
-                page.click("#spin")
-            answer = played.value.json()
-            assert answer["result"].split("-")[0] == "0" and len(answer["pending"]) == 2
+    with chromium() as browser:
+        aino = Player(browser, site, "aino", viewport=(390, 844))
+        page = aino.page
+        page.click('#lang [data-lang="en"]')
+        page.goto(f"{site}/#/table/roulette/D")
+        expect(page.locator("#table-title")).to_contain_text("D")
+        page.click('#chips .chip[data-value="500"]')
+        page.click('#layout [data-spot="red"]')
+        page.click('#chips .chip[data-value="2500"]')
+        page.click('#layout [data-spot="black"]')
+        with page.expect_response("**/api/play/roulette") as played:
+            page.click("#spin")
+        answer = played.value.json()
+        assert answer["result"].split("-")[0] == "0" and len(answer["pending"]) == 2
 
-            def shows_the_choice() -> None:
-                choices = page.locator("#choices .choice")
-                expect(choices).to_have_count(2)
-                expect(page.locator("#choices")).to_contain_text("Red, 5.00 €")
-                expect(page.locator("#choices")).to_contain_text("Black, 25.00 €")
-                expect(page.locator(".choice-deadline")).to_contain_text("Choose by ")
-                expect(page.locator("#spin")).to_be_disabled()
-                expect(page.locator("#table-message")).to_contain_text("choose first")
-
-            shows_the_choice()
-            page.reload()
-            expect(page.locator("#table-view")).to_be_visible()
-            shows_the_choice()
-            page.click("#nav-lobby")
-            expect(page.locator("#lobby-view")).to_be_visible()
-            page.goto(f"{site}/#/table/roulette/D")
-            shows_the_choice()
-
-            red = page.locator('#choices .choice:has-text("Red") [data-option="half"]')
-            red.click()
-            expect(page.locator("#choices .choice")).to_have_count(1)
+        def shows_the_choice() -> None:
+            choices = page.locator("#choices .choice")
+            expect(choices).to_have_count(2)
+            expect(page.locator("#choices")).to_contain_text("Red, 5.00 €")
+            expect(page.locator("#choices")).to_contain_text("Black, 25.00 €")
+            expect(page.locator(".choice-deadline")).to_contain_text("Choose by ")
             expect(page.locator("#spin")).to_be_disabled()
-            page.locator('#choices .choice:has-text("Black") [data-option="prison"]').click()
-            expect(page.locator("#choices")).to_be_hidden()
-            expect(page.locator("#table-message")).to_have_class(re.compile(r"\bok\b"))
-            expect(page.locator("#spin")).to_be_enabled()
-            waiting = page_fetch(page, "/api/play/roulette/waiting?variant=D")["body"]
-            assert waiting["round_id"] is None
-            assert aino.errors == []
-        finally:
-            browser.close()
+            expect(page.locator("#table-message")).to_contain_text("choose first")
+
+        shows_the_choice()
+        page.reload()
+        expect(page.locator("#table-view")).to_be_visible()
+        shows_the_choice()
+        page.click("#nav-lobby")
+        expect(page.locator("#lobby-view")).to_be_visible()
+        page.goto(f"{site}/#/table/roulette/D")
+        shows_the_choice()
+
+        red = page.locator('#choices .choice:has-text("Red") [data-option="half"]')
+        red.click()
+        expect(page.locator("#choices .choice")).to_have_count(1)
+        expect(page.locator("#spin")).to_be_disabled()
+        page.locator('#choices .choice:has-text("Black") [data-option="prison"]').click()
+        expect(page.locator("#choices")).to_be_hidden()
+        expect(page.locator("#table-message")).to_have_class(re.compile(r"\bok\b"))
+        expect(page.locator("#spin")).to_be_enabled()
+        waiting = page_fetch(page, "/api/play/roulette/waiting?variant=D")["body"]
+        assert waiting["round_id"] is None
+        assert aino.errors == []
 
 
 def test_a_choice_left_past_its_deadline_is_la_partage(tmp_path: Path) -> None:

@@ -161,6 +161,20 @@ def need_chromium() -> None:
                     "(apt-get install chromium); this test never downloads a browser")
 
 
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright (never a downloaded browser), closed after."""
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def staff_post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST ``body`` to a staff endpoint with a logged-in staff session."""
     address = url.removeprefix("http://")  # the served fixture's plain-http address

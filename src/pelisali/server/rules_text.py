@@ -99,7 +99,7 @@ def rules_of(game: WagerGame, lang: str) -> dict[str, Any]:
         "section": rules.section, "headings": HEADINGS[lang],
         "limits": _limits(rules.limits.min, rules.limits.max),
         "lines": lines,
-        "notes": [zero_note(rules.zero_rule, lang)] if getattr(rules, "zero_rule", None)
+        "notes": [zero_note(zero, lang)] if (zero := getattr(rules, "zero_rule", None))
         is not None else [],
     }
 
