@@ -59,7 +59,9 @@ def test_chips_not_sent_in_time_leave_the_felt(server: str,  # noqa: F811 - fixt
             "data-amount", re.compile("."))
         expect(page.locator("#balance")).to_have_text(euros(100_000 - 500))
 
-        # The next round opens with nothing of them on the felt or sent.
+        # The next round opens with nothing of them on the felt or sent. The result has
+        # come once the wheel no longer waits for it; then it turns on the page's clock.
+        expect(page.locator("#wheel")).not_to_have_class(re.compile(r"\bbusy\b"))
         page.clock.run_for(WHEEL_MS)
         expect(box).to_have_attribute("data-phase", "result")
         assert table_clock.tick() == WINDOW + PAUSE
