@@ -131,6 +131,10 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
             if size == "390x844" and name not in SAME_PICTURE:  # what a phone shows
                 page.screenshot(path=str(shots / f"phone-{name}.png"),
                                 animations="disabled")
+            if where.startswith("#/poker"):  # the rules a step away, as at every table
+                page.click("#poker-rules")
+                expect(page.locator("#rules-view")).to_be_visible()
+                expect(page.locator("#rules-title")).to_contain_text("Poker")
         assert aino.errors == []
     assert faults == [], "\n".join(faults)
 
