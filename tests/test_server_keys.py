@@ -18,7 +18,7 @@ from dbfixtures import STAFF_PASSWORD, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
-from pelisali.platform.db import transaction
+from pelisali.platform.db import snapshot, transaction
 from pelisali.platform.ledger import balances, check, move, verify_audit
 from pelisali.platform.models import BetRow, RoundRow, Transfer
 from pelisali.platform.payments import Cage
@@ -63,6 +63,7 @@ def money(engine: Engine) -> tuple[Any, ...]:
     """Everything a request could have changed: every balance, how many transfers, bets
     and rounds there are; the ledger checked."""
     with transaction(engine) as s:
+        snapshot(s)  # a table's hand committing meanwhile is all in it or all out of it
         assert check(s).ok, check(s).problems
         return (balances(s), s.scalar(select(func.count()).select_from(Transfer)),
                 s.scalar(select(func.count()).select_from(BetRow)),

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from pelisali.cli.common import console, euros, fail
 from pelisali.money import format_cents
 from pelisali.platform import accounts
-from pelisali.platform.db import database_url, make_engine, transaction, upgrade
+from pelisali.platform.db import database_url, make_engine, snapshot, transaction, upgrade
 from pelisali.platform.ledger import LedgerError, balance, check, now_utc, verify_audit
 from pelisali.platform.models import Player, Transfer
 
@@ -205,6 +205,7 @@ def ledger_check() -> None:
     from pelisali.platform.rounds import reconcile_bets
 
     with transaction(open_database()) as session:
+        snapshot(session)  # one moment of a ledger that may be taking bets meanwhile
         report = check(session)
         bets = reconcile_bets(session)
     console.print(f"{report.accounts} accounts, {report.transfers} transfers, "

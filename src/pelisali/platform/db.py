@@ -75,6 +75,16 @@ _FACTORIES: weakref.WeakKeyDictionary[Engine, sessionmaker[Session]] = (
 _OWNERS: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
 
 
+
+def snapshot(session: Session) -> None:
+    """Make ``session``'s transaction read one snapshot of the database (PostgreSQL's
+    REPEATABLE READ; SQLite's transactions do already): call it before the first
+    statement. A check that reads balances and then transfers would otherwise see a
+    transaction that commits between the two, and report a problem that is not there."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
+
+
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session in one transaction: committed when the block ends, rolled back on error.
