@@ -182,7 +182,10 @@ def test_the_protection_read_shows_limits_waiting_raises_and_the_session(
     assert seen["limits"] == [{"kind": "loss", "period": "day", "amount": 5_000,
                                "used": max(0, -net), "waiting": 8_000,
                                "waiting_from": raised["effective"]}]
-    assert seen["session_net"] == net and 0 <= seen["session_seconds"] < 60
+    assert seen["session_net"] == net
+    # the server's count of the session so far: from its log-in to when it answered
+    started = datetime.fromisoformat(seen["session_started"])
+    assert 0 <= seen["session_seconds"] <= (datetime.now(UTC) - started).total_seconds()
     assert seen["reminder_minutes"] == 60 and seen["excluded_until"] is None
     assert client.post("/api/reminder", json={"minutes": 15}).json() == {"minutes": 15}
     assert client.get("/api/protection").json()["reminder_minutes"] == 15
