@@ -392,6 +392,12 @@ export function locale() {
   return { fi: "fi-FI", sv: "sv-FI", en: "en-GB" }[state.lang];
 }
 
+/** A moment in the player's own time and language: "8.12.2026 klo 1.29". */
+export function localTime(iso) {
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" })
+    .format(new Date(iso));
+}
+
 export const VIEWS = ["auth", "lobby", "table", "poker", "wallet", "history", "rules", "limits"];
 
 export function showView(name) {

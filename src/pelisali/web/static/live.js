@@ -196,14 +196,7 @@ async function onMessage(message) {
     case "bet-refused": {
       const slip = live.slips.get(message.key);
       live.slips.delete(message.key);
-      if (slip && live.phase !== "betting") {  // too late: its chips leave the felt too
-        for (const bet of slip) {
-          const chips = state.bets.get(bet.spot);
-          if (chips) chips.splice(0, bet.chips.length);
-          if (chips && !chips.length) state.bets.delete(bet.spot);
-        }
-        state.placed = state.placed.filter((key) => state.bets.has(key));
-      }
+      if (slip && live.phase !== "betting") takeOff(slip);  // too late: its chips leave too
       setMessage($("#table-message"), t("live.refused", {
         reason: hooks.errorText?.(400, message) ?? message.reason }));
       break;
@@ -313,6 +306,16 @@ function dropUnsent() {
   return dropped;
 }
 
+/** The chips a slip sent (the first of each spot's) off the felt. */
+function takeOff(slip) {
+  for (const bet of slip) {
+    const chips = state.bets.get(bet.spot);
+    if (chips) chips.splice(0, bet.chips.length);
+    if (chips && !chips.length) state.bets.delete(bet.spot);
+  }
+  state.placed = state.placed.filter((key) => state.bets.has(key));
+}
+
 function accepted(message) {
   const slip = live.slips.get(message.key);
   live.slips.delete(message.key);
@@ -327,14 +330,8 @@ function accepted(message) {
       live.mode.confirmed.set(bet.spot, (live.mode.confirmed.get(bet.spot) ?? 0) + amount);
       total += amount;
     }
-    // The chips sent leave the slip; chips added meanwhile stay.
-    const chips = state.bets.get(bet.spot);
-    if (chips) {
-      chips.splice(0, bet.chips.length);
-      if (!chips.length) state.bets.delete(bet.spot);
-    }
   });
-  state.placed = state.placed.filter((key) => state.bets.has(key));
+  takeOff(slip);  // the chips sent leave the felt; chips added meanwhile stay
   state.lastBets = new Map(slip.map((bet) => [bet.spot, bet.chips]));
   setMessage($("#table-message"), [t("live.accepted", { amount: euros(total) }), ...notes].join(" · "), "ok");
   refreshMe().catch(() => {});

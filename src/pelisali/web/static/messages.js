@@ -2,7 +2,7 @@
 // each a code and its parameters), with amounts in euros and moments in local time.
 // The validator's own words (a 422) never reach a player: they are told which field.
 
-import { addStrings, euros, locale, spotLabel, t } from "./core.js";
+import { addStrings, euros, localTime, spotLabel, t } from "./core.js";
 
 addStrings({
   fi: {
@@ -138,8 +138,7 @@ export function errorText(status, data) {
   const params = { ...(data.params ?? {}) };
   for (const key of AMOUNTS) if (key in params) params[key] = amountOf(params[key]);
   if (params.until) {
-    params.until = ` ${new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" })
-      .format(new Date(params.until))}`;
+    params.until = ` ${localTime(params.until)}`;
   } else if (code === "excluded") params.until = "";
   if (params.period) params.period = t(`limits.${params.period}`);
   if (params.status) params.status = t(`status.${params.status}`);

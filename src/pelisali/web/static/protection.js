@@ -3,7 +3,7 @@
 // minutes of a session, and the lobby telling a player who may not play, and until when.
 
 import {
-  $, addStrings, api, el, euros, locale, parseEuros, setMessage, showView, state, t,
+  $, addStrings, api, el, euros, localTime, parseEuros, setMessage, showView, state, t,
 } from "./core.js";
 
 addStrings({
@@ -78,12 +78,6 @@ addStrings({
 const BREAKS = [["limits.h24", 1], ["limits.d7", 7], ["limits.d30", 30]];
 const EXCLUSIONS = [["limits.m6", 183], ["limits.y1", 365], ["limits.forever", null]];
 const REMINDERS = [15, 30, 45, 60, 90, 120];
-
-/** A moment in the player's own time and language: "8.12.2026 klo 1.29". */
-export function localTime(iso) {
-  return new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" })
-    .format(new Date(iso));
-}
 
 function signed(cents) {
   return `${cents > 0 ? "+" : ""}${euros(cents)}`;

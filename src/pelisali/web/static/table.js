@@ -4,7 +4,7 @@
 // cards.js; live.js turns the table into a live one (bets sent over a websocket).
 
 import {
-  $, $$, I18N, addStrings, api, chipLabel, el, euros, locale, setBalance, setMessage, showView,
+  $, $$, I18N, addStrings, api, chipLabel, el, euros, localTime, setBalance, setMessage, showView,
   spotLabel, resultLabel, state, t, uniqueKey,
 } from "./core.js";
 
@@ -594,8 +594,7 @@ function renderChoices(round) {
         onclick: () => choose(round, Number(n), option),
       })));
   }), round.deadline ? el("p", { class: "small choice-deadline", text: t("choice.deadline", {
-    at: new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" })
-      .format(new Date(round.deadline)) }) }) : null);
+    at: localTime(round.deadline) }) }) : null);
 }
 
 async function choose(round, betId, option) {
