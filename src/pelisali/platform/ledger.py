@@ -474,11 +474,12 @@ def move(session: Session, key: str, source: str, target: str, amount: int, kind
 def _made(session: Session, keys: Sequence[str]) -> list[tuple[Transfer, str, str]]:
     """The transfers under ``keys``, each with its source's and target's codes."""
     source, target = aliased(Account), aliased(Account)
-    return [(t, came_from, went_to) for t, came_from, went_to in session.execute(
+    rows = session.execute(
         select(Transfer, source.code, target.code)
         .join(source, Transfer.source_id == source.id)
         .join(target, Transfer.target_id == target.id)
-        .where(Transfer.key.in_(list(keys))).order_by(Transfer.id)).tuples()]
+        .where(Transfer.key.in_(list(keys))).order_by(Transfer.id))
+    return [(t, came_from, went_to) for t, came_from, went_to in rows]
 
 
 def _conflict(session: Session, key: str) -> KeyConflict:
