@@ -48,6 +48,18 @@ def test_limits_a_reality_check_and_a_break(served: Served) -> None:  # noqa: F8
         waits = datetime.fromisoformat(limit["waiting_from"]) - datetime.now(UTC)
         assert timedelta(hours=23, minutes=59) < waits <= timedelta(hours=24)
         expect(row).to_contain_text("80.00 €")
+        # A session-time limit is minutes, with no period to choose.
+        page.select_option("#limit-kind", "session")
+        expect(page.locator("#limit-period")).to_be_hidden()
+        expect(page.locator("#limit-amount-name")).to_have_text("Minutes")
+        page.fill("#limit-amount", "1.5")
+        page.click("#limit-set")
+        expect(page.locator("#limits-status")).to_have_text("Give whole minutes, 1 to 1440.")
+        page.fill("#limit-amount", "240")
+        page.click("#limit-set")
+        expect(page.locator("#limits-status")).to_have_text("The limit applies now.")
+        expect(page.locator('#limit-list [data-kind="session"]')).to_contain_text(
+            "Session-time limit (session) used 0 of 240 min")
 
         # A 1.00 € bet lost or won: the reality check after 15 minutes tells the
         # session's net as the server counts it.

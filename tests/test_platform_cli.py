@@ -48,9 +48,15 @@ def test_a_cashier_day() -> None:
                "--amount", "150")[0] == 0
     code, out = run("wallet", "deposit", "ann", "60")
     assert code == 2 and "deposit limit 150.00 a day (deposited 100.00, deposit 60.00)" in out
+    code, out = run("account", "limit", "ann", "--kind", "session", "--amount", "45")
+    assert code == 0 and "ann: session-time limit 45 min, in effect from" in out
+    code, out = run("account", "limit", "ann", "--kind", "session", "--amount", "1.5")
+    assert code == 2 and "whole minutes" in out
+    assert run("account", "limit", "ann", "--kind", "loss", "--amount", "5")[0] == 2
     assert run("account", "exclude", "ann", "--days", "30")[0] == 0
     code, out = run("account", "show", "ann")
     assert code == 0
+    assert "│ session-time limit │ 45 min │" in out
     assert "│ self-exclusion │ until 20" in out and "│ balance │ 79.50 │" in out
     assert "│ deposit limit a day │ 150.00 │" in out
     code, out = run("account", "status", "ann", "--status", "barred", "--reason", "fraud",

@@ -197,6 +197,58 @@ def test_the_protection_read_shows_limits_waiting_raises_and_the_session(
     assert timedelta(days=6, hours=23) < until - datetime.now(UTC) <= timedelta(days=7)
 
 
+def test_a_session_time_limit_stops_play_when_the_session_has_lasted_it(
+        client: TestClient, db: Engine) -> None:
+    """The session-time limit: minutes from the player's earliest log-in still open. A
+    cut applies at once, a raise waits; past it every stake is refused (RNG, cards,
+    a poker buy-in) with what the session has used, and the rest of the account works."""
+    from sqlalchemy import update
+
+    from pelisali.platform import accounts, poker_tables
+    from pelisali.platform.models import WebSession
+
+    player(client)
+    slip = {"variant": "C", "bets": [{"spot": "red", "amount": 100}]}
+    limit = client.post("/api/limits", json={"kind": "session", "period": "session",
+                                             "amount": 30})
+    assert limit.json()["at_once"] is True
+    assert client.post("/api/play/roulette", json={**slip, "key": "s1"}).status_code == 200
+    seen = client.get("/api/protection").json()["limits"]
+    assert seen == [{"kind": "session", "period": "session", "amount": 30, "used": 0,
+                     "waiting": None, "waiting_from": None}]
+    for bad, status in (({"kind": "session", "period": "session", "amount": "30"}, 422),
+                        ({"kind": "session", "period": "session", "amount": "0.30"}, 422),
+                        ({"kind": "session", "period": "session", "amount": 0}, 400),
+                        ({"kind": "session", "period": "session", "amount": 1_441}, 400),
+                        ({"kind": "session", "period": "day", "amount": 30}, 400),
+                        ({"kind": "loss", "period": "session", "amount": 30}, 400)):
+        assert client.post("/api/limits", json=bad).status_code == status, bad
+    with transaction(db) as s:  # the session began 31 minutes ago
+        s.execute(update(WebSession).where(WebSession.name == "ann").values(
+            created_at=datetime.now(UTC) - timedelta(minutes=31, seconds=10)))
+    before = client.get("/api/me").json()["balance"]
+    refused = client.post("/api/play/roulette", json={**slip, "key": "s2"})
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == ("ann: session-time limit 30 min reached "
+                                        "(logged in 31 min)")
+    assert client.post("/api/cards/punto-banco", json={
+        "key": "s3", "bets": [{"spot": "banco", "amount": 100}]}).status_code == 400
+    raised = client.post("/api/limits", json={"kind": "session", "period": "session",
+                                              "amount": 120}).json()
+    assert raised["at_once"] is False  # a raise waits: still refused
+    assert client.post("/api/play/roulette", json={**slip, "key": "s4"}).status_code == 400
+    [shown] = client.get("/api/protection").json()["limits"]
+    assert (shown["amount"], shown["used"], shown["waiting"]) == (30, 31, 120)
+    assert client.get("/api/me").json()["balance"] == before
+    with transaction(db) as s, pytest.raises(accounts.Refused, match="session-time limit"):
+        poker_tables._check_buy_in(s, "ann", 2_000)
+    assert client.post("/api/wallet/withdraw", json={"amount": 100, "key": "w"}
+                       ).status_code == 200  # the money stays the player's to take out
+    client.post("/api/logout")  # a new session starts the count again
+    client.post("/api/login", json={"name": "ann", "password": PASSWORD})
+    assert client.post("/api/play/roulette", json={**slip, "key": "s5"}).status_code == 200
+
+
 def test_staff_open_a_table_restrict_a_player_and_read_the_report(client: TestClient) -> None:
     player(client)
     client.post("/api/play/roulette", json={"variant": "C", "key": "k",

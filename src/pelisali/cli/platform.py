@@ -103,6 +103,8 @@ def account_show(name: Annotated[str, typer.Argument()]) -> None:
                 limit = accounts.current_limit(session, player, kind, period)
                 table.add_row(f"{kind} limit a {period}",
                               "none" if limit is None else format_cents(limit))
+        minutes = accounts.current_limit(session, player, accounts.SESSION, accounts.SESSION)
+        table.add_row("session-time limit", "none" if minutes is None else f"{minutes} min")
         table.add_row("balance", format_cents(balance(session, accounts.wallet_code(name))))
         console.print(table)
 
@@ -110,17 +112,27 @@ def account_show(name: Annotated[str, typer.Argument()]) -> None:
 @account_app.command("limit")
 def account_limit(
     name: Annotated[str, typer.Argument()],
-    kind: Annotated[str, typer.Option(help="deposit or loss")],
-    period: Annotated[str, typer.Option(help="day, week or month")],
-    amount: Annotated[str, typer.Option(help="euros, e.g. 50 or 12.50; 'none' removes it")],
+    kind: Annotated[str, typer.Option(help="deposit, loss or session (minutes a session)")],
+    amount: Annotated[str, typer.Option(
+        help="euros, e.g. 50 or 12.50 (minutes for a session limit); 'none' removes it")],
+    period: Annotated[str, typer.Option(help="day, week or month (not for session)")] = "",
 ) -> None:
     """Set a limit: lower takes effect at once, higher after the cooling-off time."""
-    cents = None if amount == "none" else euros(amount)
+    session_limit = kind == accounts.SESSION
+    if session_limit:
+        period = period or accounts.SESSION
+    elif not period:
+        raise typer.BadParameter("--period day, week or month", param_hint="--period")
+    try:
+        value = None if amount == "none" else int(amount) if session_limit else euros(amount)
+    except ValueError:
+        raise typer.BadParameter(f"{amount!r}: whole minutes", param_hint="--amount") from None
     with _session() as session:
-        when = accounts.set_limit(session, name, kind, period, cents)
-    console.print(f"{name}: {kind} limit a {period} "
-                  f"{'removed' if cents is None else format_cents(cents)}, "
-                  f"in effect from {when:%Y-%m-%d %H:%M} UTC")
+        when = accounts.set_limit(session, name, kind, period, value)
+    shown = ("removed" if value is None else f"{value} min" if session_limit
+             else format_cents(value))
+    what = "session-time limit" if session_limit else f"{kind} limit a {period}"
+    console.print(f"{name}: {what} {shown}, in effect from {when:%Y-%m-%d %H:%M} UTC")
 
 
 @account_app.command("exclude")

@@ -38,10 +38,14 @@ from sqlalchemy.orm import Session
 from pelisali.money import format_cents
 from pelisali.platform import countries, metrics
 from pelisali.platform.ledger import LedgerError, append_audit, move, now_utc, open_account
-from pelisali.platform.models import Account, Limit, Player, Transfer
+from pelisali.platform.models import Account, Limit, Player, Transfer, WebSession
 
 PERIODS = ("day", "week", "month")
-LIMIT_KINDS = ("deposit", "loss")
+LIMIT_KINDS = ("deposit", "loss")  # money limits, in cents a period
+# The session-time limit: minutes of one session (from the player's earliest log-in still
+# open), its kind and its period both "session"; a cut applies at once, a raise waits.
+SESSION = "session"
+MAX_SESSION_MINUTES = 24 * 60
 STATUSES = ("active", "restricted", "barred")
 EARLIEST_BIRTH = date(1900, 1, 1)  # before it, a typo or a probe: no one that old plays
 
@@ -183,14 +187,22 @@ def current_limit(session: Session, player: Player, kind: str, period: str,
 
 def set_limit(session: Session, name: str, kind: str, period: str, amount: int | None,
               actor: str | None = None) -> datetime:
-    """Set a deposit or loss limit (None removes it); a lower limit applies at once, a
+    """Set a deposit or loss limit in cents (None removes it), or the session-time limit
+    in minutes (kind and period :data:`SESSION`); a lower limit applies at once, a
     higher one (or removing it) after the cooling-off time. Returns when it applies."""
-    if kind not in LIMIT_KINDS:
-        raise Refused(f"limit {kind!r}: deposit or loss")
-    if period not in PERIODS:
+    if kind == SESSION:
+        if period != SESSION:
+            raise Refused(f"a session-time limit is per session, not per {period!r}")
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
+                                   or not 1 <= amount <= MAX_SESSION_MINUTES):
+            raise Refused(f"a session-time limit is 1 to {MAX_SESSION_MINUTES} minutes, "
+                          f"not {amount!r}")
+    elif kind not in LIMIT_KINDS:
+        raise Refused(f"limit {kind!r}: deposit, loss or session")
+    elif period not in PERIODS:
         raise Refused(f"period {period!r}: day, week or month")
-    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
-                               or amount < 0):
+    elif amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
+                                 or amount < 0):
         raise Refused(f"a limit is a whole number of cents, 0 or more, not {amount!r}")
     player = find(session, name)
     now = now_utc()
@@ -238,6 +250,45 @@ def excluded(player: Player | Standing, at: datetime) -> bool:
         return True
     until = player.excluded_until
     return until is not None and at < until
+
+
+def session_started(session: Session, name: str, at: datetime | None = None
+                    ) -> datetime | None:
+    """When player ``name``'s session began: their earliest log-in still open (None: not
+    logged in, as at the terminal)."""
+    found = session.scalar(select(func.min(WebSession.created_at)).where(
+        WebSession.name == name, WebSession.role == "player",
+        WebSession.expires_at > (at or now_utc())))
+    return found
+
+
+def session_time_over(session: Session, name: str, minutes: int | None,
+                      at: datetime | None = None) -> str | None:
+    """Why player ``name`` may not stake now under a session-time limit of ``minutes``
+    (None: no limit), or None.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = register(s, "ann", date(1990, 1, 1), "FI")
+    ...     s.add(WebSession(token_hash="t", name="ann", role="player",
+    ...                      created_at=now_utc() - timedelta(minutes=61),
+    ...                      expires_at=now_utc() + timedelta(hours=1)))
+    ...     session_time_over(s, "ann", 60), session_time_over(s, "ann", 90)
+    ('ann: session-time limit 60 min reached (logged in 61 min)', None)
+    """
+    if minutes is None:
+        return None
+    at = at or now_utc()
+    started = session_started(session, name, at)
+    if started is None:
+        return None
+    played = int((at - started).total_seconds() // 60)
+    if played < minutes:
+        return None
+    metrics.LIMIT_REFUSALS.labels("session-time limit").inc()
+    return f"{name}: session-time limit {minutes} min reached (logged in {played} min)"
 
 
 def may_play(player: Player | Standing, at: datetime | None = None) -> None:
@@ -304,15 +355,16 @@ _LIMITS = cast(Table, Limit.__table__)
 _STANDINGS = (select(*(_PLAYERS.c[f.name] for f in fields(Standing)), _LIMITS.c.period,
                      _LIMITS.c.amount)
               .outerjoin(_LIMITS, and_(_LIMITS.c.player_id == _PLAYERS.c.id,
-                                       _LIMITS.c.kind == "loss",
+                                       _LIMITS.c.kind.in_(("loss", SESSION)),
                                        _LIMITS.c.effective_at <= bindparam("at")))
               .where(_PLAYERS.c.name.in_(bindparam("names", expanding=True)))
               .order_by(_PLAYERS.c.id, _LIMITS.c.effective_at, _LIMITS.c.id))
 
 
 class StakeCheck:
-    """Who of some players may stake now, and how much: their status, exclusion and loss
-    limits, loaded in two queries however many players there are.
+    """Who of some players may stake now, and how much: their status, exclusion, loss
+    limits and session-time limit, loaded in two queries however many players there are
+    (a third for each player with a session-time limit).
 
     >>> from pelisali.platform.db import make_engine, transaction, upgrade
     >>> engine = make_engine("sqlite://")
@@ -338,7 +390,7 @@ class StakeCheck:
             self.players[standing.name] = standing
             period, amount = row[width:]
             if period is not None:  # rows come oldest limit first: the latest wins
-                self.limits[(standing.id, period)] = amount
+                self.limits[(standing.id, period)] = amount  # the session's, per "session"
 
     def barred(self, name: str) -> str | None:
         """Why ``name`` may not play at all now (unknown, restricted, excluded), or None."""
@@ -350,7 +402,8 @@ class StakeCheck:
         except Refused as exc:
             metrics.LIMIT_REFUSALS.labels("barred or excluded").inc()
             return str(exc)
-        return None
+        return session_time_over(self.session, name, self.limits.get((player.id, SESSION)),
+                                 self.at)
 
     def over_limit(self, name: str, amount: int) -> str | None:
         """Why staking ``amount`` more would break one of the player's loss limits."""

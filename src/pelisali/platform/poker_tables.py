@@ -933,6 +933,11 @@ def _check_buy_in(session: Session, name: str, amount: int) -> None:
     player = accounts.find(session, name)
     now = now_utc()
     accounts.may_play(player, now)
+    over = accounts.session_time_over(
+        session, name, accounts.current_limit(session, player, accounts.SESSION,
+                                              accounts.SESSION, now), now)
+    if over:
+        raise accounts.Refused(over)
     for period in accounts.PERIODS:
         limit = accounts.current_limit(session, player, "loss", period, now)
         if limit is None:

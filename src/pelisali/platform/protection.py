@@ -1,5 +1,5 @@
-"""What protects a player, in one read: their deposit and loss limits (each with what the
-period has used and any raise still waiting out its cooling-off time), a time-out or
+"""What protects a player, in one read: their deposit, loss and session-time limits (each
+with what the period has used and any raise still waiting out its cooling-off time), a time-out or
 self-exclusion and when it ends, the session-time reminder, and the session so far (its
 length and net result) for the reality check.
 
@@ -40,10 +40,10 @@ class LimitState:
     period has used of it, and a change still waiting (``waiting``, None to remove it,
     from ``waiting_from``) when ``waiting_from`` is set."""
 
-    kind: str  # deposit or loss
-    period: str  # day, week or month
-    amount: int | None
-    used: int
+    kind: str  # deposit, loss or session
+    period: str  # day, week or month; session for the session-time limit
+    amount: int | None  # cents; minutes for the session-time limit
+    used: int  # cents; the session's minutes so far for the session-time limit
     waiting: int | None = None
     waiting_from: datetime | None = None
 
@@ -82,6 +82,16 @@ def protection_of(session: Session, name: str, session_started: datetime | None 
             states.append(LimitState(kind, period, amount, used,
                                      later[-1].amount if later else None,
                                      later[-1].effective_at if later else None))
+    mine = [r for r in rows if r.kind == accounts.SESSION]
+    now = [r for r in mine if r.effective_at <= at]
+    later = [r for r in mine if r.effective_at > at]
+    amount = now[-1].amount if now else None
+    if amount is not None or later:
+        started = accounts.session_started(session, name, at)
+        minutes = int((at - started).total_seconds() // 60) if started else 0
+        states.append(LimitState(accounts.SESSION, accounts.SESSION, amount, minutes,
+                                 later[-1].amount if later else None,
+                                 later[-1].effective_at if later else None))
     excluded_until = (player.excluded_until if player.excluded_until is not None
                       and player.excluded_until > at else None)
     net = -accounts.lost(session, player, session_started) if session_started else 0

@@ -8,7 +8,7 @@ import json
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, Strict
+from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
 from pydantic_core import PydanticCustomError
 
 from pelisali.money import MoneyError, parse_decimal
@@ -73,9 +73,22 @@ class Money(BaseModel):
 
 
 class LimitRequest(BaseModel):
-    kind: Literal["deposit", "loss"]
-    period: Literal["day", "week", "month"]
+    """A deposit or loss limit in cents a period, or the session-time limit in minutes
+    (kind and period ``session``)."""
+
+    kind: Literal["deposit", "loss", "session"]
+    period: Literal["day", "week", "month", "session"]
     amount: CentsOrZero | None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _minutes(cls, data: Any) -> Any:
+        """A session-time limit is whole minutes, a JSON integer: never euros."""
+        if isinstance(data, dict) and data.get("kind") == "session":
+            amount = data.get("amount")
+            if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+                raise PydanticCustomError("minutes", "a session-time limit is whole minutes")
+        return data
 
 
 class Exclusion(BaseModel):

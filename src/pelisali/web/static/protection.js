@@ -23,6 +23,7 @@ addStrings({
     "limits.forever": "Pysyvästi", "limits.confirm": "Vahvista: {what}. Tätä ei voi perua.",
     "limits.reality": "Muistutus peliajasta", "limits.every": "Muistuta {minutes} minuutin välein",
     "limits.saved": "Tallennettu.",
+    "limits.session": "Peliaikaraja", "limits.perSession": "pelikerta", "limits.minutes": "Minuutit", "limits.usedMinutes": "käytetty {used} / {amount} min", "limits.badMinutes": "Anna minuutit kokonaislukuna 1–1440.", "lobby.sessionFull": "Peliaikarajasi {amount} min on täynnä. Pidä tauko ja kirjaudu myöhemmin uudelleen.",
     "lobby.excluded": "Olet pelitauolla tai sulkenut itsesi pelaamisesta {until} asti. Pelit eivät ole käytettävissä.",
     "lobby.excludedForever": "Olet sulkenut itsesi pelaamisesta pysyvästi. Pelit eivät ole käytettävissä.",
     "lobby.limitFull": "{limit} ({period}) on täynnä: {used} / {amount}.",
@@ -45,6 +46,7 @@ addStrings({
     "limits.forever": "För alltid", "limits.confirm": "Bekräfta: {what}. Det kan inte ångras.",
     "limits.reality": "Påminnelse om speltid", "limits.every": "Påminn var {minutes}:e minut",
     "limits.saved": "Sparat.",
+    "limits.session": "Speltidsgräns", "limits.perSession": "spelpass", "limits.minutes": "Minuter", "limits.usedMinutes": "använt {used} / {amount} min", "limits.badMinutes": "Ange minuter som ett heltal 1–1440.", "lobby.sessionFull": "Din speltidsgräns på {amount} min är nådd. Ta en paus och logga in igen senare.",
     "lobby.excluded": "Du har spelpaus eller har stängt av dig från spel till {until}. Spelen är inte tillgängliga.",
     "lobby.excludedForever": "Du har stängt av dig från spel för alltid. Spelen är inte tillgängliga.",
     "lobby.limitFull": "{limit} ({period}) är nådd: {used} / {amount}.",
@@ -67,6 +69,7 @@ addStrings({
     "limits.forever": "For good", "limits.confirm": "Confirm: {what}. This cannot be undone.",
     "limits.reality": "Reality check", "limits.every": "Remind me every {minutes} minutes",
     "limits.saved": "Saved.",
+    "limits.session": "Session-time limit", "limits.perSession": "session", "limits.minutes": "Minutes", "limits.usedMinutes": "used {used} of {amount} min", "limits.badMinutes": "Give whole minutes, 1 to 1440.", "lobby.sessionFull": "Your session-time limit of {amount} min is reached. Take a break and log in again later.",
     "lobby.excluded": "You are on a break or have excluded yourself until {until}. The games are closed to you.",
     "lobby.excludedForever": "You have excluded yourself for good. The games are closed to you.",
     "lobby.limitFull": "Your {limit} ({period}) is reached: {used} of {amount}.",
@@ -78,6 +81,7 @@ addStrings({
 const BREAKS = [["limits.h24", 1], ["limits.d7", 7], ["limits.d30", 30]];
 const EXCLUSIONS = [["limits.m6", 183], ["limits.y1", 365], ["limits.forever", null]];
 const REMINDERS = [15, 30, 45, 60, 90, 120];
+const SESSION = "session";  // the session-time limit's kind and period: minutes a session
 
 function signed(cents) {
   return `${cents > 0 ? "+" : ""}${euros(cents)}`;
@@ -98,12 +102,14 @@ function renderLimits() {
   const seen = state.protection;
   const rows = seen.limits.map((x) => el("li", { class: "limit-row", "data-kind": x.kind,
     "data-period": x.period },
-  el("strong", { text: `${t(`limits.${x.kind}`)} (${t(`limits.${x.period}`)})` }), " ",
-  el("span", { text: x.amount === null ? "–" : t("limits.used", {
-    used: euros(x.used), amount: euros(x.amount) }) }),
+  el("strong", { text: `${t(`limits.${x.kind}`)} (${periodName(x.period)})` }), " ",
+  el("span", { text: x.amount === null ? "–" : x.kind === SESSION
+    ? t("limits.usedMinutes", { used: x.used, amount: x.amount })
+    : t("limits.used", { used: euros(x.used), amount: euros(x.amount) }) }),
   x.waiting_from ? el("span", { class: "limit-waiting small", text: ` · ${t("limits.waiting", {
     at: localTime(x.waiting_from),
-    amount: x.waiting === null ? t("limits.removed") : euros(x.waiting) })}` }) : null));
+    amount: x.waiting === null ? t("limits.removed")
+      : x.kind === SESSION ? `${x.waiting} min` : euros(x.waiting) })}` }) : null));
   const option = (value, key) => el("option", { value, text: t(key) });
   const root = $("#limits-view");
   root.replaceChildren(
@@ -117,11 +123,11 @@ function renderLimits() {
       el("form", { id: "limit-form", class: "limit-form" },
         el("label", {}, el("span", { text: t("limits.kind") }),
           el("select", { id: "limit-kind" }, option("deposit", "limits.deposit"),
-            option("loss", "limits.loss"))),
-        el("label", {}, el("span", { text: t("limits.period") }),
+            option("loss", "limits.loss"), option(SESSION, "limits.session"))),
+        el("label", { id: "limit-period-label" }, el("span", { text: t("limits.period") }),
           el("select", { id: "limit-period" }, option("day", "limits.day"),
             option("week", "limits.week"), option("month", "limits.month"))),
-        el("label", {}, el("span", { text: t("limits.amount") }),
+        el("label", {}, el("span", { id: "limit-amount-name", text: t("limits.amount") }),
           el("input", { id: "limit-amount", inputmode: "decimal", autocomplete: "off" })),
         el("button", { type: "submit", id: "limit-set", class: "primary", text: t("limits.set") }))),
     el("section", { class: "card limits-card" },
@@ -140,29 +146,51 @@ function renderLimits() {
         type: "button", class: "ghost", "data-days": days === null ? "forever" : String(days),
         text: t(key) })))));
   $("#limit-form").addEventListener("submit", setLimit);
+  $("#limit-kind").addEventListener("change", showKind);
   $("#reminder-minutes").addEventListener("change", setReminder);
   for (const button of root.querySelectorAll("[data-days]")) {
     button.addEventListener("click", () => exclude(button));
   }
 }
 
+function periodName(period) {
+  return t(period === SESSION ? "limits.perSession" : `limits.${period}`);
+}
+
+/** A session-time limit has no period, and its amount is minutes. */
+function showKind() {
+  const session = $("#limit-kind").value === SESSION;
+  $("#limit-period-label").hidden = session;
+  $("#limit-amount-name").textContent = t(session ? "limits.minutes" : "limits.amount");
+  $("#limit-amount").inputMode = session ? "numeric" : "decimal";
+}
+
+/** Whole minutes 1-1440 as typed, or null. */
+function parseMinutes(text) {
+  if (!/^\d{1,4}$/.test(text)) return null;
+  const minutes = Number(text);
+  return minutes >= 1 && minutes <= 1440 ? minutes : null;
+}
+
 async function setLimit(event) {
   event.preventDefault();
   const status = $("#limits-status");
   const text = $("#limit-amount").value.trim();
-  const amount = text === "" ? null : parseEuros(text);
+  const kind = $("#limit-kind").value;
+  const session = kind === SESSION;
+  const amount = text === "" ? null : session ? parseMinutes(text) : parseEuros(text);
   if (text !== "" && amount === null) {
-    setMessage(status, t("limits.bad"));
+    setMessage(status, t(session ? "limits.badMinutes" : "limits.bad"));
     return;
   }
-  const kind = $("#limit-kind").value;
-  const period = $("#limit-period").value;
+  const period = session ? SESSION : $("#limit-period").value;
   try {
     const answer = await api("/api/limits", { method: "POST", body: { kind, period, amount } });
     state.protection = await api("/api/protection");
     renderLimits();
     $("#limit-kind").value = kind;  // the form as the player left it, for the next change
-    $("#limit-period").value = period;
+    if (!session) $("#limit-period").value = period;
+    showKind();
     setMessage($("#limits-status"), answer.at_once ? t("limits.now")
       : t("limits.later", { at: localTime(answer.effective) }), "ok");
   } catch (error) {
@@ -208,7 +236,9 @@ export async function lobbyNotice(node) {
   else if (seen.excluded_until) text = t("lobby.excluded", { until: localTime(seen.excluded_until) });
   const closed = Boolean(text);
   const full = seen.limits.find((x) => x.amount !== null && x.used >= x.amount);
-  if (!text && full) {
+  if (!text && full?.kind === SESSION) {
+    text = t("lobby.sessionFull", { amount: full.amount });
+  } else if (!text && full) {
     text = t("lobby.limitFull", { limit: t(`limits.${full.kind}`), period: t(`limits.${full.period}`),
       used: euros(full.used), amount: euros(full.amount) });
   }
