@@ -36,7 +36,7 @@ TARGET = 44  # CSS px, WCAG 2.5.5 (AAA) and the platforms' guidelines
 
 # What a player taps: each must be 44×44 on a phone (inline links in text are not).
 TAPPABLE = ("button:not([hidden]), .chip, [data-spot]:not(.hot), input, select, "
-            "#nav a, a.button, a.back, a.rules-link")
+            "#nav a, a.button, a.back, a.rules-link, a.recall-link")
 
 MEASURE = """(selector) => {
   const visible = (e) => {

@@ -64,6 +64,36 @@ def test_register_log_in_deposit_play_and_see_the_history(client: TestClient, db
         assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
 
 
+def test_the_history_pages_past_fifty_bets_and_a_round_opens_its_recall(
+        client: TestClient) -> None:
+    """55 bets: a page of 50 (newest first) says where the next starts, the next has the
+    last 5 and says there is no more; bad paging is refused; a round's recall names its
+    table and what it drew."""
+    player(client, deposit=100_000)
+    spots = ["red", "black", "even", "odd", "low"]
+    for n in range(11):
+        assert client.post("/api/play/roulette", json={
+            "variant": "C", "key": f"p{n}",
+            "bets": [{"spot": spot, "amount": 100} for spot in spots]}).status_code == 200
+    first = client.get("/api/history").json()
+    assert len(first["bets"]) == 50 and first["more"]["hands_before"] is None
+    cursor = first["more"]["bets_before"]
+    assert cursor is not None
+    rest = client.get(f"/api/history?bets_before={cursor}").json()
+    assert len(rest["bets"]) == 5 and rest["more"]["bets_before"] is None
+    rounds = [b["round_id"] for b in first["bets"] + rest["bets"]]
+    assert rounds == sorted(rounds, reverse=True) and len(set(rounds)) == 11
+    assert [b["spot"] for b in rest["bets"]] == spots[::-1]  # the first slip's, newest first
+    small = client.get("/api/history?limit=3").json()
+    assert [b["spot"] for b in small["bets"]] == spots[::-1][:3]
+    for bad in ("limit=0", "limit=101", "bets_before=0", "bets_before=x", "hands_before=-1"):
+        answer = client.get(f"/api/history?{bad}")
+        assert answer.status_code == 422 and answer.json()["code"] == "invalid", bad
+    recalled = client.get(f"/api/recall/{rounds[-1]}").json()
+    assert recalled["same"] and recalled["summary"] == "17"
+    assert recalled["table"] == "rng-roulette-C-ann" and len(recalled["recorded"]) == 5
+
+
 def test_refusals_change_nothing(client: TestClient, db: Engine) -> None:
     player(client)
     for body, status, message in (

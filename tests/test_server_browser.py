@@ -853,6 +853,15 @@ def test_two_players_play_a_poker_hand_against_each_other(server: str, tmp_path:
                 expect(player.page.locator("#poker-sit-form")).to_be_visible()
                 expect(player.page.locator("#balance")).to_have_text(euros(95_000 + chips[name]))
                 assert player.balance_matches_server() == 95_000 + chips[name]
+            # The hand is in the history, and opens its recall with the replay check.
+            aino.page.click("#nav-history")
+            hand = aino.page.locator("#hands-rows tr.hand-row")
+            expect(hand).to_have_count(1)
+            expect(hand.locator(".table-name")).to_have_text("nl-1")
+            expect(hand.locator(".chips")).to_have_text(euros(chips["aino"]))
+            hand.locator(".recall-link").click()
+            expect(aino.page.locator("#recall-rows tr")).to_have_count(2)
+            expect(aino.page.locator("#recall-check")).to_have_class(re.compile(r"\bok\b"))
             assert aino.errors == [] and bertil.errors == []
         finally:
             browser.close()

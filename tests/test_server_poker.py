@@ -124,6 +124,7 @@ def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
         assert history and history[0]["table"] == "nl-1"
         recalled = client.get(f"/api/recall/{history[-1]['round_id']}", headers=ann_h).json()
         assert recalled["game"] == "poker" and recalled["same"]
+        assert (recalled["table"], recalled["summary"]) == ("nl-1", "")
         assert "finishing_stacks" in recalled["recorded"]
         with transaction(engine) as s:
             assert check(s).ok and verify_audit(s).ok

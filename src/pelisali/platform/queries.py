@@ -42,7 +42,7 @@ from pelisali.platform.ledger import balance
 from pelisali.platform.models import BetRow, GameTable, RoundRow
 from pelisali.platform.tables import RoundRecall
 
-HANDS_SHOWN = 200  # the newest poker hands looked through for a player's history
+HANDS_SHOWN = 200  # the poker hands looked through for a page of a player's history
 HANDS_RECALLED = 10_000  # a poker hand older than this many is not recalled by its player
 
 
@@ -257,6 +257,7 @@ def settled_slip(session: Session, key: str, player: str) -> SlipAnswer | None:
 class BetLine:
     """One bet in a player's history."""
 
+    id: int  # the bet's own, for paging
     round_id: int
     table: str
     spot: str
@@ -278,10 +279,13 @@ class HandLine:
 
 @dataclass(frozen=True)
 class History:
-    """A player's bets and poker hands, newest first."""
+    """A page of a player's bets and poker hands, newest first, and where the next page
+    of each starts (``bets_before``, ``hands_before``; None: there is no more)."""
 
     bets: list[BetLine]
     hands: list[HandLine]
+    bets_before: int | None = None
+    hands_before: int | None = None
 
 
 @dataclass(frozen=True)
@@ -314,6 +318,16 @@ def _summary(row: RoundRow) -> str:
     return f"dealer {dealer}" if dealer else "settled"
 
 
+def round_summary(session: Session, round_id: int) -> tuple[str, str]:
+    """Round ``round_id``'s table and what it drew or dealt (:func:`_summary`; nothing for
+    a poker hand, whose recall is its stacks); empty strings for a round not there."""
+    row = session.get(RoundRow, round_id)
+    table = session.get(GameTable, row.table_id) if row else None
+    if row is None or table is None:
+        return "", ""
+    return table.name, "" if table.game == poker_tables.GAME else _summary(row)
+
+
 def recent_rounds(session: Session, player: str, table_name: str, count: int = 10
                   ) -> list[RoundLine]:
     """``player``'s last ``count`` rounds at ``table_name``, oldest first."""
@@ -329,37 +343,58 @@ def recent_rounds(session: Session, player: str, table_name: str, count: int = 1
             for row, bets in sorted(found.values(), key=lambda pair: pair[0].id)]
 
 
-def _poker_hands(session: Session, player: str, limit: int
-                 ) -> list[tuple[RoundRow, dict[str, Any]]]:
-    """The recorded poker hands ``player`` played, newest first (of the last ``limit``)."""
-    rows = session.scalars(select(RoundRow).join(GameTable, GameTable.id == RoundRow.table_id)
-                           .where(GameTable.game == poker_tables.GAME,
-                                  RoundRow.status == RoundStatus.SETTLED)
-                           .order_by(RoundRow.id.desc()).limit(limit))
+def _poker_hands(session: Session, player: str, limit: int, before: int | None = None
+                 ) -> tuple[list[tuple[RoundRow, dict[str, Any]]], int | None]:
+    """The recorded poker hands ``player`` played, newest first: up to ``limit`` of them
+    among the :data:`HANDS_SHOWN` hands before round ``before``, and the round the next
+    page starts before (None: no older hands)."""
+    query = (select(RoundRow).join(GameTable, GameTable.id == RoundRow.table_id)
+             .where(GameTable.game == poker_tables.GAME, RoundRow.status == RoundStatus.SETTLED))
+    if before is not None:
+        query = query.where(RoundRow.id < before)
+    rows = session.scalars(query.order_by(RoundRow.id.desc()).limit(HANDS_SHOWN)).all()
     hands = []
     for row in rows:
         record = json.loads(row.record)
         if player in record.get("players", []):
             hands.append((row, record))
-    return hands
+            if len(hands) == limit:
+                return hands, row.id
+    return hands, rows[-1].id if len(rows) == HANDS_SHOWN else None
 
 
-def history(session: Session, player: str) -> History:
-    """``player``'s last bets (:func:`pelisali.platform.rounds.history`) and the poker
-    hands they played among the newest :data:`HANDS_SHOWN`."""
-    bets = rounds.history(session, player)
-    hands = _poker_hands(session, player, HANDS_SHOWN)
+def history(session: Session, player: str, bets_before: int | None = None,
+            hands_before: int | None = None, limit: int = 50) -> History:
+    """A page of ``player``'s bets (:func:`pelisali.platform.rounds.history`) and of the
+    poker hands they played, ``limit`` of each at most, older than bet ``bets_before``
+    and round ``hands_before`` when given.
+
+    >>> from datetime import date
+    >>> from pelisali.platform import accounts
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = accounts.register(s, "ann", date(1990, 1, 1), "FI")
+    ...     history(s, "ann")
+    History(bets=[], hands=[], bets_before=None, hands_before=None)
+    """
+    found = rounds.history(session, player, limit + 1, bets_before)
+    bets = found[:limit]
+    more_bets = bets[-1][1].id if len(found) > limit else None
+    hands, more_hands = _poker_hands(session, player, limit, hands_before)
     ids = {r.table_id for r, _ in bets} | {r.table_id for r, _ in hands}
     names: dict[int, str] = {}
     if ids:
         names = {row.id: row.name for row in session.execute(
             select(GameTable.id, GameTable.name).where(GameTable.id.in_(ids)))}
     return History(
-        [BetLine(r.id, names.get(r.table_id, ""), b.spot, b.stake, b.paid, b.result,
+        [BetLine(b.id, r.id, names.get(r.table_id, ""), b.spot, b.stake, b.paid, b.result,
                  b.created_at) for r, b in bets],
         [HandLine(row.id, names.get(row.table_id, ""), row.finished_at,
                   next((seat[2] for seat in record.get("seats", []) if seat[1] == player),
-                       None)) for row, record in hands])
+                       None)) for row, record in hands],
+        more_bets, more_hands)
 
 
 def _played_hand(session: Session, player: str, round_id: int) -> bool:

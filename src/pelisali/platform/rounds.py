@@ -863,10 +863,14 @@ def reconcile_bets(session: Session) -> BetReconciliation:
     return BetReconciliation(len(set(placed) | set(paid)), problems)
 
 
-def history(session: Session, player: str, limit: int = 50) -> list[tuple[RoundRow, BetRow]]:
-    """A player's bets, newest first, with their rounds."""
+def history(session: Session, player: str, limit: int = 50, before: int | None = None
+            ) -> list[tuple[RoundRow, BetRow]]:
+    """A player's bets, newest first, with their rounds (those older than bet id
+    ``before``, when given: the next page)."""
     accounts.find(session, player)
-    rows = session.execute(select(RoundRow, BetRow).join(BetRow, BetRow.round_id == RoundRow.id)
-                           .where(BetRow.player == player)
-                           .order_by(BetRow.id.desc()).limit(limit)).all()
+    query = (select(RoundRow, BetRow).join(BetRow, BetRow.round_id == RoundRow.id)
+             .where(BetRow.player == player))
+    if before is not None:
+        query = query.where(BetRow.id < before)
+    rows = session.execute(query.order_by(BetRow.id.desc()).limit(limit)).all()
     return [(r, b) for r, b in rows]

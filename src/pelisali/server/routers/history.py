@@ -3,7 +3,7 @@ theirs, replayed through its engine."""
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 from pydantic import Field
 
 from pelisali.platform import queries
@@ -11,18 +11,25 @@ from pelisali.server.dependencies import AppState, Player
 from pelisali.server.retry import RetryingRoute
 
 router = APIRouter(tags=["history"], route_class=RetryingRoute)
+Cursor = Annotated[int | None, Query(gt=0, le=2**62)]
 
 
 @router.get("/api/history")
-def history(login: Player, state: AppState) -> dict[str, Any]:
+def history(login: Player, state: AppState, bets_before: Cursor = None,
+            hands_before: Cursor = None,
+            limit: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
+    """A page of the player's bets and poker hands, newest first; ``more`` says where
+    the next page of each starts (pass it back as ``bets_before``, ``hands_before``),
+    null when there is no more."""
     with state.db() as session:
-        found = queries.history(session, login.name)
+        found = queries.history(session, login.name, bets_before, hands_before, limit)
     return {"bets": [{"round_id": b.round_id, "table": b.table, "spot": b.spot,
                       "stake": b.stake, "paid": b.paid, "result": b.result,
                       "at": b.at.isoformat()} for b in found.bets],
             "hands": [{"round_id": h.round_id, "table": h.table,
                        "at": h.at.isoformat() if h.at else None, "chips": h.chips}
-                      for h in found.hands]}
+                      for h in found.hands],
+            "more": {"bets_before": found.bets_before, "hands_before": found.hands_before}}
 
 
 @router.get("/api/recall/{round_id}")
@@ -30,7 +37,8 @@ def recall(round_id: Annotated[int, Field(gt=0, le=2**62)], login: Player, state
            ) -> dict[str, Any]:
     with state.db() as session:
         found = queries.recall_for(session, round_id, login.name)
+        table, summary = queries.round_summary(session, round_id)
     if found is None:
         raise HTTPException(404, "no such round of yours")
-    return {"round_id": round_id, "game": found.game, "same": found.same,
-            "recorded": found.recorded, "replayed": found.replayed}
+    return {"round_id": round_id, "game": found.game, "table": table, "summary": summary,
+            "same": found.same, "recorded": found.recorded, "replayed": found.replayed}

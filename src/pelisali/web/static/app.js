@@ -4,9 +4,8 @@
 // blackjack), live.js (live roulette), poker.js (poker tables).
 
 import {
-  $, $$, ApiError, I18N, LANGS, addStrings, api, el, euros, gameTitle, hooks, locale,
-  parseEuros, refreshMe, resultLabel, setBalance, setMessage, showPlayer, showView, spotLabel,
-  state, t, uniqueKey,
+  $, $$, ApiError, I18N, LANGS, addStrings, api, el, euros, gameTitle, hooks,
+  parseEuros, refreshMe, setBalance, setMessage, showPlayer, showView, state, t, uniqueKey,
 } from "./core.js";
 import { clearBets, hasGame, openTable, rerenderTable, wireTable } from "./table.js";
 import "./games.js";
@@ -17,6 +16,7 @@ import { closePoker, openPoker, rerenderPoker, wirePoker } from "./poker.js";
 import {
   lobbyNotice, openLimits, scheduleRealityCheck, wireRealityCheck,
 } from "./protection.js";
+import { openHistory, openRecall, wireHistory } from "./history.js";
 
 const COUNTRIES = ["FI", "AX", "SE", "NO", "DK", "IS", "EE", "LV", "LT", "DE", "PL", "NL", "BE",
   "FR", "ES", "PT", "IT", "AT", "CH", "IE", "GB", "US", "CA", "AU"];
@@ -129,7 +129,7 @@ async function onLogout() {
 
 // ---------------------------------------------------------------------------------------
 // Routing: #/lobby, #/table/roulette/C, #/table/sic-bo, #/live/NAME, #/poker/NAME,
-// #/wallet, #/history, #/rules/roulette/C
+// #/wallet, #/history, #/recall/123, #/rules/roulette/C
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, "");
@@ -153,6 +153,7 @@ async function route() {
     else if (page === "poker" && game) await openPoker(game);
     else if (page === "wallet") await openWallet();
     else if (page === "history") await openHistory();
+    else if (page === "recall" && /^\d{1,18}$/.test(game ?? "")) await openRecall(game);
     else if (page === "limits") await openLimits();
     else if (page === "rules") await openRules(game || "roulette", variant || state.variant);
     else await openLobby();
@@ -285,35 +286,6 @@ async function walletMove(kind) {
 }
 
 // ---------------------------------------------------------------------------------------
-// History
-
-/** "rng-roulette-C-aino" (a player's own RNG table) reads "Ruletti C"; others as named. */
-function tableLabel(name) {
-  const suffix = `-${state.me?.name}`;
-  if (!name || !name.startsWith("rng-") || !name.endsWith(suffix)) return name ?? "";
-  const match = /^rng-(.+?)(?:-([A-Z]))?$/.exec(name.slice(0, -suffix.length));
-  if (!match) return name;
-  return match[2] ? `${gameTitle(match[1])} ${match[2]}` : gameTitle(match[1]);
-}
-
-async function openHistory() {
-  const { bets } = await api("/api/history");
-  const rows = bets.map((bet) => el("tr", {
-    class: `history-row ${bet.paid > 0 ? "won" : "lost"}`, "data-round": String(bet.round_id),
-  },
-  el("td", { class: "round", text: `#${bet.round_id}` }),
-  el("td", { class: "table-name", title: bet.table, text: tableLabel(bet.table) }),
-  el("td", { class: "spot-name", title: bet.spot, text: spotLabel(bet.spot) }),
-  el("td", { class: "stake", text: euros(bet.stake) }),
-  el("td", { class: "paid", text: euros(bet.paid) }),
-  el("td", { class: `result result-${bet.result}`, text: resultLabel(bet.result) }),
-  el("td", { class: "at", text: bet.at ? new Date(bet.at).toLocaleString(locale()) : "" })));
-  $("#history-rows").replaceChildren(...rows);
-  $("#history-empty").hidden = rows.length > 0;
-  showView("history");
-}
-
-// ---------------------------------------------------------------------------------------
 // Rules
 
 async function openRules(game, variant) {
@@ -354,6 +326,7 @@ function wire() {
   wireRealityCheck(onLogout);
   wireTable();
   wirePoker();
+  wireHistory();
   $("#deposit").addEventListener("click", () => walletMove("deposit"));
   $("#withdraw").addEventListener("click", () => walletMove("withdraw"));
   for (const quick of $$("#wallet-quick [data-amount]")) {

@@ -398,7 +398,8 @@ export function localTime(iso) {
     .format(new Date(iso));
 }
 
-export const VIEWS = ["auth", "lobby", "table", "poker", "wallet", "history", "rules", "limits"];
+export const VIEWS = [
+  "auth", "lobby", "table", "poker", "wallet", "history", "recall", "rules", "limits"];
 
 export function showView(name) {
   for (const view of VIEWS) $(`#${view}-view`).hidden = view !== name;
