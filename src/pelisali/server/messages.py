@@ -2,15 +2,24 @@
 Finnish, Swedish or English, with amounts in euros: every error answer carries
 ``detail`` (the platform's English sentence, for logs and the API's users), and, where
 the sentence is one of the catalogue's, ``code`` and ``params`` (amounts as the euros
-the sentence gave, names and spots as they are). A malformed request (422) never
-answers with the validator's words for a player: its ``code`` is ``invalid`` and its
-``params`` name the field.
+the sentence gave, poker chips as the cents they are, names, spots and counts as they
+are). A malformed request (422) never answers with the validator's words for a player:
+its ``code`` is ``invalid`` and its ``params`` name the field.
 
 >>> coded("player:ann holds 1003.50, not 9999.00: no credit")
 ('no_credit', {'held': '1003.50', 'wanted': '9999.00'})
 >>> coded("ann: self-excluded until 2026-12-08 01:29:42.411029+00:00")
 ('excluded', {'until': '2026-12-08T01:29:42.411029+00:00'})
+>>> coded("ann: session-time limit 60 min reached (logged in 61 min)")
+('session_time_limit', {'minutes': '60', 'played': '61'})
+>>> coded("raise to 150 is outside 200..9800")
+('raise_range', {'raise_to': '150', 'raise_min': '200', 'raise_max': '9800'})
 >>> coded("something else entirely")
+
+A table's internal failure is never told in its own words: each is ``unavailable``.
+
+>>> coded("the table failed: RuntimeError('boom')")
+('unavailable', {})
 """
 
 from __future__ import annotations
@@ -25,17 +34,93 @@ __all__ = ["CATALOGUE", "coded", "invalid"]
 _EUROS = r"-?\d[\d ]*\.\d\d"
 # code: the sentences it stands for (each a pattern whose named groups are its params)
 CATALOGUE: dict[str, tuple[str, ...]] = {
+    # -- money and the player's own protection --------------------------------------------
     "no_credit": (rf"\S+ holds (?P<held>{_EUROS}), not (?P<wanted>{_EUROS}): no credit",),
+    "balance_low": (rf"^\S+: balance (?P<held>{_EUROS}); chips are not sold on credit$",
+                    r"^no credit: .+ changed while this was written and one of them cannot "
+                    r"pay$"),
     "excluded": (r"\S+: self-excluded(?: until (?P<until>.+))?$",
                  r"\S+: no deposits while barred or self-excluded$"),
     "account": (r"\S+: account (?P<status>restricted|barred)",),
     "loss_limit": (rf"\S+: loss limit (?P<limit>{_EUROS}) a (?P<period>day|week|month)",),
     "deposit_limit": (rf"\S+: deposit limit (?P<limit>{_EUROS}) a (?P<period>day|week|month)",),
+    "session_time_limit": (r"^\S+: session-time limit (?P<minutes>\d+) min reached "
+                           r"\(logged in (?P<played>\d+) min\)$",),
+    "session_minutes": (r"^a session-time limit is 1 to (?P<most>\d+) minutes, not ",),
+    "limit_period": (r"^a session-time limit is per session, not per ",
+                     r"^period '[^']*': day, week or month$",
+                     r"^limit '[^']*': deposit, loss or session$"),
+    "payment_declined": (r"^\S+ declined the deposit: ",),
+    "payout_failed": (r"^\S+ could not pay out: ",),
+    # -- the wager games and the card games -------------------------------------------------
     "under_minimum": (rf"(?P<stake>{_EUROS}) is under the table minimum (?P<minimum>{_EUROS})",),
-    "no_spot": (r"has no betting spot '(?P<spot>[^']*)'",),
-    "closed": (r"\S+ is closed$", r"is closed: no more bets", r"^no more bets$"),
+    "at_maximum": (rf"^(?P<spot>.+) already holds the table maximum (?P<maximum>{_EUROS})$",),
+    "no_spot": (r"has no betting spot '(?P<spot>[^']*)'",
+                r"^(?P<spot>.+) is not a spot of ",
+                r"^punto banco has no bet '(?P<spot>[^']*)'; bets: ",
+                r"^a blackjack bet is on a seat: 'seat 3' or '3', not '(?P<spot>[^']*)'$"),
+    "no_game": (r"^no game '[^']*' here; games: ", r"^\S+ has no version '[^']*'; versions: "),
+    "closed": (r"\S+ is closed$", r"is closed: no more bets",
+               r"^no more bets(?:$|: the betting window has closed$)"),
     "deciding": (r"round (?P<round>\d+) is still deciding", r"waits for a choice"),
+    "send_again": (r"^the slip was not (?:placed|played): send it again$",),
+    "no_round": (r"^no such round of yours$", r"^bet \d+ of round \d+ is not \S+'s$"),
+    "no_choice": (r"^bet \d+ has no choice to make$",
+                  r"^round \d+ is \w+, not waiting for a choice$"),
+    "not_an_option": (r"^'[^']*' is not an option; choose ",),
+    "seat_range": (r"^seats are numbered 1 to (?P<most>\d+)$",
+                   r"^boxes are numbered 1 to (?P<most>\d+), not "),
+    "seat_has_bet": (r"^seat (?P<seat>\d+) already has a bet; one bet a seat$",
+                     r"^box (?P<seat>\d+) already has a bet; one bet a box$"),
+    "seat_no_bet": (r"^seat (?P<seat>\d+) is not \S+'s$", r"^seat (?P<seat>\d+) has no bet$",
+                    r"^box (?P<seat>\d+) has no bet$"),
+    "round_in_play": (r"^\S+: a round is in play; bets are for the next one$",
+                      r"^\S+: a round is already in play$"),
+    "no_round_in_play": (r"^\S+: no round in play$", r"^no hand is waiting for a decision$"),
+    "not_allowed_now": (r"^'(?P<action>\w+)[^']*' is not allowed now; choose (?P<allowed>.*)$",),
+    "no_insurance": (r"^insurance is offered only when the dealer's up card is an ace$",),
+    "insured_already": (r"^seat (?P<seat>\d+) has already answered the insurance offer$",),
+    "insurance_max": (rf"^insurance is at most half the bet: (?P<maximum>{_EUROS})$",),
+    "insurance_first": (r"^round \d+: insurance is still to be answered$",),
+    "double_range": (rf"^a double is more than 0 and at most the bet (?P<stake>{_EUROS})$",),
+    # -- the poker tables -----------------------------------------------------------------
     "buy_in": (rf"the minimum buy-in is (?P<minimum>{_EUROS}|\d+)$",),
+    "buy_in_amount": (r"^a buy-in is a positive whole number of cents$",
+                      r"^buy a positive amount of chips$"),
+    "seated_already": (r"^\S+ is already seated(?: at \S+: leave the table first)?$",),
+    "table_full": (r"^the table is full \((?P<seats>\d+) seats\)$",),
+    "not_seated": (r"^you are not seated at \S+: nothing to cash out$",
+                   r"^\S+ is not at the table$"),
+    "between_hands": (r"^no chips are bought during a hand", r"^players leave between hands$",
+                      r"^players sit down between hands$"),
+    "no_key": (r"^a (?:sit \(buy-in\)|leave \(cash-out\)) moves money, so it carries a key",),
+    "no_action_due": (r"^no hand is waiting for an action$", r"^the hand is over$"),
+    "not_your_turn": (r"^it is (?P<name>\S+)'s turn(?: \(seat \d+\))?$",),
+    "to_call": (r"^(?P<call>\d+) to (?:call: call, raise or fold|call: not a check|"
+                r"bring in: not a check)$",),
+    "nothing_to_call": (r"^nothing to call: check(?: instead of folding)?$",),
+    "bring_in": (r"^the bring-in is posted, not folded$",),
+    "no_raise": (r"^a raise is not allowed now$",),
+    "raise_amount": (r"^a raise needs the street total to raise to$",
+                     r"^raise to a whole number of chips, not "),
+    "raise_range": (r"^raise to (?P<raise_to>-?\d+) is outside "
+                    r"(?P<raise_min>\d+)\.\.(?P<raise_max>\d+)$",),
+    "discard_first": (r"^seat \d+ must discard a card first$",
+                      r"^seat \d+ discards a card first, not "),
+    "draw_first": (r"^seat \d+ must draw first$", r"^seat \d+ draws \(or stands pat\) first, not "),
+    "no_draw": (r"^nobody (?:draws|discards) now$",),
+    "not_your_card": (r"^'(?P<card>[^']*)' is not a card seat \d+ holds: ",),
+    "card_twice": (r"^a card is discarded twice$",),
+    "draw_too_many": (r"^the stub and the thrown cards hold (?P<most>\d+), not \d+$",),
+    # -- the tables players share: connections and messages ---------------------------------
+    "not_connected": (r"^not connected to the table$",),
+    "unavailable": (r"^the table failed: ", r"^the table cannot be reached now",
+                    r"^the table is moving to another server process",
+                    r"^poker table \S+ is not open yet$", r"^the table is not open$"),
+    "malformed": (r"^\d+ validation errors? for (?:LiveSlip|PokerMessage)\b",
+                  r"^messages: hello \{since\}, bet$"),
+    "too_many_sockets": (r"^at most (?P<most>\d+) table connections at once: close one$",),
+    # -- registration and login -------------------------------------------------------------
     "name_taken": (r"a (?:player|login) called '(?P<name>[^']*)' exists",),
     "name_form": (r"a player name is 1-80 letters",),
     "under_age": (r"\S+: under (?P<age>\d+) may not play",),
@@ -51,8 +136,11 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "logged_out": (r"^not logged in$",),
     "too_many_logins": (r"too many failed logins: try again in (?P<seconds>\d+) s",),
     "too_many_accounts": (r"too many new accounts",),
-    "too_fast": (r"too many (?:slips|bets|messages)",),
-    "key_reused": (r"was first used for", r"already used"),
+    "too_fast": (r"too many (?:slips|bets|messages)", r"^more than \d+ messages a second$"),
+    # a client key sent again with another request (keys.used_for, the poker room's words)
+    "key_reused": (r"^(?:this key|key .+) was used for .+; send a new key$",
+                   r"^bet key '.*' was used for a different bet",
+                   r"^idempotency key '.*' was used for a different transfer"),
 }
 _COMPILED = [(code, re.compile(p)) for code, patterns in CATALOGUE.items() for p in patterns]
 
