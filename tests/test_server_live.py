@@ -148,4 +148,5 @@ def test_a_bet_from_a_player_not_connected_is_refused(tmp_path: Path) -> None:
     upgrade(engine)
     room = LiveRoom(engine, "live-1", Fixed(1))
     answer = asyncio.run(room.bet("ann", [("red", 100)], "k"))
-    assert answer == {"type": "bet-refused", "key": "k", "reason": "not connected to the table"}
+    assert answer == {"type": "bet-refused", "key": "k", "reason": "not connected to the table",
+                      "code": "not_connected", "params": {}}

@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
+from pelisali.cards import parse_cards
 from pelisali.platform.db import make_engine, transaction, upgrade
 from pelisali.platform.ledger import balance, check, move, verify_audit
 from pelisali.platform.poker_tables import recall_hand
+from pelisali.poker.evaluate import evaluate
 from pelisali.rng import SeededRng
 from pelisali.server.app import COOKIE, create_app
 from pelisali.server.auth import add_login
@@ -34,31 +37,42 @@ def dealt(message: dict[str, Any]) -> bool:
     return message.get("type") == "view" and message.get("hand") is not None
 
 
-def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
+def casino(tmp_path: Path) -> Engine:
     engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
     upgrade(engine)
     with transaction(engine) as s:
         move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
         add_login(s, "floor", PASSWORD, "staff")
+    return engine
+
+
+def players_at_nl_1(client: TestClient) -> tuple[dict[str, str], dict[str, str]]:
+    """ann and bob registered with 100 € each, and table nl-1 opened: their headers."""
+    tokens = {}
+    for name in ("ann", "bob", "floor"):
+        if name != "floor":
+            client.post("/api/register", json={"name": name, "password": PASSWORD,
+                                               "born": "1990-01-01", "country": "FI"})
+        tokens[name] = client.post("/api/login", json={
+            "name": name, "password": PASSWORD}).cookies[COOKIE]
+        if name != "floor":
+            client.post("/api/wallet/deposit", json={"amount": 10_000, "key": "d"})
+        client.cookies.clear()
+    opened = client.post("/api/staff/poker-tables", headers={
+        "cookie": f"{COOKIE}={tokens['floor']}"}, json={
+        "name": "nl-1", "small_blind": 50, "big_blind": 100, "min_buy_in": 2_000,
+        "rake_percent": 5, "rake_cap": 300})
+    assert opened.status_code == 201, opened.text
+    ann_h, bob_h = ({"cookie": f"{COOKIE}={tokens[n]}"} for n in ("ann", "bob"))
+    return ann_h, bob_h
+
+
+def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
+    engine = casino(tmp_path)
     clock = ManualClock()  # nobody's time runs out until the test moves the clock
     app = create_app(engine, rng=SeededRng(5), act_seconds=4.0, clock=clock)
     with TestClient(app) as client:
-        tokens = {}
-        for name in ("ann", "bob", "floor"):
-            if name != "floor":
-                client.post("/api/register", json={"name": name, "password": PASSWORD,
-                                                   "born": "1990-01-01", "country": "FI"})
-            tokens[name] = client.post("/api/login", json={
-                "name": name, "password": PASSWORD}).cookies[COOKIE]
-            if name != "floor":
-                client.post("/api/wallet/deposit", json={"amount": 10_000, "key": "d"})
-            client.cookies.clear()
-        opened = client.post("/api/staff/poker-tables", headers={
-            "cookie": f"{COOKIE}={tokens['floor']}"}, json={
-            "name": "nl-1", "small_blind": 50, "big_blind": 100, "min_buy_in": 2_000,
-            "rake_percent": 5, "rake_cap": 300})
-        assert opened.status_code == 201, opened.text
-        ann_h, bob_h = ({"cookie": f"{COOKIE}={tokens[n]}"} for n in ("ann", "bob"))
+        ann_h, bob_h = players_at_nl_1(client)
         with client.websocket_connect("/ws/poker/nl-1", headers=ann_h) as ann, \
                 client.websocket_connect("/ws/poker/nl-1", headers=bob_h) as bob:
             assert ann.receive_json()["hand"] is None and bob.receive_json()["hand"] is None
@@ -100,6 +114,14 @@ def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
                                      m["type"] == "view" and m["seq"] == seq)
             hand_over = until(ann, lambda m: m["type"] == "hand-result")
             assert sum(hand_over["chips"].values()) + hand_over["rake"] == 10_000
+            # checked and called down: both hands shown and named, in every language
+            board = state["ann"]["hand"]["board"]
+            assert len(board) == 5 and set(hand_over["hands"]) == {"ann", "bob"}
+            for name, cards in hand_over["shown"].items():
+                best = evaluate(parse_cards(" ".join(cards)), "high", parse_cards(" ".join(board)))
+                assert best is not None
+                assert hand_over["hands"][name] == {lang: best.describe(lang)
+                                                    for lang in ("en", "fi", "sv")}
             assert hand_over["rake"] <= 300
             # the next hand: bob does nothing, so the timer acts for him and sits him out
             clock.tick()  # the breath between hands
@@ -162,3 +184,50 @@ def test_only_a_player_sits_at_a_poker_table_that_exists(tmp_path: Path) -> None
                     f"/ws/poker/{table}", headers=headers) as socket:
                 socket.receive_json()
             assert (refused.value.code, refused.value.reason) == (4403, reason)
+
+
+def test_a_player_away_past_the_time_is_sat_out_and_cashed_out(tmp_path: Path) -> None:
+    """Closing the tab keeps the seat for ``away_seconds``: back in time, nothing
+    happens; away longer, the player is sat out and their chips go to the wallet (at the
+    end of the hand they were in). The rules page gives the table's times."""
+    engine = casino(tmp_path)
+    clock = ManualClock()
+    app = create_app(engine, rng=SeededRng(5), act_seconds=30.0, clock=clock,
+                     showdown_seconds=6.0, away_seconds=60.0)
+    with TestClient(app) as client:
+        ann_h, bob_h = players_at_nl_1(client)
+        rules = client.get("/api/rules/poker?lang=en").json()["lines"]
+        assert [line["bet"][:40] for line in rules if "house rule" in line["section"]] == [
+            "A player has 30 s to act. When the time ", "At the showdown the hands are named, and",
+            "A player whose connection drops keeps th"]
+        assert "not back within 60 s" in rules[-1]["bet"]
+        assert "stays 6 s before" in rules[-2]["bet"]
+        with client.websocket_connect("/ws/poker/nl-1", headers=bob_h) as bob:
+            bob.receive_json()
+            bob.send_json({"type": "sit", "amount": 3_000, "key": "s1"})
+            until(bob, lambda m: m["type"] == "seated")
+            with client.websocket_connect("/ws/poker/nl-1", headers=ann_h) as ann:
+                ann.receive_json()
+                ann.send_json({"type": "sit", "amount": 4_000, "key": "s1"})
+                until(ann, lambda m: m["type"] == "seated")
+            # ann's tab is closed, mid-hand: her hand is played on by the timer
+            clock.advance(59.0)
+            with client.websocket_connect("/ws/poker/nl-1", headers=ann_h) as ann:
+                ann.receive_json()  # back within the minute: still seated
+                clock.advance(5.0)
+                ann.send_json({"type": "hello", "since": 0})
+                seen = until(ann, lambda m: m["type"] == "view")
+                assert any(s["player"] == "ann" for s in seen["seats"])
+            # gone again: a minute on she is sat out, and cashed out with her chips
+            gone = clock.now()
+            while clock.now() < gone + 60.0:
+                clock.tick()
+            seen = until(bob, lambda m: m["type"] == "view" and all(
+                x["player"] != "ann" for x in m["seats"]))
+            [bob_seat] = seen["seats"]
+            assert bob_seat["player"] == "bob"
+        with transaction(engine) as s:
+            assert check(s).ok and verify_audit(s).ok
+            assert balance(s, "table:nl-1") == bob_seat["chips"]  # ann's chips all left
+            assert (balance(s, "player:ann") + balance(s, "player:bob") + bob_seat["chips"]
+                    + balance(s, "fee:nl-1")) == 20_000

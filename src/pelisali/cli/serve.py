@@ -28,6 +28,10 @@ def serve(
     live_pause: Annotated[float, typer.Option(help="how long a live result is shown, "
                                               "seconds")] = 4.0,
     act_seconds: Annotated[float, typer.Option(help="a poker player's time to act")] = 20.0,
+    showdown_seconds: Annotated[float, typer.Option(
+        help="how long a poker showdown stays before the next hand (at least 5)")] = 5.0,
+    away_seconds: Annotated[float, typer.Option(
+        help="a seated poker player away this long is sat out and cashed out")] = 120.0,
     log_level: Annotated[str, typer.Option(help="the log level: debug, info, warning")]
     = "info",
     log_format: Annotated[str, typer.Option(
@@ -48,8 +52,10 @@ def serve(
     from pelisali.server.app import bus_of
     from pelisali.server.ops import configure_logging
 
-    if min(live_window, live_pause, act_seconds) <= 0:
+    if min(live_window, live_pause, act_seconds, away_seconds) <= 0:
         fail("the windows and timers are positive numbers of seconds")
+    if showdown_seconds < 5:
+        fail("--showdown-seconds is at least 5: the hands shown stay that long")
     if log_format not in ("json", "text") or log_level.lower() not in (
             "debug", "info", "warning", "error"):
         fail("--log-format json or text; --log-level debug, info, warning or error")
@@ -84,6 +90,8 @@ def serve(
         "PELISALI_DATABASE_URL": database_url(), "PELISALI_BUS": bus,
         "PELISALI_LIVE_WINDOW": str(live_window), "PELISALI_LIVE_PAUSE": str(live_pause),
         "PELISALI_ACT_SECONDS": str(act_seconds), "PELISALI_LOG_LEVEL": log_level,
+        "PELISALI_SHOWDOWN_SECONDS": str(showdown_seconds),
+        "PELISALI_AWAY_SECONDS": str(away_seconds),
         "PELISALI_LOG_FORMAT": log_format, "PELISALI_HOST": host})
     if workers > 1:
         _share_metrics()

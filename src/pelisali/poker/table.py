@@ -30,6 +30,7 @@ from functools import cached_property
 
 from pelisali.cards import DECK
 from pelisali.poker.dealing import CardSource, DealtCards
+from pelisali.poker.describe import describe
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
 from pelisali.poker.rankings import omaha_best
@@ -57,6 +58,8 @@ from pelisali.poker.variants import (  # the games as rule data; names kept impo
     PokerVariant,
     Structure,
 )
+
+NO_LOW = {"en": "no low", "fi": "ei low-kättä", "sv": "ingen low"}  # a low that fails
 
 
 @dataclass(frozen=True)
@@ -678,6 +681,24 @@ class PokerHand:
         if ranking == "high" and len(cards) <= 7:
             return high_value(cards)
         return ranked_value(cards, ranking)
+
+    def shown_hands(self, lang: str = "en") -> dict[int, str]:
+        """The name of each hand shown at the showdown, by seat, in ``lang``: its high
+        and its low (a hi/lo game; "no low" where none qualifies), on each board of
+        Double Flop. No hand is named before the showdown, nor a hand not shown."""
+        boards = ([self.board, self.second_board] if self.variant.boards == 2
+                  else [self.board])
+        names: dict[int, str] = {}
+        for seat in sorted(self.shown):
+            parts = []
+            for board in boards:
+                for ranking in (self.variant.high, self.variant.low):
+                    if ranking is None:
+                        continue
+                    value = self.hand_value(seat, board, ranking)
+                    parts.append(NO_LOW[lang] if value is None else describe(value, lang, ranking))
+            names[seat] = " / ".join(parts)
+        return names
 
     def _showdown(self) -> None:
         self._collect()

@@ -62,12 +62,15 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
                rng: Rng | None = None, live_window: float = 15.0,
                live_pause: float = 4.0, act_seconds: float = 20.0,
                clock: Clock | None = None, bus: Bus | None = None,
-               security: Security | None = None) -> FastAPI:
+               security: Security | None = None, showdown_seconds: float = 5.0,
+               away_seconds: float = 120.0) -> FastAPI:
     """The server over ``engine``'s database. ``payments`` takes deposits and pays out
     withdrawals (a sandbox that accepts everything by default, for a demonstration);
     ``rng`` draws the RNG games and the live tables' wheels (the secure generator by
     default); a live table's betting window lasts ``live_window`` seconds and its
-    result is shown for ``live_pause``; a poker player has ``act_seconds`` to act.
+    result is shown for ``live_pause``; a poker player has ``act_seconds`` to act, a
+    showdown stays ``showdown_seconds`` before the next hand, and a seated player away
+    (no socket open) for ``away_seconds`` is sat out and cashed out.
     The tables keep time by ``clock`` (the real time by default). Their events go on
     ``bus``: one in the process by default; NATS for several processes. ``security``
     holds the limits against hostile clients (:class:`~pelisali.server.security.Security`:
@@ -75,6 +78,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
     state = ServerState(engine, payments or Cage(name="sandbox"), rng or SecureRng(),
                         clock or SystemClock(), live_window=live_window,
                         live_pause=live_pause, act_seconds=act_seconds,
+                        showdown_seconds=showdown_seconds, away_seconds=away_seconds,
                         bus=bus or LocalBus(), security=security or Security())
 
     @asynccontextmanager
@@ -127,6 +131,7 @@ def from_environment() -> FastAPI:
     """The server as ``pelisali serve`` configures each of its worker processes, from
     the environment: ``PELISALI_DATABASE_URL``, ``PELISALI_BUS`` (``local`` or a NATS
     URL), ``PELISALI_LIVE_WINDOW``, ``PELISALI_LIVE_PAUSE``, ``PELISALI_ACT_SECONDS``,
+    ``PELISALI_SHOWDOWN_SECONDS``, ``PELISALI_AWAY_SECONDS``,
     ``PELISALI_LOG_LEVEL`` and ``PELISALI_LOG_FORMAT``, and the limits against hostile
     clients (:meth:`Security.from_environment <pelisali.server.security.Security.\
 from_environment>`, for the address ``PELISALI_HOST`` it listens on)."""
@@ -140,6 +145,8 @@ from_environment>`, for the address ``PELISALI_HOST`` it listens on)."""
                       live_window=float(env.get("PELISALI_LIVE_WINDOW", 15.0)),
                       live_pause=float(env.get("PELISALI_LIVE_PAUSE", 4.0)),
                       act_seconds=float(env.get("PELISALI_ACT_SECONDS", 20.0)),
+                      showdown_seconds=float(env.get("PELISALI_SHOWDOWN_SECONDS", 5.0)),
+                      away_seconds=float(env.get("PELISALI_AWAY_SECONDS", 120.0)),
                       security=Security.from_environment(env.get("PELISALI_HOST")))
 
 

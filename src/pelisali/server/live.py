@@ -251,10 +251,10 @@ async def keep_going(step: Callable[[], Awaitable[None]], what: str,
 
 
 def _refused(key: str, reason: str) -> dict[str, Any]:
-    return {"type": "bet-refused", "key": key, **_coded(reason)}
+    return {"type": "bet-refused", "key": key, **coded_reason(reason)}
 
 
-def _coded(reason: str) -> dict[str, Any]:
+def coded_reason(reason: str) -> dict[str, Any]:
     """A refusal's reason, with the catalogue's code and params (server.messages)."""
     body = messages.answer(reason)
     return {"reason": reason, **{k: v for k, v in body.items() if k != "detail"}}

@@ -16,9 +16,13 @@ of a player already seated, or a leave of one not seated, is refused with the re
 
 When the timer runs out the player checks if they may and folds if not, and sits out
 from the next hand until they say they are back. A player who disconnects keeps the
-seat; their hand is played on by the timer. A player who leaves during a hand is
-cashed out when it ends. These are the common online-poker practice; RAY 1.4.1.1.1
-says nothing of timers.
+seat; their hand is played on by the timer, and if they have not come back after
+``away_seconds`` they are sat out and cashed out to the wallet (at the end of the hand,
+if they are in one). A player who leaves during a hand is cashed out when it ends. At
+the showdown the hands shown are named in each language, and the result stays on the
+table ``between_hands`` seconds before the next hand. These are the common online-poker
+practice, written in the rules page with the table's times; RAY 1.4.1.1.1 says nothing
+of timers.
 
 The room runs in the process that holds the table's lease. Its players' sockets may be
 on any process: what they do reaches the room as requests (:meth:`PokerRoom.handle`),
@@ -33,6 +37,7 @@ who is at the table and the players are told.
 import asyncio
 import contextlib
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,11 +46,12 @@ from sqlalchemy import Engine
 
 from pelisali.platform.ledger import KeyConflict, LedgerError
 from pelisali.platform.poker_tables import CashTable, PokerTableError
+from pelisali.poker.describe import LANGS
 from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
 from pelisali.server.bus import Bus, BusDown, LocalBus
 from pelisali.server.clock import Clock, SystemClock, wait_for_event
-from pelisali.server.live import AFTER, keep_going, log
+from pelisali.server.live import AFTER, coded_reason, keep_going, log
 
 
 @dataclass
@@ -59,16 +65,22 @@ class PokerRoom:
     rng: Rng
     bus: Bus = field(default_factory=LocalBus)
     act_seconds: float = 20.0
-    between_hands: float = 2.0
+    between_hands: float = 5.0  # the showdown's result stays this long (a setting)
     clock: Clock = field(default_factory=SystemClock)
+    away_seconds: float = 120.0  # a seated player gone this long is cashed out
     seq: int = 0  # the number of the last event published
     deadline: float = 0.0
     present: Counter[str] = field(default_factory=Counter)  # sockets a player has open
     # Players who asked to leave during a hand, each with the key of their request: the
     # cash-out at the hand's end is made under it, so the request retried gets its answer.
     leaving: dict[str, str] = field(default_factory=dict)
+    # Seated players with no socket open, each with the number of their going: the timer
+    # cashes them out only if that going is still the last (they did not come back).
+    away: dict[str, int] = field(default_factory=dict)
+    _goings: int = 0
     _cash: CashTable | None = None
     _task: asyncio.Task[None] | None = None
+    _timers: set[asyncio.Task[None]] = field(default_factory=set)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def start(self) -> None:
@@ -87,12 +99,15 @@ class PokerRoom:
                               + (": the hand in play is void and every stack is as at "
                                  "its start" if cut_off else "")})
             self._task = asyncio.create_task(self._run(), name=f"poker-{self.table}")
+            for seat in self.cash.table.seats:  # each has the time to come back here
+                if seat is not None and not self.present[seat.player]:
+                    self._gone(seat.player)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in [*self._timers, *([self._task] if self._task else [])]:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
 
     @property
     def cash(self) -> CashTable:
@@ -115,11 +130,13 @@ class PokerRoom:
         key = str(message.get("key", ""))
         if kind == "join":
             self.present[player] += 1
+            self.away.pop(player, None)
             return self.view(player)
         if kind == "leave-socket":
             self.present[player] -= 1
             if self.present[player] <= 0:
                 del self.present[player]
+                self._gone(player)
             return {"type": "left"}
         if kind == "sit":
             return await self.sit(player, int(message.get("amount") or 0), key)
@@ -183,7 +200,7 @@ class PokerRoom:
         try:
             self.cash.sit_out(player, out)
         except LedgerError as exc:
-            return {"type": "refused", "reason": str(exc)}
+            return _refused(str(exc))
         self._wake.set()
         await self._broadcast()
         return {"type": "sitting-out" if out else "sitting-in"}
@@ -218,9 +235,9 @@ class PokerRoom:
         hand = self.cash.hand
         names = self.cash.in_hand
         if hand is None or hand.finished or hand.actor is None:
-            return {"type": "refused", "reason": "no hand is waiting for an action"}
+            return _refused("no hand is waiting for an action")
         if names[hand.actor] != player:
-            return {"type": "refused", "reason": f"it is {names[hand.actor]}'s turn"}
+            return _refused(f"it is {names[hand.actor]}'s turn")
         try:
             if action == "draw":
                 hand.draw(cards or [])
@@ -229,7 +246,7 @@ class PokerRoom:
             else:
                 hand.act(action, to=amount)
         except PokerError as exc:
-            return {"type": "refused", "reason": str(exc)}
+            return _refused(str(exc))
         self.deadline = self.clock.now() + self.act_seconds
         self._wake.set()
         await self._broadcast()
@@ -263,10 +280,13 @@ class PokerRoom:
             names = cash.in_hand
             shown = {names[seat]: cards for seat, cards in
                      _shown(hand.view(None)).items()}
+            named = {lang: hand.shown_hands(lang) for lang in LANGS}
+            hands = {names[seat]: {lang: named[lang][seat] for lang in LANGS}
+                     for seat in named["en"]}
             result = await asyncio.to_thread(cash.finish_hand)
             await self._publish(None, {"type": "hand-result", "round_id": result.round_id,
                                        "rake": result.rake, "chips": result.chips,
-                                       "shown": shown})
+                                       "shown": shown, "hands": hands})
             for name, key in sorted(self.leaving.items()):
                 await self._cash_out(name, key)  # refused: still seated, sitting out
                 self.leaving.pop(name, None)
@@ -294,10 +314,34 @@ class PokerRoom:
         self.deadline = self.clock.now() + self.act_seconds
         await self._broadcast()
 
+    def _gone(self, player: str) -> None:
+        """``player`` has no socket open here: if they are seated and do not come back
+        within ``away_seconds``, they are sat out and cashed out."""
+        if self._cash is None or self.cash.table.index(player) is None:
+            return
+        self._goings += 1
+        self.away[player] = self._goings
+        timer = asyncio.create_task(self._away(player, self._goings),
+                                    name=f"poker-{self.table}-away-{player}")
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
+
+    async def _away(self, player: str, going: int) -> None:
+        await self.clock.sleep(self.away_seconds)
+        if self.away.get(player) != going or self.present[player] > 0:
+            return  # back meanwhile (or gone again later: that going's timer decides)
+        del self.away[player]
+        if self.cash.table.index(player) is None or player in self.leaving:
+            return
+        answer = await self.leave(player, f"away-{uuid.uuid4().hex}")
+        log.info("%s: %s away %.0f s: %s", self.table, player, self.away_seconds,
+                 answer.get("type"))
+
     async def _cash_out(self, player: str, key: str) -> dict[str, Any]:
         try:
             chips = await asyncio.to_thread(self.cash.cash_out, player, key)
         except (PokerTableError, LedgerError) as exc:
+            log.warning("%s: %s not cashed out: %s", self.table, player, exc)
             return _refused(str(exc))
         self.leaving.pop(player, None)
         await self._broadcast()
@@ -321,7 +365,8 @@ class PokerRoom:
 
 
 def _refused(reason: str) -> dict[str, Any]:
-    return {"type": "refused", "reason": reason}
+    """A refusal, with the message catalogue's code and params for the page's language."""
+    return {"type": "refused", **coded_reason(reason)}
 
 
 NO_KEY = ("{what} moves money, so it carries a key: a new one for each request, the "

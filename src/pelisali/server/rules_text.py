@@ -11,6 +11,7 @@ the rule file, every bet type with what it pays and the section it comes from.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pelisali.games.base import WagerGame
@@ -201,21 +202,66 @@ POKER_RULES: tuple[tuple[tuple[str, str, str], str], ...] = (
      "RAY 2016 1.4.1.1.1"),
 )
 POKER_TITLE = ("Pokeri", "Poker", "Poker")
+# The room's own times (the rulebook is silent on timers): the server's settings.
+HOUSE_RULE = ("Pelisalin talon sääntö", "Pelisalis husregel", "Pelisali house rule")
+POKER_TIMERS = (
+    ("Pelaajalla on {act} s aikaa toimia. Jos aika loppuu, hän passaa jos voi, muuten "
+     "luovuttaa, ja jää tauolle seuraavasta kädestä.",
+     "Spelaren har {act} s på sig att agera. Tar tiden slut checkar hen om det går, "
+     "annars lägger hen sig, och står över från nästa hand.",
+     "A player has {act} s to act. When the time runs out they check if they may, fold "
+     "if not, and sit out from the next hand."),
+    ("Näyttöön asti pelatun käden kädet nimetään ja tulos näkyy {showdown} s ennen "
+     "seuraavaa kättä.",
+     "Vid visningen namnges händerna och resultatet visas {showdown} s före nästa hand.",
+     "At the showdown the hands are named, and the result stays {showdown} s before the "
+     "next hand."),
+    ("Jos yhteys katkeaa, pelaaja pitää paikkansa ja käsi pelataan ajastimella. Jos hän "
+     "ei palaa {away} s kuluessa, hän jää tauolle ja hänen pelimerkkinsä siirretään "
+     "pelitilille (käden päätyttyä, jos hän on kädessä).",
+     "Om anslutningen bryts behåller spelaren sin plats och handen spelas vidare med "
+     "timern. Kommer hen inte tillbaka inom {away} s står hen över och hens marker "
+     "förs till spelkontot (när handen är slut, om hen är med i den).",
+     "A player whose connection drops keeps the seat, and the hand is played on by the "
+     "timer. If they are not back within {away} s they are sat out and their chips are "
+     "cashed out to the wallet (when the hand ends, if they are in it)."),
+)
 
 
-def poker_rules_of(lang: str) -> dict[str, Any]:
-    """The poker room's rules in ``lang``, with the games it deals.
+@dataclass(frozen=True)
+class Timers:
+    """A poker table's times, in seconds: to act, a showdown's stay, away before the
+    cash-out."""
+
+    act: float = 20.0
+    showdown: float = 5.0
+    away: float = 120.0
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
+
+
+def poker_rules_of(lang: str, timers: Timers | None = None) -> dict[str, Any]:
+    """The poker room's rules in ``lang``, with the games it deals and the room's times.
 
     >>> poker_rules_of("en")["lines"][0]["bet"]
     "A player buys in for at least the table's minimum."
+    >>> "not back within 90 s" in poker_rules_of("en", Timers(away=90))["lines"][-1]["bet"]
+    True
     """
     from pelisali.poker.games import GAMES as POKER_GAMES
 
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r}: fi, sv or en")
+    times = timers or Timers()
     at = LANGUAGES.index(lang)
     return {"title": POKER_TITLE[at], "description": ", ".join(POKER_GAMES),
             "section": "RAY 2016 1.4.1.1", "headings": HEADINGS[lang], "limits": None,
             "lines": [{"bet": text[at], "pays": "", "section": section}
-                      for text, section in POKER_RULES],
+                      for text, section in POKER_RULES]
+            + [{"bet": text[at].format(act=_seconds(times.act),
+                                       showdown=_seconds(times.showdown),
+                                       away=_seconds(times.away)),
+                "pays": "", "section": HOUSE_RULE[at]} for text in POKER_TIMERS],
             "notes": []}

@@ -47,7 +47,7 @@ from pelisali.rng import Rng
 from pelisali.server.auth import LoginGuard, RateLimit
 from pelisali.server.bus import Bus, BusDown, LocalBus, NoResponder, Serving
 from pelisali.server.clock import Clock
-from pelisali.server.live import LiveRoom
+from pelisali.server.live import LiveRoom, coded_reason
 from pelisali.server.poker_room import PokerRoom
 from pelisali.server.security import Security
 
@@ -59,8 +59,10 @@ MOVING = "the table is moving to another server process: try again in a moment"
 @dataclass
 class ServerState:
     """The server's shared state and the options it was created with: a live table's
-    betting ``live_window`` and ``live_pause`` and a poker player's ``act_seconds``,
-    all in seconds of ``clock``."""
+    betting ``live_window`` and ``live_pause``, a poker player's ``act_seconds``, how
+    long a poker showdown stays (``showdown_seconds``) and how long a seated poker
+    player may be away before they are cashed out (``away_seconds``), all in seconds of
+    ``clock``."""
 
     engine: Engine
     payments: PaymentAdapter
@@ -69,6 +71,8 @@ class ServerState:
     live_window: float = 15.0
     live_pause: float = 4.0
     act_seconds: float = 20.0
+    showdown_seconds: float = 5.0
+    away_seconds: float = 120.0
     security: Security = field(default_factory=Security)
     betting: RateLimit = field(default_factory=lambda: RateLimit(20, 1))  # a player's slips
     # Made from ``security``: failed logins (with back-off); new accounts from one
@@ -170,7 +174,9 @@ class ServerState:
             self.live_rooms[name] = room
         else:
             room = PokerRoom(self.engine, name, self.rng, self.bus,
-                             act_seconds=self.act_seconds, clock=self.clock)
+                             act_seconds=self.act_seconds, clock=self.clock,
+                             between_hands=self.showdown_seconds,
+                             away_seconds=self.away_seconds)
             await room.start()
             self.poker_rooms[name] = room
         self.opened_at[name] = self.clock.now()
@@ -199,10 +205,11 @@ class ServerState:
                 continue
             except BusDown as exc:
                 self.bus_up = False
-                return {"type": "refused", "reason": f"the table cannot be reached now: {exc}"}
+                return {"type": "refused",
+                        **coded_reason(f"the table cannot be reached now: {exc}")}
             self.bus_up = True
             return answer
-        return {"type": "refused", "reason": MOVING}
+        return {"type": "refused", **coded_reason(MOVING)}
 
     def _acquire(self, name: str) -> Lease | None:
         with self.db() as session:

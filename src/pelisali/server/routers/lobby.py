@@ -10,7 +10,7 @@ from pelisali.games.base import WagerGame
 from pelisali.platform import queries
 from pelisali.server.dependencies import AppState, wager_game
 from pelisali.server.retry import RetryingRoute
-from pelisali.server.rules_text import card_rules_of, poker_rules_of, rules_of
+from pelisali.server.rules_text import Timers, card_rules_of, poker_rules_of, rules_of
 
 router = APIRouter(tags=["lobby"], route_class=RetryingRoute)
 
@@ -53,12 +53,14 @@ def layout(game: str, variant: Annotated[str | None, Query(max_length=2)] = None
 
 
 @router.get("/api/rules/{game}")
-def rules(game: str, variant: Annotated[str | None, Query(max_length=2)] = None,
+def rules(game: str, state: AppState,
+          variant: Annotated[str | None, Query(max_length=2)] = None,
           lang: Annotated[str, Query(pattern="^(fi|sv|en)$")] = "fi") -> dict[str, Any]:
     if game in ("punto-banco", "blackjack"):
         return card_rules_of(game, lang)
     if game == "poker":
-        return poker_rules_of(lang)
+        return poker_rules_of(lang, Timers(state.act_seconds, state.showdown_seconds,
+                                           state.away_seconds))
     return rules_of(wager_game(game, variant), lang)
 
 

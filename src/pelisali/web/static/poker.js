@@ -4,7 +4,7 @@
 // raise with a slider between the smallest and the largest raise.
 
 import {
-  $, $$, ApiError, addStrings, api, cardEl, el, euros, parseEuros, refreshMe,
+  $, $$, ApiError, addStrings, api, cardEl, el, euros, hooks, parseEuros, refreshMe,
   setMessage, showView, state, t, uniqueKey,
 } from "./core.js";
 import { chipsFor } from "./table.js";
@@ -228,7 +228,8 @@ function onMessage(message) {
       break;
     case "refused": case "error":
       poker.sent = false;
-      setMessage(note, t("poker.refused", { reason: message.reason }));
+      setMessage(note, t("poker.refused", {
+        reason: hooks.errorText?.(400, message) ?? message.reason }));
       break;
     default:
       break;
@@ -368,6 +369,9 @@ function resultBanner(result) {
     el("div", { class: "p-result-title", text: t("poker.handover", { n: result.round_id }) }),
     lines.map((line) => el("div", { class: "p-result-line", "data-player": line.name,
       text: t("poker.won", { name: line.name, amount: money(line.diff) }) })),
+    // The hands shown, named in the page's language.
+    Object.entries(result.hands ?? {}).map(([name, named]) => el("div", {
+      class: "p-hand-name", "data-player": name, text: `${name}: ${named[state.lang] ?? named.en}` })),
     result.rake ? el("div", { class: "small", text: t("poker.rake", { amount: money(result.rake) }) }) : null);
 }
 
