@@ -252,7 +252,10 @@ def test_a_session_time_limit_stops_play_when_the_session_has_lasted_it(
                         ({"kind": "session", "period": "session", "amount": 1_441}, 400),
                         ({"kind": "session", "period": "day", "amount": 30}, 400),
                         ({"kind": "loss", "period": "session", "amount": 30}, 400)):
-        assert client.post("/api/limits", json=bad).status_code == status, bad
+        answer = client.post("/api/limits", json=bad)
+        assert answer.status_code == status, bad
+        if status == 422:  # the player is told which field
+            assert answer.json()["params"] == {"fields": "amount"}
     with transaction(db) as s:  # the session began 31 minutes ago
         s.execute(update(WebSession).where(WebSession.name == "ann").values(
             created_at=datetime.now(UTC) - timedelta(minutes=31, seconds=10)))

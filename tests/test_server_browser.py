@@ -836,6 +836,14 @@ def test_two_players_play_a_poker_hand_against_each_other(server: str, tmp_path:
             chips = results["aino"]["chips"]
             assert sum(chips.values()) == 10_000 and results["aino"]["rake"] == 0
             assert set(results["aino"]["shown"]) == {"aino", "bertil"}  # a showdown
+            # Each hand shown is named, in the page's language (bertil's is Swedish).
+            assert bertil.page.evaluate("document.documentElement.lang") == "sv"
+            for player in (aino, bertil):
+                lang = player.page.evaluate("document.documentElement.lang")
+                for name, named in results["aino"]["hands"].items():
+                    expect(player.page.locator(
+                        f'#poker-result .p-hand-name[data-player="{name}"]')).to_have_text(
+                        f"{name}: {named[lang]}")
             for player in players.values():
                 for name, count in chips.items():
                     expect(player.page.locator(

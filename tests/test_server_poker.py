@@ -124,7 +124,8 @@ def test_two_players_play_a_hand_and_the_timer_acts(tmp_path: Path) -> None:
                                                     for lang in ("en", "fi", "sv")}
             assert hand_over["rake"] <= 300
             # the next hand: bob does nothing, so the timer acts for him and sits him out
-            clock.tick()  # the breath between hands
+            shown_at = clock.now()
+            assert clock.tick() - shown_at == 5.0  # the result stays 5 s by default
             again = until(ann, dealt)
             assert again["seconds_left"] == 4.0 and again["to_act"] == "bob"
             clock.advance(1.5)

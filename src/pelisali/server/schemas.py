@@ -8,7 +8,7 @@ import json
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, Strict, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, Strict, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from pelisali.money import MoneyError, parse_decimal
@@ -80,15 +80,14 @@ class LimitRequest(BaseModel):
     period: Literal["day", "week", "month", "session"]
     amount: CentsOrZero | None
 
-    @model_validator(mode="before")
+    @field_validator("amount", mode="before")
     @classmethod
-    def _minutes(cls, data: Any) -> Any:
+    def _minutes(cls, amount: Any, info: ValidationInfo) -> Any:
         """A session-time limit is whole minutes, a JSON integer: never euros."""
-        if isinstance(data, dict) and data.get("kind") == "session":
-            amount = data.get("amount")
-            if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-                raise PydanticCustomError("minutes", "a session-time limit is whole minutes")
-        return data
+        if info.data.get("kind") == "session" and amount is not None and (
+                isinstance(amount, bool) or not isinstance(amount, int)):
+            raise PydanticCustomError("minutes", "a session-time limit is whole minutes")
+        return amount
 
 
 class Exclusion(BaseModel):
