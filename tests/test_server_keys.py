@@ -72,7 +72,8 @@ def money(engine: Engine) -> tuple[Any, ...]:
 
 def refused(client: TestClient, path: str, body: dict[str, Any], detail: str) -> None:
     answer = client.post(path, json=body)
-    assert (answer.status_code, answer.json()) == (409, {"detail": detail}), (path, body)
+    assert (answer.status_code, answer.json()) == (409, {
+        "detail": detail, "code": "key_reused", "params": {}}), (path, body)
 
 
 def test_a_wallet_key_is_one_amount_one_direction(client: TestClient, casino: Engine,
@@ -234,14 +235,17 @@ def test_poker_sit_and_leave_carry_a_key(client: TestClient, casino: Engine) -> 
         assert seated[0]["player:ann"] == 5_000 and seated[0]["table:nl-1"] == 5_000
         assert answer(socket, {"type": "sit", "amount": 5_000, "key": "s1"}) == {
             "type": "seated", "seat": 0}  # a retry: its first answer
-        for message, reason in (
+        for message, reason, code in (
                 ({"type": "sit", "amount": 6_000, "key": "s1"},
-                 "this key was used for a buy-in of 50.00 € at nl-1; send a new key"),
+                 "this key was used for a buy-in of 50.00 € at nl-1; send a new key",
+                 "key_reused"),
                 ({"type": "sit", "amount": 2_000, "key": "s2"},  # a re-sit: no top-up
-                 "ann is already seated at nl-1: leave the table first"),
+                 "ann is already seated at nl-1: leave the table first", "seated_already"),
                 ({"type": "leave", "key": "s1"},
-                 "this key was used for a buy-in of 50.00 € at nl-1; send a new key")):
-            assert answer(socket, message) == {"type": "refused", "reason": reason}
+                 "this key was used for a buy-in of 50.00 € at nl-1; send a new key",
+                 "key_reused")):
+            assert answer(socket, message) == {"type": "refused", "reason": reason,
+                                               "code": code, "params": {}}
         assert money(casino) == seated
 
         assert answer(socket, {"type": "leave", "key": "l1"}) == {
@@ -250,12 +254,14 @@ def test_poker_sit_and_leave_carry_a_key(client: TestClient, casino: Engine) -> 
         assert left[0]["player:ann"] == 10_000 and left[0]["table:nl-1"] == 0
         assert answer(socket, {"type": "leave", "key": "l1"}) == {
             "type": "cashed-out", "amount": 5_000}  # a retry: nothing moves again
-        for message, reason in (
+        for message, reason, code in (
                 ({"type": "leave", "key": "l2"},
-                 "you are not seated at nl-1: nothing to cash out"),
+                 "you are not seated at nl-1: nothing to cash out", "not_seated"),
                 ({"type": "sit", "amount": 5_000, "key": "l1"},
-                 "this key was used for a cash-out of 50.00 € at nl-1; send a new key")):
-            assert answer(socket, message) == {"type": "refused", "reason": reason}
+                 "this key was used for a cash-out of 50.00 € at nl-1; send a new key",
+                 "key_reused")):
+            assert answer(socket, message) == {"type": "refused", "reason": reason,
+                                               "code": code, "params": {}}
         assert money(casino) == left
         socket.send_json({"type": "hello"})  # still connected
         assert socket.receive_json()["type"] == "view"
@@ -310,5 +316,6 @@ def test_a_leave_during_a_hand_is_cashed_out_under_its_key(client: TestClient,
         assert answer(ann, {"type": "leave", "key": "l1"}) == {
             "type": "cashed-out", "amount": chips}  # the request's answer, moved once
         assert answer(ann, {"type": "leave", "key": "l2"}) == {
-            "type": "refused", "reason": "you are not seated at nl-1: nothing to cash out"}
+            "type": "refused", "reason": "you are not seated at nl-1: nothing to cash out",
+            "code": "not_seated", "params": {}}
         assert money(casino) == left
