@@ -47,7 +47,7 @@ from pelisali.games.blackjack_rules import (
 
 DEFAULT = BlackjackConfig.from_settings()
 ORIGINAL_ONLY = BlackjackConfig.from_settings({"dealer_blackjack_under_ten": "original_only"})
-SEVEN_FIVE = BlackjackConfig.from_settings({"blackjack_pays": "7:5"})
+EIGHT_FIVE = BlackjackConfig.from_settings({"blackjack_pays": "8:5"})
 NO_DAS = BlackjackConfig.from_settings({"double_after_split": False})
 
 
@@ -55,7 +55,7 @@ NO_DAS = BlackjackConfig.from_settings({"double_after_split": False})
 def results() -> Iterator[dict[str, BlackjackResult]]:
     """Each rule set analysed once for the whole module (the dealer odds are shared)."""
     yield {name: expected_return(config) for name, config in
-           [("default", DEFAULT), ("original_only", ORIGINAL_ONLY), ("7:5", SEVEN_FIVE),
+           [("default", DEFAULT), ("original_only", ORIGINAL_ONLY), ("8:5", EIGHT_FIVE),
             ("no_das", NO_DAS)]}
 
 
@@ -335,20 +335,20 @@ def test_original_only_lowers_the_edge_by_about_a_tenth(
     assert 0.0008 < shift < 0.0013
 
 
-def test_seven_five_costs_a_tenth_of_every_undisputed_blackjack(
+def test_eight_five_gives_a_tenth_of_every_undisputed_blackjack(
         results: dict[str, BlackjackResult]) -> None:
-    # The payout changes no decision, so the edge rises by exactly 0.1 * P(player blackjack,
+    # The payout changes no decision, so the edge falls by exactly 0.1 * P(player blackjack,
     # no dealer blackjack): 8 decks, 2 * 32 * 128 / (416 * 415) for the blackjack, then the
     # dealer's two cards (up card and hole) must not make one from the 413 left.
-    seven_five, default = basic_strategy(SEVEN_FIVE), basic_strategy(DEFAULT)
-    assert (seven_five.hard, seven_five.soft, seven_five.pairs) == (
+    eight_five, default = basic_strategy(EIGHT_FIVE), basic_strategy(DEFAULT)
+    assert (eight_five.hard, eight_five.soft, eight_five.pairs) == (
         default.hard, default.soft, default.pairs)
     n = 416
     p_player = Fraction(2 * 32 * 128, n * (n - 1))
     aces, tens, left = 31, 127, n - 2
     p_dealer = Fraction(2 * aces * tens, left * (left - 1))
     expected = Fraction(1, 10) * p_player * (1 - p_dealer)
-    shift = results["7:5"].edge - results["default"].edge
+    shift = results["default"].edge - results["8:5"].edge
     assert shift == pytest.approx(float(expected), abs=1e-12)
     assert 0.0044 < shift < 0.0047
 

@@ -319,12 +319,20 @@ def test_bust_loses_even_when_the_dealer_busts() -> None:
     assert table.balances["ann"] == START
 
 
+@pytest.mark.parametrize("pays", ["6:5", "7:5", "1:1", "3:1"])
+def test_a_blackjack_payout_under_three_to_two_is_refused(pays: str) -> None:
+    """GGPoker III 2.3.1: blackjack is paid at least three to two (RULINGS: higher
+    only); the refusal cites the section."""
+    with pytest.raises(GameError, match=r"blackjack_pays takes one of 3:2, 8:5, 2:1.*III 2\.3\.1"):
+        BlackjackConfig.from_settings({"blackjack_pays": pays})
+
+
 @pytest.mark.parametrize(("pays", "stake", "expected", "rounding"), [
     ("3:2", 1000, 2500, Fraction(0)),
     ("3:2", 1001, 2502, Fraction(1, 2)),  # exact 2502.5
     ("3:2", 500, 1250, Fraction(0)),
-    ("7:5", 1000, 2400, Fraction(0)),
-    ("7:5", 1001, 2402, Fraction(2, 5)),  # exact 1001 * 12/5 = 2402.4
+    ("8:5", 1000, 2600, Fraction(0)),
+    ("8:5", 1001, 2602, Fraction(3, 5)),  # exact 1001 * 13/5 = 2602.6
     ("2:1", 1000, 3000, Fraction(0)),
     ("2:1", 1001, 3003, Fraction(0)),
 ])

@@ -257,7 +257,7 @@ def test_no_bets_no_coup() -> None:
 
 SETTINGS_CHOICES: dict[str, list[str | bool]] = {
     "decks": ["1", "2", "6", "8"],
-    "blackjack_pays": ["3:2", "7:5", "2:1"],
+    "blackjack_pays": ["3:2", "8:5", "2:1"],
     "double_after_split": [True, False],
     "split_aces_one_card": [True, False],
     "dealer_blackjack_under_ten": ["takes_all", "original_only"],

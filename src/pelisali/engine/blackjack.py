@@ -225,9 +225,14 @@ class BlackjackSettlement:
 class BlackjackEngine(Game):
     """Blackjack with its settings (decks, payouts, doubles, splits) and table limits.
 
-    >>> engine = BlackjackEngine.from_settings({"decks": "2", "blackjack_pays": "7:5"})
+    >>> engine = BlackjackEngine.from_settings({"decks": "2", "blackjack_pays": "8:5"})
     >>> engine.config.blackjack_multiple, sum(engine.new_state(Seats(1)).shoe_left().values())
-    (Fraction(12, 5), 104)
+    (Fraction(13, 5), 104)
+    >>> BlackjackEngine.from_settings({"blackjack_pays": "7:5"})
+    Traceback (most recent call last):
+    ...
+    pelisali.games.base.GameError: setting blackjack_pays takes one of 3:2, 8:5, 2:1, not '7:5'
+    (GGPoker III 2.3.1: ... (at least 3:2; ...))
     """
 
     family: ClassVar[str] = "blackjack"

@@ -138,7 +138,8 @@ def parse_setting(name: str, spec: Setting, value: str | bool) -> str | bool:
         raise GameError(f"setting {name} takes a word, not {value!r}")
     text = value
     if spec.choices is not None and text not in spec.choices:
-        raise GameError(f"setting {name} takes one of {', '.join(spec.choices)}, not {text!r}")
+        raise GameError(f"setting {name} takes one of {', '.join(spec.choices)}, not {text!r} "
+                        f"({spec.section})")
     if spec.minimum is not None:
         top = "" if spec.maximum is None else f" to {spec.maximum}"
         if not text.strip().isdigit() or int(text) < spec.minimum or (
