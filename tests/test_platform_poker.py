@@ -393,6 +393,55 @@ def test_a_bad_beat_pays_exact_shares_and_the_house_tops_up(engine: Engine) -> N
         assert check(s).ok and verify_audit(s).ok
 
 
+# The criteria of each game (RULINGS: they vary by game). Button ann: bob, cid, dan and
+# ann are dealt in turn, then the board (Double Flop: flop 1, flop 2, the turns, the rivers).
+QUADS_ON_BOARD = ["Ah", "Ad", "2c", "3d", "4c", "5d", "Kh", "Qc",
+                  "8h", "8d", "8c", "8s", "Kd"]
+QUADS_BEATEN_ON_BOARD_2 = ["9s", "9c", "2c", "3d", "4c", "5d", "Ad", "Ah",
+                           "3c", "4d", "7h",  # flop 1
+                           "9h", "9d", "Ac",  # flop 2
+                           "Td", "As",  # the turns
+                           "2h", "2s"]  # the rivers
+
+
+def test_hold_em_quads_must_use_both_hole_cards(engine: Engine) -> None:
+    """Four eights on the board are every player's quads if any five of seven cards may
+    play, but hold'em's bad beat needs both hole cards playing: nobody qualifies."""
+    setup(engine, bad_beat=QUADS_EIGHTS)
+    table = CashTable.open(engine, "t1", Stacked(QUADS_ON_BOARD))  # type: ignore[arg-type]
+    for name in ("ann", "bob", "cid", "dan"):
+        table.buy_in(name, 10_000, key=name)
+    hand = table.start_hand()
+    call_down(hand)
+    assert hand.board == ["8h", "8d", "8c", "8s", "Kd"]
+    assert all((hand.hand_value(seat) or 0) >= QUADS_EIGHTS.qualifying for seat in hand.shown)
+    [judged] = hand.bad_beat_hands()
+    assert max(judged.values()) < QUADS_EIGHTS.qualifying  # aces full at best
+    assert table.finish_hand().shares == {}
+
+
+def test_double_flop_judges_each_board_on_its_own(engine: Engine) -> None:
+    """Quad nines beaten by quad aces on the second board pay the jackpot: bob's losing
+    hand half of it, ann's winning hand a quarter, cid and dan 7.5 % each."""
+    setup(engine, game="double-flop", bad_beat=QUADS_EIGHTS)
+    table = CashTable.open(engine, "t1",
+                           Stacked(QUADS_BEATEN_ON_BOARD_2))  # type: ignore[arg-type]
+    for name in ("ann", "bob", "cid", "dan"):
+        table.buy_in(name, 10_000, key=name)
+    hand = table.start_hand()
+    call_down(hand)
+    assert hand.second_board == ["9h", "9d", "Ac", "As", "2s"]
+    first, second = hand.bad_beat_hands()
+    assert max(first.values()) < QUADS_EIGHTS.qualifying  # nothing on the first board
+    assert sorted(v >= QUADS_EIGHTS.qualifying for v in second.values()) == [
+        False, False, True, True]
+    result = table.finish_hand()
+    assert result.shares == {"bob": 5_000, "ann": 2_500, "cid": 750, "dan": 750}
+    with transaction(engine) as s:
+        assert recall_hand(s, result.round_id).same
+        assert reconcile_jackpot(s, "bb").balanced and check(s).ok
+
+
 # -- recall and crash safety ----------------------------------------------------------------------
 def test_recall_gives_the_same_stacks_and_catches_an_edited_record(engine: Engine) -> None:
     setup(engine, bad_beat=QUADS_EIGHTS)
@@ -481,7 +530,10 @@ def test_bad_settings_are_refused(engine: Engine) -> None:
             ({"game": "bridge"}, "unknown game"),
             ({"min_buy_in": 50}, "at least the big blind"),
             ({"small_blind": 200}, "blinds"),
-            ({"jackpot": "x"}, "both its name and its rules")):
+            ({"jackpot": "x"}, "both its name and its rules"),
+            # a low game's bad beat would be judged on high hands that win no pot
+            ({"game": "razz", "jackpot": "x", "bad_beat": QUADS_EIGHTS}, "razz is a low game"),
+            ({"game": "triple-draw", "jackpot": "x", "bad_beat": QUADS_EIGHTS}, "low game")):
         args: dict[str, object] = {"name": "t2", "game": "holdem", "small_blind": 50,
                                    "big_blind": 100, "min_buy_in": 2_000, **kwargs}
         with pytest.raises(PokerTableError, match=message), transaction(engine) as s:

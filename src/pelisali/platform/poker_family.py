@@ -353,7 +353,9 @@ class Outcome:
 def outcome(state: PokerState, players: Sequence[str], jackpot: JackpotRecord | None
             ) -> Outcome:
     """A finished hand's :class:`Outcome`; the bad-beat jackpot settles with the pool the
-    hand found (qualifying hands are high hands, whatever the game, as RAY pays them)."""
+    hand found, judged by the game's criteria (:meth:`PokerHand.bad_beat_hands`: high
+    hands with the game's hole cards playing, each Double Flop board on its own). The
+    first board that triggers it pays it; the jackpot pays once a hand."""
     hand = state.hand
     accounts = state.accounts()
     shares: dict[str, int] = {}
@@ -361,12 +363,13 @@ def outcome(state: PokerState, players: Sequence[str], jackpot: JackpotRecord | 
     events: list[str] = []
     if jackpot is not None:
         pool = BadBeatJackpot(jackpot.rules(), amount=jackpot.pool)
-        showdown = {players[p]: value for p in sorted(hand.shown)
-                    if (value := hand.hand_value(p, ranking="high")) is not None}
-        payout = pool.settle(showdown, list(players), jackpot.revealed)
-        if payout is not None:
-            shares = dict(payout.shares)
-            topped_up = pool.amount - payout.seed
+        for board in hand.bad_beat_hands():
+            showdown = {players[p]: value for p, value in board.items()}
+            payout = pool.settle(showdown, list(players), jackpot.revealed)
+            if payout is not None:
+                shares = dict(payout.shares)
+                topped_up = pool.amount - payout.seed
+                break
         events = [str(e["event"]) for e in pool.history]
     return Outcome(list(hand.stacks), accounts["fee"], accounts["jackpot"], shares,
                    topped_up, events)

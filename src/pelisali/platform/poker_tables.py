@@ -263,6 +263,11 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
         raise PokerTableError("the rake is a fraction from 0 to under 1, its cap 0 or more")
     if (jackpot is None) != (bad_beat is None):
         raise PokerTableError("a bad-beat jackpot needs both its name and its rules")
+    if bad_beat is not None and variant.high is None:
+        raise PokerTableError(
+            f"{variant.name} is a low game: its bad beat would be judged on high hands that "
+            "win no pot, so it has no bad-beat jackpot (RAY 2016 1.4.1.1.1: the criteria "
+            "vary by game; RULINGS)")
     if session.scalars(select(GameTable).where(GameTable.name == name)).one_or_none():
         raise PokerTableError(f"a table called {name!r} exists")
     settings = TableSettings(game, variant.structure, small_blind, big_blind, min_buy_in,

@@ -169,10 +169,14 @@ class PokerTable:
         if self.jackpot is not None:
             self.jackpot.contribute(hand.jackpot_taken)
             names = {position: self._name(index) for position, index in enumerate(self._in_hand)}
-            # Qualifying hands are high hands (four of a kind and up), whatever the game.
-            showdown = {names[p]: value for p in sorted(hand.shown)
-                        if (value := hand.hand_value(p, ranking="high")) is not None}
-            payout = self.jackpot.settle(showdown, list(names.values()), self.revealed)
+            # Judged by the game's criteria, each board that is judged apart in turn;
+            # the first to trigger the jackpot pays it.
+            payout = None
+            for board in hand.bad_beat_hands():
+                showdown = {names[p]: value for p, value in board.items()}
+                payout = self.jackpot.settle(showdown, list(names.values()), self.revealed)
+                if payout is not None:
+                    break
             if payout is not None:  # paid to the players at this table
                 for name, amount in payout.shares.items():
                     seat = self.seats[self._seat_of(name)]

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from itertools import combinations
 
 from pelisali.cards import DECK
 from pelisali.poker.dealing import CardSource, DealtCards
@@ -681,6 +682,39 @@ class PokerHand:
         if ranking == "high" and len(cards) <= 7:
             return high_value(cards)
         return ranked_value(cards, ranking)
+
+    def bad_beat_hands(self) -> list[dict[int, int]]:
+        """The hands shown at the showdown as the bad-beat jackpot judges them, one
+        mapping of seat to hand value a board (RULINGS: the criteria vary by game): the
+        high hand only (a hi/lo game's low is not judged; a low game has none), made
+        with at least the game's ``bad_beat_hole_cards`` of the player's own cards
+        (hold'em: both hole cards playing), on each board of its own where the game
+        judges boards apart (Double Flop), else on the first."""
+        if self.variant.high is None:
+            return []
+        boards = ([self.board, self.second_board]
+                  if self.variant.boards == 2 and self.variant.bad_beat_per_board
+                  else [self.board])
+        return [{seat: value for seat in sorted(self.shown)
+                 if (value := self._bad_beat_value(seat, board)) is not None}
+                for board in boards]
+
+    def _bad_beat_value(self, seat: int, board: list[str]) -> int | None:
+        """The seat's best high hand on ``board`` using at least the game's number of its
+        hole cards (None: no five cards do)."""
+        need, ranking = self.variant.bad_beat_hole_cards, self.variant.high
+        if self.variant.exactly_two or need == 0 or not board:
+            return self.hand_value(seat, board, ranking)  # Omaha: two hole cards by its rule
+        hole = [DECK.index(c) for c in self.hole[seat]]
+        shared = [DECK.index(c) for c in board]
+        best = None
+        for used in range(min(need, len(hole)), min(5, len(hole)) + 1):
+            for mine in combinations(hole, used):
+                for rest in combinations(shared, 5 - used):
+                    value = ranked_value([*mine, *rest], ranking or "high")
+                    if value is not None and (best is None or value > best):
+                        best = value
+        return best
 
     def shown_hands(self, lang: str = "en") -> dict[int, str]:
         """The name of each hand shown at the showdown, by seat, in ``lang``: its high

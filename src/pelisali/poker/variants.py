@@ -49,6 +49,10 @@ class PokerVariant:
     showing_ties: Literal["position", "suit"] = "position"  # stud: equal showing hands
     max_seats: int = 12  # RAY 2016 1.4.1.1.1: at most twelve; fewer where one deck serves fewer
     seats_reason: str = "RAY 2016 1.4.1.1.1"
+    # The bad beat's criteria (RULINGS: they vary by game): how many hole cards the
+    # qualifying hand must use, and whether each board is judged on its own.
+    bad_beat_hole_cards: int = 0
+    bad_beat_per_board: bool = False
 
     def __post_init__(self) -> None:
         if self.high is None and self.low is None:
@@ -106,7 +110,9 @@ def variant_from_rules(rules: PokerGameRules, structure: Structure | None = None
         phh_code=PHH_CODES.get((rules.game, chosen, hand.high, hand.low)),
         discard_after=deal.discard_after, boards=deal.boards, kind=deal.kind,
         stud_streets=deal.stud_streets, draws=deal.draws, high=hand.high, low=hand.low,
-        max_seats=rules.seats.max, seats_reason=rules.seats.section)
+        max_seats=rules.seats.max, seats_reason=rules.seats.section,
+        bad_beat_hole_cards=rules.bad_beat.hole_cards_playing,
+        bad_beat_per_board=rules.bad_beat.per_board)
 
 
 def game_variant(game: str, structure: Structure | None = None) -> PokerVariant:
