@@ -442,6 +442,22 @@ def test_double_flop_judges_each_board_on_its_own(engine: Engine) -> None:
         assert reconcile_jackpot(s, "bb").balanced and check(s).ok
 
 
+def test_a_table_says_which_low_it_plays(engine: Engine) -> None:
+    """A table's --hi-lo alone is RULINGS' literal reversal, not the analysis commands'
+    default ace-to-five eight-or-better: its description names the low it plays."""
+    setup(engine)
+    with transaction(engine) as s:
+        for name, kw, said in (
+                ("o1", {"game": "omaha", "hi_lo": True}, "hi/lo (deuce-to-seven, no qualifier)"),
+                ("o2", {"game": "omaha", "hi_lo": True, "low_rule": "ace-to-five",
+                        "qualifier": "eight"}, "hi/lo (ace-to-five, eight or better)"),
+                ("r1", {"game": "razz"}, "low (ace-to-five, no qualifier)"),
+                ("h1", {"game": "holdem"}, "holdem no-limit, blinds")):
+            create_table(s, name, small_blind=50, big_blind=100, min_buy_in=2_000,
+                         **kw)  # type: ignore[arg-type]
+            assert said in settings_of(find_table(s, name)).describe(), name
+
+
 # -- recall and crash safety ----------------------------------------------------------------------
 def test_recall_gives_the_same_stacks_and_catches_an_edited_record(engine: Engine) -> None:
     setup(engine, bad_beat=QUADS_EIGHTS)

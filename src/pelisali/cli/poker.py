@@ -63,8 +63,14 @@ def _rank(cards: str, board: str | None, game: str, ranking: str | None) -> Hand
         fail(str(exc))
 
 
-LowRuleOpt = Annotated[str, typer.Option(
-    "--low-rule", help="the low of hi-lo: ace-to-five or deuce-to-seven")]
+# The analysis commands' hi-lo is the game as usually dealt (Omaha hi-lo: ace-to-five,
+# eight or better); a table's --hi-lo without a low rule is RULINGS' literal reversal
+# (deuce-to-seven, no qualifier). The help names both, and a table's description says
+# which low it plays.
+LOW_HELP = ("the low of hi-lo: ace-to-five or deuce-to-seven (default ace-to-five eight or "
+            "better, as Omaha hi-lo is usually dealt; a table's --hi-lo without --low-rule "
+            "plays RULINGS' literal reversal: deuce-to-seven, no qualifier)")
+LowRuleOpt = Annotated[str, typer.Option("--low-rule", help=LOW_HELP)]
 QualifierOpt = Annotated[str, typer.Option(help="the low's qualifier: none or eight")]
 
 
@@ -185,8 +191,7 @@ def equity_command(
     dead: Annotated[str | None, typer.Option("--dead", help="cards out of play")] = None,
     game: GameOpt = "holdem",
     ranking: RankingOpt = None,
-    low_rule: Annotated[str, typer.Option(
-        "--low-rule", help="hi-lo: ace-to-five or deuce-to-seven")] = "ace-to-five",
+    low_rule: LowRuleOpt = "ace-to-five",
     qualifier: Annotated[str, typer.Option(help="hi-lo and lows: none or eight")] = "eight",
     exact: Annotated[bool, typer.Option("--exact", help="enumerate every board")] = False,
     trials: Annotated[int | None, typer.Option("--trials", help="Monte Carlo boards")] = None,

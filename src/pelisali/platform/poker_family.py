@@ -66,7 +66,7 @@ from pelisali.platform import table_layer
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.table_layer import MoveRecord, RecordError, RoundRecord, SettlementRecord
 from pelisali.poker.dealing import CardSource, ChanceCards
-from pelisali.poker.games import make_variant
+from pelisali.poker.games import low_name, make_variant
 from pelisali.poker.jackpot import BadBeatJackpot, BadBeatRules, JackpotError
 from pelisali.poker.table import PokerError, PokerHand, PokerVariant
 from pelisali.rng import Rng, shuffle
@@ -155,6 +155,10 @@ class TableSettings:
             forced = (f"blinds {format_cents(self.small_blind)}/"
                       f"{format_cents(self.big_blind)}"
                       + (f", antes {format_cents(self.ante)}" if self.ante else ""))
+        variant = self.variant()
+        if variant.low is not None:  # which low is played, so no one has to guess
+            half = "low" if variant.high is None else "hi/lo"
+            forced = f"{half} ({low_name(variant.low)}), {forced}"
         return (f"{self.game} {self.structure}, {forced}, minimum buy-in "
                 f"{format_cents(self.min_buy_in)}, {fee}"
                 + (f", bad-beat jackpot {self.jackpot}" if self.jackpot else ""))

@@ -30,8 +30,20 @@ LOW_GAMES = tuple(game for game, variant in GAMES.items() if variant.high is Non
 STRUCTURES: tuple[Structure, ...] = ("limit", "pot-limit", "no-limit")
 LOW_RULES = {"deuce-to-seven": "low-27", "ace-to-five": "low-a5"}
 
-__all__ = ["GAMES", "LOW_GAMES", "LOW_RULES", "PHH_CODES", "STRUCTURES", "low_ranking",
-           "make_variant"]
+__all__ = ["GAMES", "LOW_GAMES", "LOW_RULES", "PHH_CODES", "STRUCTURES", "low_name",
+           "low_ranking", "make_variant"]
+
+
+def low_name(ranking: str) -> str:
+    """A low ranking as the rules name it, so that a table says which low it plays.
+
+    >>> low_name("low-27"), low_name("low-a5-8"), low_name("low-soko")
+    ('deuce-to-seven, no qualifier', 'ace-to-five, eight or better', "Sökö's low, no qualifier")
+    """
+    names = {"low-27": "deuce-to-seven", "low-a5": "ace-to-five", "low-soko": "Sökö's low"}
+    base = ranking.removesuffix("-8")
+    return (f"{names.get(base, base)}, "
+            f"{'eight or better' if ranking.endswith('-8') else 'no qualifier'}")
 
 
 def low_ranking(game: str, low_rule: str | None, qualifier: str | None) -> str:
