@@ -292,6 +292,33 @@ def test_the_time_charge(engine: Engine) -> None:
     assert CashTable.open(engine, "t1", SeededRng(5)).chips() == table.chips()
 
 
+def test_a_time_charge_table_announces_its_amount_and_takes_it(engine: Engine) -> None:
+    """RAY 1.4.1.1.1 B: the principle and the amount of the house's fee are announced; a
+    time-charge table takes that amount, no other, and has no rake besides."""
+    setup(engine)
+    with transaction(engine) as s:
+        create_table(s, "t2", small_blind=50, big_blind=100, min_buy_in=2_000,
+                     time_charge=200, time_charge_minutes=30)
+        described = settings_of(find_table(s, "t2")).describe()
+    assert described.endswith("minimum buy-in 20.00, time charge 2.00 per player every 30 min")
+    for kw, message in (({"time_charge": 200}, "every 1 to 1440 minutes"),
+                        ({"time_charge": 0, "time_charge_minutes": 30}, "positive amount"),
+                        ({"time_charge": 200, "time_charge_minutes": 30, "rake": RAKE},
+                         "not both")):
+        with pytest.raises(PokerTableError, match=message), transaction(engine) as s:
+            create_table(s, "t3", small_blind=50, big_blind=100, min_buy_in=2_000,
+                         **kw)  # type: ignore[arg-type]
+    table = CashTable.open(engine, "t2", SeededRng(5))
+    table.buy_in("ann", 5_000, key="a")
+    table.buy_in("bob", 2_000, key="b")
+    with pytest.raises(PokerTableError, match=r"announced time charge is 2\.00, not 1\.50"):
+        table.charge_time(150, key="h0")
+    assert table.charge_time(None, key="h1") == {"ann": 200, "bob": 200}
+    assert money(engine)["fee:t2"] == 400
+    with pytest.raises(PokerTableError, match="announces no time charge"):
+        CashTable.open(engine, "t1", SeededRng(5)).charge_time(None, key="h2")
+
+
 # -- the table account, the ledger and the audit after many hands -------------------------------
 @pytest.mark.parametrize("game", ["holdem", "omaha", "stud", "draw"])
 def test_selfplay_keeps_the_ledger_and_the_chips_equal(engine: Engine, game: str) -> None:

@@ -309,6 +309,13 @@ def test_table_buy_in_sitting_out_leaving_and_charges() -> None:
     table = PokerTable(HOLDEM_NL, 1, 2, min_buy_in=100, rng=SeededRng(3),
                        fee_percent=Fraction(5, 100), fee_cap=4)
     assert table.fee_rule() == "5 % of the chips bet, at most 4 a hand"
+    timed = PokerTable(HOLDEM_NL, 1, 2, min_buy_in=100, rng=SeededRng(3),
+                       time_charge_amount=6, time_charge_minutes=30)
+    assert timed.fee_rule() == "a time charge of 6 per player every 30 minutes"
+    for name in ("ann", "bob"):
+        timed.sit(name, 100)
+    timed.time_charge()  # the table's own amount
+    assert [s.chips for s in timed.seats if s is not None] == [94, 94] and timed.house == 12
     with pytest.raises(PokerError, match="minimum buy-in is 100"):
         table.sit("ann", 99)
     for name in ("ann", "bob", "cid"):

@@ -118,6 +118,9 @@ class TableSettings:
     jackpot: str | None = None  # the bad-beat jackpot's name
     bad_beat: dict[str, Any] | None = None  # qualifying, min_players, the three shares
     openers: bool = False  # Five Card Draw: jacks or better to open, on antes alone
+    # RAY 1.4.1.1.1 B: a time charge per player, in cents every so many minutes (announced)
+    time_charge: int | None = None
+    time_charge_minutes: int | None = None
 
     def variant(self) -> PokerVariant:
         return make_variant(self.game, self.structure, low=self.low, hi_lo=self.hi_lo,
@@ -125,13 +128,17 @@ class TableSettings:
                             draws=self.draws, openers=self.openers)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "structure": self.structure,
+        out: dict[str, Any] = {"game": self.game, "structure": self.structure,
                 "small_blind": self.small_blind, "big_blind": self.big_blind,
                 "min_buy_in": self.min_buy_in, "ante": self.ante, "bring_in": self.bring_in,
                 "rake": str(self.rake), "rake_cap": self.rake_cap, "low": self.low,
                 "hi_lo": self.hi_lo, "low_rule": self.low_rule, "qualifier": self.qualifier,
                 "draws": self.draws, "jackpot": self.jackpot, "bad_beat": self.bad_beat,
                 "openers": self.openers}
+        if self.time_charge is not None:  # a table without one is stored as it always was
+            out["time_charge"] = self.time_charge
+            out["time_charge_minutes"] = self.time_charge_minutes
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
@@ -144,6 +151,9 @@ class TableSettings:
         fee = (f"rake {float(self.rake) * 100:g} %"
                + (f" (at most {format_cents(self.rake_cap)} a hand)"
                   if self.rake_cap is not None else "")) if self.rake else "no rake"
+        if self.time_charge is not None:  # RAY 1.4.1.1.1 B: the amount is announced
+            fee = (f"time charge {format_cents(self.time_charge)} per player every "
+                   f"{self.time_charge_minutes} min")
         if self.openers:
             forced = (f"antes {format_cents(self.ante)}, jacks or better to open, smallest "
                       f"bet {format_cents(self.big_blind)}")

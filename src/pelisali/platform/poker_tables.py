@@ -239,10 +239,13 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
                  openers: bool = False, ante: int | None = None, bring_in: int | None = None,
                  rake: Fraction = Fraction(0), rake_cap: int | None = None,
                  jackpot: str | None = None, bad_beat: BadBeatRules | None = None,
+                 time_charge: int | None = None, time_charge_minutes: int | None = None,
                  actor: str = "system") -> GameTable:
     """A poker table (a ``GameTable`` of game ``poker``); with ``jackpot`` and
     ``bad_beat``, its bad-beat jackpot, seeded from the house bank to the guaranteed
-    minimum. Antes and a stud bring-in default to the self-play table's. ``openers``
+    minimum. ``time_charge`` (cents a player every ``time_charge_minutes``) is the house's
+    fee by time (RAY 1.4.1.1.1 B) instead of a rake (A), announced in the table's
+    description. Antes and a stud bring-in default to the self-play table's. ``openers``
     (Five Card Draw): jacks or better to open, on antes alone; a deal nobody opens is
     dealt again from a fresh deck, every card in the hand's record."""
     if not _NAME.match(name):
@@ -263,6 +266,13 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
         raise PokerTableError("the rake is a fraction from 0 to under 1, its cap 0 or more")
     if (jackpot is None) != (bad_beat is None):
         raise PokerTableError("a bad-beat jackpot needs both its name and its rules")
+    if (time_charge is None) != (time_charge_minutes is None) or (
+            time_charge is not None and (time_charge <= 0 or not 1 <= (time_charge_minutes
+                                                                         or 0) <= 24 * 60)):
+        raise PokerTableError("a time charge is a positive amount every 1 to 1440 minutes")
+    if time_charge is not None and rake:
+        raise PokerTableError("the house takes a percentage (A) or a time charge (B), not "
+                              "both (RAY 2016 1.4.1.1.1)")
     if bad_beat is not None and variant.high is None:
         raise PokerTableError(
             f"{variant.name} is a low game: its bad beat would be judged on high hands that "
@@ -273,7 +283,8 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
     settings = TableSettings(game, variant.structure, small_blind, big_blind, min_buy_in,
                              ante, bring_in, Fraction(rake), rake_cap, low, hi_lo, low_rule,
                              qualifier, draws, jackpot,
-                             None if bad_beat is None else rules_json(bad_beat), openers)
+                             None if bad_beat is None else rules_json(bad_beat), openers,
+                             time_charge, time_charge_minutes)
     try:  # the engine's own checks of the stakes and forced bets (stud needs its bring-in)
         PokerEngine.for_variant(variant, small_blind, big_blind, ante=ante, bring_in=bring_in,
                                 fee_percent=Fraction(rake), fee_cap=rake_cap)
@@ -640,9 +651,18 @@ class CashTable:
         self.table = self.table.sitting_out(player, out)
 
     @_one_change_at_a_time
-    def charge_time(self, amount: int, key: str) -> dict[str, int]:
+    def charge_time(self, amount: int | None, key: str) -> dict[str, int]:
         """The time charge (RAY 1.4.1.1.1 B), between hands, from every seated player not
-        sitting out, at most their chips; each moves ``table -> fee``. Returns them."""
+        sitting out, at most their chips; each moves ``table -> fee``. Returns them. A
+        table that announces its time charge takes that amount (None: it), no other."""
+        announced = self.settings.time_charge
+        if amount is None:
+            if announced is None:
+                raise PokerTableError(f"{self.name} announces no time charge: give the amount")
+            amount = announced
+        if announced is not None and amount != announced:
+            raise PokerTableError(f"{self.name}'s announced time charge is "
+                                  f"{format_cents(announced)}, not {format_cents(amount)}")
         if amount <= 0:
             raise PokerTableError("a time charge is a positive amount")
         if self._hand is not None:

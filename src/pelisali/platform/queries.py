@@ -110,11 +110,14 @@ def change_table(session: Session, name: str, actor: str, status: str | None = N
 
 def open_poker_table(session: Session, name: str, game: str, *, small_blind: int,
                      big_blind: int, min_buy_in: int, rake: Fraction = Fraction(0),
-                     rake_cap: int | None = None, actor: str = "system") -> TableInfo:
+                     rake_cap: int | None = None, time_charge: int | None = None,
+                     time_charge_minutes: int | None = None,
+                     actor: str = "system") -> TableInfo:
     """A new poker table (:func:`pelisali.platform.poker_tables.create_table`)."""
     return _info(poker_tables.create_table(
         session, name, game, small_blind=small_blind, big_blind=big_blind,
-        min_buy_in=min_buy_in, rake=rake, rake_cap=rake_cap, actor=actor))
+        min_buy_in=min_buy_in, rake=rake, rake_cap=rake_cap, time_charge=time_charge,
+        time_charge_minutes=time_charge_minutes, actor=actor))
 
 
 # -- players -----------------------------------------------------------------------------

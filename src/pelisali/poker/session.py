@@ -56,14 +56,20 @@ class PokerTable:
     house: int = 0  # fees and time charges taken
     jackpot: BadBeatJackpot | None = None  # a bad-beat jackpot table
     revealed: bool = False  # set by the dealer when a player showed cards during the hand
+    time_charge_amount: int = 0  # RAY 1.4.1.1.1 B: chips a player every so many minutes
+    time_charge_minutes: int = 30
     _in_hand: list[int] = field(default_factory=list)
 
     def fee_rule(self) -> str:
-        """The house's charge, as shown to players."""
+        """The house's charge, as shown to players (RAY 1.4.1.1.1: its principle and its
+        amount)."""
         if self.fee_percent:
             cap = f", at most {self.fee_cap} a hand" if self.fee_cap is not None else ""
             return f"{float(self.fee_percent) * 100:g} % of the chips bet{cap}"
-        return "a time charge per player"
+        if self.time_charge_amount:
+            return (f"a time charge of {self.time_charge_amount} per player every "
+                    f"{self.time_charge_minutes} minutes")
+        return "no charge"
 
     def _playing(self) -> bool:
         return self.hand is not None and not self.hand.finished
@@ -117,8 +123,10 @@ class PokerTable:
         self.seats[index] = None
         return seat.chips
 
-    def time_charge(self, amount: int) -> None:
-        """The time charge, taken from every seated player between hands."""
+    def time_charge(self, amount: int | None = None) -> None:
+        """The time charge (the table's own by default), taken from every seated player
+        between hands."""
+        amount = self.time_charge_amount if amount is None else amount
         if self._playing():
             raise PokerError("the time charge is taken between hands")
         for seat in self.seats:

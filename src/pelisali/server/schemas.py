@@ -169,6 +169,9 @@ class PokerTableRequest(BaseModel):
     min_buy_in: Cents
     rake_percent: Annotated[int, Strict(), Field(ge=0, le=10)] = 0
     rake_cap: Cents | None = None
+    # RAY 1.4.1.1.1 B: a time charge per player instead of a rake, every so many minutes
+    time_charge: Cents | None = None
+    time_charge_minutes: Annotated[int, Strict(), Field(ge=1, le=1440)] | None = None
 
 
 class LiveSlip(BaseModel):

@@ -30,6 +30,7 @@ def open_poker_table(body: PokerTableRequest, login: Staff, state: AppState) -> 
             session, body.name, body.game, small_blind=body.small_blind,
             big_blind=body.big_blind, min_buy_in=body.min_buy_in,
             rake=Fraction(body.rake_percent, 100), rake_cap=body.rake_cap,
+            time_charge=body.time_charge, time_charge_minutes=body.time_charge_minutes,
             actor=login.name)
     return {"name": table.name}
 
