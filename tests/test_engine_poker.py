@@ -231,7 +231,7 @@ def test_the_games_are_selfplays_with_its_forced_bets() -> None:
     assert PokerEngine.for_game("stud", hi_lo=True, low_rule="ace-to-five",
                                 qualifier="eight").game_id == "stud-hi-lo"
     assert [engine_of(g).max_seats for g in ("holdem", "omaha", "omaha-5", "draw", "stud")] \
-        == [12, 11, 9, 9, 12]
+        == [12, 11, 9, 10, 12]
 
 
 @pytest.mark.parametrize("game", IDS)
@@ -429,8 +429,8 @@ def test_new_state_refuses_bad_seats_and_settings() -> None:
                          (Seats.with_stacks([100, 100], button=5), "button")]:
         with pytest.raises(IllegalMove, match=match):
             holdem.new_state(seats)
-    with pytest.raises(IllegalMove, match="seats 2 to 9"):
-        engine_of("draw").new_state(Seats.with_stacks([100] * 10))
+    with pytest.raises(IllegalMove, match="seats 2 to 10"):
+        engine_of("draw").new_state(Seats.with_stacks([100] * 11))
     with pytest.raises(IllegalMove, match="bring-in"):
         PokerEngine.for_variant(VARIANTS["stud"], bring_in=0)
     with pytest.raises(IllegalMove, match="structure"):

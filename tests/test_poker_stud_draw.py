@@ -483,21 +483,33 @@ def test_stub_runs_out_folded_hands_and_discards_are_reshuffled() -> None:
     assert sum(hand.stacks) == 900
 
 
-def test_nine_players_each_draw_five_and_ten_cannot_sit() -> None:
-    """52 - 5 x 9 = 7: every draw of five is served at nine players; ten cannot be."""
-    with pytest.raises(PokerError, match="at most 9 players"):
-        PokerHand(DRAW_LIMIT, [100] * 10, 0, 1, 2, ShuffledCards(SeededRng(0)))
-    hand = PokerHand(DRAW_LIMIT, [100] * 9, 0, 1, 2, deck=[])
+@pytest.mark.parametrize("seed", range(3))
+def test_ten_players_each_draw_five_and_eleven_cannot_sit(seed: int) -> None:
+    """52 - 5 x 10 = 2: the first to draw five takes the stub's two, then (no one else has
+    thrown a card yet) three from their own discards shuffled (RULINGS: the discards are
+    shuffled and dealt); everyone after draws five from the others' discards. Eleven
+    hands of five are more than a deck."""
+    with pytest.raises(PokerError, match="at most 10 players"):
+        PokerHand(DRAW_LIMIT, [100] * 11, 0, 1, 2, ShuffledCards(SeededRng(seed)))
+    hand = PokerHand(DRAW_LIMIT, [100] * 10, 0, 1, 2, ShuffledCards(SeededRng(seed)))
     while not hand.drawing:
         hand.act("check" if hand.legal().check else "call")
-    assert hand.cards.remaining == 7
+    assert hand.cards.remaining == 2
+    first = True
     while hand.drawing:
         seat = hand.actor
-        assert seat is not None
-        hand.draw(list(hand.hole[seat]))
+        assert seat is not None and hand.stub_and_thrown >= 5
+        new = hand.draw(list(hand.hole[seat]))
+        assert len(new) == 5
         held = [c for h in hand.hole for c in h]
-        assert len(held) == len(set(held)) == 45
+        assert len(held) == len(set(held)) == 50  # no card twice, none lost
+        if first:
+            assert any("the drawer's own too" in line for line in hand.log)
+            first = False
     assert all(len(h) == 5 for h in hand.hole)
+    thrown = [c for line in hand.log if " sd " in line for c in
+              (line.split()[2][i:i + 2] for i in range(0, len(line.split()[2]), 2))]
+    assert len(thrown) == 50
 
 
 # -- 7. jacks or better --------------------------------------------------------------------------

@@ -227,8 +227,10 @@ class PokerHand:
 
     @property
     def stub_and_thrown(self) -> int:
-        """The most cards a draw can replace now: the stub and the cards thrown so far."""
-        return self.cards.remaining + len(self._thrown)
+        """The most cards a draw can replace now: the stub, the cards thrown so far and,
+        when they run short, the drawer's own discards (RULINGS)."""
+        own = len(self.hole[self._drawing[0]]) if self._drawing else 0
+        return self.cards.remaining + len(self._thrown) + own
 
     @property
     def _blinds_posted(self) -> bool:
@@ -464,8 +466,9 @@ class PokerHand:
              seat: int | None = None) -> list[str]:
         """Discard ``discards`` (none: stand pat) and be dealt as many new cards
         (RAY 2015 1.4.1.1.12). When the stub runs short, the discards and folded hands
-        thrown so far, but not this player's own discards, are shuffled and dealt
-        (RULINGS). Returns the new cards."""
+        thrown so far are shuffled and dealt (RULINGS); this player's own discards join
+        them only when the others cannot serve the draw, so that one deck serves ten
+        players however they draw. Returns the new cards."""
         if not self._drawing:
             raise PokerError("nobody draws now")
         actor = self._drawing[0]
@@ -478,22 +481,25 @@ class PokerHand:
         for card in discards:
             if card not in self.hole[actor]:
                 raise PokerError(f"{card} is not a card seat {actor} holds: {self.hole[actor]}")
-        if len(discards) > self.cards.remaining + len(self._thrown):
-            raise PokerError(f"the stub and the discards hold {self.cards.remaining} and "
-                             f"{len(self._thrown)} cards, not {len(discards)}")
         p = self._phh(actor)
         self.log.append(f"p{p} sd {''.join(discards)}".rstrip())
         new: list[str] = []
         if discards:
+            for card in discards:
+                self.hole[actor].remove(card)
             from_stub = min(len(discards), self.cards.remaining)
             new = self.cards.deal(from_stub)
             if from_stub < len(discards):
-                self.log.append(f"# the stub ran out: {len(self._thrown)} discards shuffled")
-                self.cards.reshuffle_in(self._thrown)
+                pile, own = self._thrown, len(discards) - from_stub > len(self._thrown)
+                if own:  # the others' discards cannot serve it: the drawer's own join
+                    pile = [*pile, *discards]
+                self.log.append(f"# the stub ran out: {len(pile)} discards shuffled"
+                                + (" (the drawer's own too)" if own else ""))
+                self.cards.reshuffle_in(pile)
                 self._thrown = []
                 new += self.cards.deal(len(discards) - from_stub)
-            for card in discards:
-                self.hole[actor].remove(card)
+                if own:
+                    discards = []  # in the stub already
             self.hole[actor].extend(new)
             self._thrown.extend(discards)
             self.log.append(f"d dh p{p} {''.join(new)}")
