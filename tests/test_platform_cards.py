@@ -10,7 +10,7 @@ import itertools
 import json
 import random
 import uuid
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 
@@ -31,9 +31,11 @@ from pelisali.platform.card_rounds import (
     deal_blackjack,
     deal_coup,
     insure,
+    overdue_decisions,
     place_card_bet,
     recall_card_round,
     recover_card_rounds,
+    time_out_round,
     void_card_round,
 )
 from pelisali.platform.db import make_engine, transaction
@@ -335,7 +337,7 @@ def test_recovery_stands_the_open_hands_of_a_stale_round(engine: Engine) -> None
     deal(engine, ["Th", "Ac", "9s", "6d", "8h", "6h", "6c", "Td"])  # T 6, A 8; dealer 9 6
     with transaction(engine) as s:
         act(s, "bj", "ann", "hit")  # seat 1 hits a 6c: 22, bust
-        assert recover_card_rounds(s) == []  # not yet 24 hours
+        assert recover_card_rounds(s) == []  # seat 2's time to decide is not over
         for row in s.scalars(select(RoundRow)):
             row.deadline = row.opened_at - timedelta(hours=1)
     with transaction(engine) as s:
@@ -356,6 +358,69 @@ def test_recovery_stands_the_open_hands_of_a_stale_round(engine: Engine) -> None
         assert len(done) == 2
         assert {s.get(RoundRow, r).status for r, _ in done} == {"settled"}  # type: ignore[union-attr]
         assert check(s).ok
+
+
+def _due(engine: Engine, seconds_ago: float) -> None:
+    """The decision waited for was due ``seconds_ago`` (the table gives each 15 s)."""
+    with transaction(engine) as s:
+        for row in s.scalars(select(RoundRow).where(RoundRow.status == "playing")):
+            row.deadline = datetime.now(UTC) - timedelta(seconds=seconds_ago)
+
+
+def test_a_decision_past_its_time_stands_and_an_offer_past_it_is_declined(
+        engine: Engine) -> None:
+    """RULINGS (GGPoker III 3.5.2-3.5.3, 3.7): each decision and the insurance offer has
+    15 s (the ``decision_seconds`` setting); unanswered, the hand stands and insurance
+    is declined, each next decision timed from the end of the last. A decision sent
+    after its time is not made: the answer says how many the time limit made."""
+    setup(engine)
+    start = datetime.now(UTC)
+    bet(engine, 1, 1_000)
+    bet(engine, 2, 1_000)
+    view = deal(engine, ["Th", "Ac", "9s", "6d", "8h", "6h", "6c", "Td"])  # T 6, A 8; 9 6
+    assert view.deadline is not None
+    assert start + timedelta(seconds=15) <= view.deadline <= datetime.now(UTC) + timedelta(
+        seconds=15)
+    _due(engine, 1)  # seat 1's time ran out a second ago: it stands; seat 2 has 14 s
+    with transaction(engine) as s:
+        view = act(s, "bj", "ann", "hit")
+    assert view.timed_out == 1 and view.status == "playing" and view.turn == (2, 1)
+    assert view.hands[0].cards == ("Th", "6d")  # the late hit was not made
+    _due(engine, 0)
+    with transaction(engine) as s:
+        assert overdue_decisions(s) == [view.round_id]
+        assert time_out_round(s, view.round_id) == 1  # the sweep: seat 2 stands too
+        assert time_out_round(s, view.round_id) is None  # settled: nothing left
+        record = json.loads(s.get(RoundRow, view.round_id).record)  # type: ignore[union-attr]
+        assert record["decisions"] == [["stand", None], ["stand", None]]
+        # Nobody hit, so the dealer's 9 6 draws the 6c (the card a hit would have taken):
+        # 21 beats 16 and 19.
+        assert [x["paid"] for x in record["settlements"]] == [0, 0]
+        assert recall_card_round(s, view.round_id).same
+    # Two decisions' time gone at once: both stand at the next request.
+    bet(engine, 1, 1_000)
+    bet(engine, 2, 1_000)
+    view = deal(engine, ["Th", "Ac", "9s", "6d", "8h", "6h", "6c", "Td"])
+    _due(engine, 16)
+    with transaction(engine) as s:
+        view = act(s, "bj", "ann", "stand")
+    assert view.timed_out == 2 and view.status == "settled"
+    # The insurance offer past its time: declined, nothing staked; the hand then has
+    # its own 15 s.
+    bet(engine, 1, 1_000)
+    before = wallet(engine)
+    view = deal(engine, ["Th", "As", "9d", "6c"])
+    assert view.insurance_pending == (1,)
+    _due(engine, 1)
+    with transaction(engine) as s:
+        view = insure(s, "bj", "ann", 1, 500)
+        assert view.timed_out == 1 and view.insurance_pending == () and view.turn == (1, 1)
+        assert view.deadline is not None and view.deadline > datetime.now(UTC)
+    assert wallet(engine) == before
+    with transaction(engine) as s:
+        view = act(s, "bj", "ann", "stand")
+        assert view.timed_out == 0 and view.status == "settled"
+        assert check(s).ok and verify_audit(s).ok
 
 
 def test_recovery_voids_a_round_the_engine_cannot_finish(
@@ -575,6 +640,28 @@ def test_blackjack_at_the_terminal_resumes_a_round_left_in_play(cli_database: Pa
     with transaction(engine) as s:
         assert s.scalars(select(RoundRow).where(RoundRow.status == "playing")).first() is None
         assert check(s).ok and verify_audit(s).ok
+
+
+def test_blackjack_at_the_terminal_says_the_time_ran_out(cli_database: Path) -> None:
+    """The terminal names each decision's time; a player back after it is told the hand
+    stood for them, and their late decision was not made."""
+    engine = make_engine(f"sqlite:///{cli_database}")
+    for seed in range(50):  # a seed whose first round waits for a decision
+        code, out = run("play", "blackjack", "--account", "ann", "--seed", str(seed),
+                        "--table", f"bt-{seed}", stdin="bet 1 10\ndeal\nquit\n")
+        assert code == 0, out
+        with transaction(engine) as s:
+            waiting = s.scalars(select(RoundRow).where(RoundRow.status == "playing")).first()
+            if waiting is not None:
+                waiting.deadline = datetime.now(UTC) - timedelta(seconds=1)
+                break
+    assert "s to decide, then the hand stands" in out
+    assert "Each decision and the insurance offer has 15 s" in out
+    code, out = run("play", "blackjack", "--account", "ann", "--table", f"bt-{seed}",
+                    stdin="hit\nquit\n")
+    assert code == 0, out
+    assert "The time to decide ran out: 1 decision made for you" in out
+    assert "resuming where it stopped" not in out and "Dealer:" in out
 
 
 def test_the_operators_void_and_recover_reach_card_tables(cli_database: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dbfixtures import STAFF_PASSWORD, Fixed, casino, sign_up
@@ -379,6 +380,49 @@ def test_punto_banco_and_blackjack_against_the_house(db: Engine) -> None:
     assert view["balance"] == wallet == client.get("/api/me").json()["balance"]
     with transaction(db) as s:
         assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
+
+
+def test_a_blackjack_decision_has_its_time_over_http(db: Engine) -> None:
+    """RULINGS (GGPoker III 3.5.2-3.5.3, 3.7): the answer gives the decision's seconds
+    left; past them the server stands the hand, at the player's next request or at its
+    own sweep, and says how many decisions the time limit made."""
+    from sqlalchemy import select, update
+
+    from pelisali.platform.models import RoundRow
+    from pelisali.rng import SeededRng
+
+    app = create_app(db, rng=SeededRng(3))
+    client = player(TestClient(app), deposit=100_000)
+
+    def playing(key: str) -> dict[str, Any]:
+        for n in range(30):
+            view = client.post("/api/cards/blackjack/deal", json={
+                "key": f"{key}{n}", "bets": [{"spot": "1", "amount": 1_000}]}).json()
+            if view["status"] == "playing":
+                return view
+        raise AssertionError("no deal waited for a decision")
+
+    def past() -> None:
+        with transaction(db) as s:
+            s.execute(update(RoundRow).where(RoundRow.status == "playing").values(
+                deadline=datetime.now(UTC) - timedelta(seconds=1)))
+
+    view = playing("a")
+    assert 0 < view["seconds_left"] <= 15 and view["timed_out"] == 0
+    past()
+    late = client.post("/api/cards/blackjack/act", json={"action": "hit"})
+    assert late.status_code == 200 and late.json()["timed_out"] >= 1
+    view = playing("b")
+    past()
+    state = app.state.pelisali
+    [(round_id, made)] = state.sweep_decisions()
+    assert round_id == view["round_id"] and made >= 1
+    with transaction(db) as s:
+        row = s.get(RoundRow, round_id)
+        assert row is not None and (row.status == "settled" or row.deadline > datetime.now(UTC))
+        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
+        assert not s.scalars(select(RoundRow).where(
+            RoundRow.status == "playing", RoundRow.deadline <= datetime.now(UTC))).first()
 
 
 def test_a_login_checking_its_password_holds_no_lock_bets_need(

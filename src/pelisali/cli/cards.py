@@ -112,6 +112,7 @@ class CardTerminal:
     def sit(self, settings: dict[str, str | bool], note: str = "") -> None:
         """Sit at the table (created with ``settings`` if missing), show it, and pick up a
         blackjack round left in play; a refusal ends the command (exit 2)."""
+        wallet = 0
         try:
             with transaction(self.db) as session:
                 accounts.may_play(accounts.find(session, self.player))
@@ -128,10 +129,13 @@ class CardTerminal:
                 console.print(_rules_line(table))
                 if self.game == "blackjack":
                     self.view = tables.waiting(session, self.table, self.player).dealt
+                    wallet = self._wallet(session)
         except (LedgerError, GameError) as exc:
             fail(str(exc))
         console.print(f"Commands: {COMMANDS[self.game]}.")
-        if self.view is not None:
+        if isinstance(self.view, BlackjackView) and self.view.timed_out:
+            self._after_decision(self.view, wallet)  # its time ran out while away
+        if self.view is not None and self.view.status == "playing":
             console.print(f"round {self.view.round_id} in play: resuming where it stopped")
 
     def run(self) -> None:
@@ -282,6 +286,11 @@ class CardTerminal:
 
     def _after_decision(self, view: BlackjackView, wallet: int) -> None:
         self.view = view
+        if view.timed_out:
+            console.print(f"[yellow]The time to decide ran out: {view.timed_out} "
+                          f"decision{'s' if view.timed_out > 1 else ''} made for you (the "
+                          "hand stands, insurance is declined); what you sent after it was "
+                          "not made.[/]")
         if view.status != "playing":
             self._show_blackjack(view, wallet)
 
@@ -343,7 +352,8 @@ class CardTerminal:
             seat = view.insurance_pending[0]
             console.print(f"Dealer shows {view.dealer[0]}. Seat {seat}: insurance? "
                           f"[cyan]insure AMOUNT[/] (up to "
-                          f"{format_cents(view.insurance_max[seat])}) or [cyan]no[/]")
+                          f"{format_cents(view.insurance_max[seat])}) or [cyan]no[/]"
+                          + _time_left(view))
         elif view.turn is not None:
             seat, number = view.turn
             hand = next(h for h in view.hands if (h.seat, h.hand) == view.turn)
@@ -351,7 +361,8 @@ class CardTerminal:
             whose = "" if view.to_act == self.player else f" ({view.to_act})"
             console.print(f"Seat {seat}{which}{whose}: {hand.text} against dealer "
                           f"{view.dealer[0]}. Choose: [cyan]{', '.join(view.actions)}[/]"
-                          + ("  (double AMOUNT for less)" if "double" in view.actions else ""))
+                          + ("  (double AMOUNT for less)" if "double" in view.actions else "")
+                          + _time_left(view))
 
     def _show_blackjack(self, view: BlackjackView, wallet: int,
                         then: str = " Place bets for the next round.") -> None:
@@ -374,6 +385,14 @@ class CardTerminal:
                       f" €; balance {format_cents(wallet)} €.{then}")
 
 
+def _time_left(view: BlackjackView) -> str:
+    """The decision's time, as the table counts it (RULINGS: then the hand stands)."""
+    if view.deadline is None:
+        return ""
+    left = max(0, round((view.deadline - now_utc()).total_seconds()))
+    return f"  [dim]({left} s to decide, then the hand stands)[/]"
+
+
 def _rules_line(table: GameTable) -> str:
     settings: dict[str, str | bool] = json.loads(table.settings)
     if table.game == "punto-banco":
@@ -383,7 +402,9 @@ def _rules_line(table: GameTable) -> str:
                 f"{pb.cut_cards_from_back} cards from the back.")
     bj = BlackjackConfig.from_settings(settings)
     return (f"[bold]Blackjack[/] — dealer draws to 16 and stands on all 17s; blackjack pays "
-            f"{bj.blackjack_pays}, insurance {bj.insurance_pays}. {bj.decks} decks.")
+            f"{bj.blackjack_pays}, insurance {bj.insurance_pays}. {bj.decks} decks. Each "
+            f"decision and the insurance offer has {bj.decision_seconds} s; then the hand "
+            "stands and insurance is declined.")
 
 
 def _read(prompt: str) -> str | None:

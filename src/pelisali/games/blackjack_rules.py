@@ -69,6 +69,7 @@ class BlackjackConfig:
     dealer_blackjack_takes_all: bool = True  # under a ten: doubles and splits lost too
     burn_after_shuffle: int = 1
     seats: int = 7
+    decision_seconds: int = 15  # each decision and the insurance offer (RULINGS)
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
@@ -98,6 +99,7 @@ class BlackjackConfig:
             dealer_blackjack_takes_all=values["dealer_blackjack_under_ten"] == "takes_all",
             burn_after_shuffle=int(str(values["burn_after_shuffle"])),
             seats=rules.seats,
+            decision_seconds=int(str(values["decision_seconds"])),
         )
 
     def settings(self) -> dict[str, str | bool]:
@@ -110,6 +112,7 @@ class BlackjackConfig:
             "dealer_blackjack_under_ten": ("takes_all" if self.dealer_blackjack_takes_all
                                            else "original_only"),
             "burn_after_shuffle": str(self.burn_after_shuffle),
+            "decision_seconds": str(self.decision_seconds),
         }
 
     @property

@@ -72,8 +72,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -583,6 +583,10 @@ class BlackjackView:
     to_act: str | None
     actions: tuple[str, ...]
     settlements: tuple[Settlement, ...]
+    # When the decision waited for (or the insurance offer) runs out; how many decisions
+    # the time limit has just made (the hand stood, insurance declined).
+    deadline: datetime | None = None
+    timed_out: int = 0
 
 
 @dataclass
@@ -650,7 +654,8 @@ def _view(session: Session, play: _Play) -> BlackjackView:
         tuple(state.dealer) if state.is_terminal() else tuple(state.dealer[:1]),
         hands, pending, {n: bet_of[n] // 2 for n in pending}, turn, to_act,
         _choices(session, play),
-        tuple(s.settlement() for s in FAMILY.settlements(state, play.record)))
+        tuple(s.settlement() for s in FAMILY.settlements(state, play.record)),
+        play.row.deadline if play.row.status == PLAYING else None)
 
 
 def _restore(session: Session, table: GameTable, row: RoundRow, bets: list[BetRow]) -> _Play:
@@ -721,8 +726,16 @@ def deal_blackjack(session: Session, table_name: str, rng: Rng | None = None,
     return _after(session, play)
 
 
-def _after(session: Session, play: _Play) -> BlackjackView:
-    """Save the round in play, or settle it when the dealer has played."""
+def decision_seconds(table: GameTable) -> int:
+    """The time a blackjack table gives each decision and the insurance offer (its
+    ``decision_seconds`` setting; RULINGS: default 15 s)."""
+    engine = _table_engine(table)
+    return engine.config.decision_seconds if isinstance(engine, BlackjackEngine) else 15
+
+
+def _after(session: Session, play: _Play, deadline: datetime | None = None) -> BlackjackView:
+    """Save the round in play, its next decision due by ``deadline`` (the table's time
+    from now by default), or settle it when the dealer has played."""
     row, state = play.row, play.state
     start = (play.record.shoe_positions or [play.shoe.position])[0]
     record = play.record.with_state(state, shoe_positions=[start, play.shoe.position])
@@ -730,9 +743,9 @@ def _after(session: Session, play: _Play) -> BlackjackView:
         play.record = record.model_copy(update={"status": PLAYING})
         row.status = PLAYING
         row.record = table_layer.write_record(play.record, FAMILY.derived(state, play.record))
-        # GGPoker house rules 2.3: pending bets are kept 24 hours from the interruption;
-        # the clock restarts with every decision.
-        row.deadline = now_utc() + timedelta(hours=PENDING_HOURS)
+        # RULINGS (GGPoker III 3.5.2-3.5.3, 3.7): each decision has its time, never the
+        # 24 hours of an interrupted slot round; the clock restarts with every decision.
+        row.deadline = deadline or now_utc() + timedelta(seconds=decision_seconds(play.table))
         return _view(session, play)
     play.record = record.model_copy(update={
         "last_hand_before_shuffle": play.shoe.cut_card_out})
@@ -854,11 +867,68 @@ def _decide(session: Session, play: _Play, decision: list[Any]) -> None:
                                                "hand": hand + 1, "decision": decision})
 
 
+def _time_out(session: Session, play: _Play, at: datetime) -> int:
+    """The decisions whose time ran out by ``at``, made as RULINGS says: the insurance
+    offer declined for every seat still to answer it, the hand to act standing; each
+    next decision's time from the end of the last. How many were made."""
+    row = play.row
+    if row.status != PLAYING:
+        return 0
+    step = timedelta(seconds=decision_seconds(play.table))
+    deadline, made = row.deadline, 0
+    while not play.state.is_terminal() and deadline <= at:
+        waiting = play.state.insurance_box()
+        if waiting is not None:  # the offer as a whole: every seat still to answer
+            while (waiting := play.state.insurance_box()) is not None:
+                _decide(session, play, ["insure", waiting.box, 0])
+        else:
+            _decide(session, play, ["stand", None])
+        deadline += step
+        made += 1
+    if made:
+        append_audit(session, "table:" + play.table.name, "decision-time", {
+            "round": row.id, "timed_out": made, "seconds": step.seconds})
+        _after(session, play, deadline)
+    return made
+
+
+def time_out_round(session: Session, round_id: int, at: datetime | None = None
+                   ) -> int | None:
+    """Make the decisions of blackjack round ``round_id`` whose time ran out, the row
+    locked first so that two processes do it once; None if it is not in play."""
+    row = session.scalars(select(RoundRow).where(RoundRow.id == round_id).with_for_update()
+                          .execution_options(populate_existing=True)).one_or_none()
+    if row is None or row.status != PLAYING:
+        return None
+    table = session.get(GameTable, row.table_id)
+    if table is None or table.game != "blackjack":
+        return None
+    return _time_out(session, _restore(session, table, row, _bets(session, row.id)),
+                     at or now_utc())
+
+
+def overdue_decisions(session: Session, at: datetime | None = None) -> list[int]:
+    """The blackjack rounds in play whose decision time has run out, oldest first."""
+    return list(session.scalars(
+        select(RoundRow.id).join(GameTable, GameTable.id == RoundRow.table_id)
+        .where(GameTable.game == "blackjack", RoundRow.status == PLAYING,
+               RoundRow.deadline <= (at or now_utc())).order_by(RoundRow.id)))
+
+
+def _timed(session: Session, play: _Play) -> BlackjackView | None:
+    """The round after the decisions whose time ran out (None: none did): a decision
+    sent after its time is not made, the player is told what the time limit did."""
+    made = _time_out(session, play, now_utc())
+    return replace(_view(session, play), timed_out=made) if made else None
+
+
 def insure(session: Session, table_name: str, player: str, seat: int, amount: int
            ) -> BlackjackView:
     """Insurance under the dealer's ace, up to half the seat's bet; 0 declines
-    (GGPoker III 2.5). The stake is debited now."""
+    (GGPoker III 2.5). The stake is debited now; too late, the offer was declined."""
     play = _playing(session, table_name)
+    if (late := _timed(session, play)) is not None:
+        return late
     found = _box(play.state, seat)
     if found is None or play.players[found.seat] != player:
         raise TableError(f"seat {seat} is not {player}'s")
@@ -870,8 +940,11 @@ def act(session: Session, table_name: str, player: str, action: str,
         amount: int | None = None) -> BlackjackView:
     """The decision of the hand whose turn it is: ``hit``, ``stand``, ``double`` (for
     ``amount`` when less than the bet, GGPoker III 2.6) or ``split`` (III 2.7). A double
-    or split is debited now; without the money it is refused and nothing changes."""
+    or split is debited now; without the money it is refused and nothing changes. Sent
+    after its time, it is not made: the hand stood (RULINGS)."""
     play = _playing(session, table_name)
+    if (late := _timed(session, play)) is not None:
+        return late
     current = play.state.current()
     if current is None:
         raise TableError(f"round {play.row.id}: insurance is still to be answered")
@@ -888,7 +961,8 @@ def blackjack_view(session: Session, table_name: str) -> BlackjackView | None:
     row = _round(session, table, PLAYING)
     if row is None:
         return None
-    return _view(session, _restore(session, table, row, _bets(session, row.id)))
+    play = _restore(session, table, row, _bets(session, row.id))
+    return _timed(session, play) or _view(session, play)
 
 
 def _stand_out(session: Session, table: GameTable, row: RoundRow) -> None:

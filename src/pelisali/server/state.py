@@ -36,7 +36,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from pelisali.platform import leases, queries, rounds
+from pelisali.platform import card_rounds, leases, queries, rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.families import POKER, WAGER, family_of
 from pelisali.platform.leases import Lease
@@ -52,6 +52,7 @@ from pelisali.server.poker_room import PokerRoom
 from pelisali.server.security import Security
 
 DEADLINE_SWEEP_SECONDS = 30.0  # how often a process looks for rounds past their deadline
+DECISION_SWEEP_SECONDS = 5.0  # and for blackjack decisions past their time
 log = logging.getLogger("pelisali.server")
 MOVING = "the table is moving to another server process: try again in a moment"
 
@@ -102,6 +103,7 @@ class ServerState:
     _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
     _keeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
     _swept: float = field(default=0.0, init=False, repr=False)  # the last deadline sweep
+    _decided: float = field(default=0.0, init=False, repr=False)  # the last decision sweep
 
     def __post_init__(self) -> None:
         self.rng_desk = RngDesk(self.engine, self.rng)
@@ -247,6 +249,13 @@ class ServerState:
                 except Exception:
                     log.warning("could not finish the rounds past their deadline",
                                 exc_info=True)
+            if self.clock.now() - self._decided >= DECISION_SWEEP_SECONDS:
+                self._decided = self.clock.now()
+                try:
+                    await asyncio.to_thread(self.sweep_decisions)
+                except Exception:
+                    log.warning("could not make the decisions past their time",
+                                exc_info=True)
             try:
                 orphans = await asyncio.to_thread(self._orphans)
             except Exception:
@@ -277,6 +286,20 @@ class ServerState:
             if what is not None:
                 log.info("round %s past its deadline: %s", round_id, what)
                 done.append((round_id, what))
+        return done
+
+    def sweep_decisions(self) -> list[tuple[int, int]]:
+        """Make the blackjack decisions past their time (RULINGS: the hand stands, the
+        insurance offer is declined) for players who sent none (the tab closed), each
+        round's row locked first; the rounds with how many decisions were made."""
+        with self.db() as session:
+            late = card_rounds.overdue_decisions(session)
+        done = []
+        for round_id in late:
+            with self.db() as session:
+                made = card_rounds.time_out_round(session, round_id)
+            if made:
+                done.append((round_id, made))
         return done
 
     def _orphans(self) -> list[str]:

@@ -23,6 +23,7 @@ addStrings({
     "bj.turn": "Sinun vuorosi: paikka {seat}", "bj.insurance": "Jakajalla ässä: vakuutetaanko?",
     "bj.soft": "{n} / {m}", "bj.bust": "Yli 21", "bj.blackjack": "Blackjack",
     "bj.resumed": "Kesken jäänyt kierros jatkuu.",
+    "bj.left": "{s} s aikaa päättää", "bj.timedOut": "Päätösaika loppui: käsi jäi, vakuutuksesta kieltäydyttiin. Myöhässä lähetettyä valintaa ei tehty.",
   },
   sv: {
     "game.punto-banco": "Punto banco", "game.blackjack": "Blackjack",
@@ -39,6 +40,7 @@ addStrings({
     "bj.turn": "Din tur: plats {seat}", "bj.insurance": "Dealern visar ess: försäkring?",
     "bj.soft": "{n} / {m}", "bj.bust": "Över 21", "bj.blackjack": "Blackjack",
     "bj.resumed": "Den avbrutna omgången fortsätter.",
+    "bj.left": "{s} s att bestämma", "bj.timedOut": "Betänketiden tog slut: handen stannade, försäkringen avböjdes. Ett val som skickades för sent gjordes inte.",
   },
   en: {
     "game.punto-banco": "Punto banco", "game.blackjack": "Blackjack",
@@ -55,6 +57,7 @@ addStrings({
     "bj.turn": "Your turn: seat {seat}", "bj.insurance": "The dealer shows an ace: insurance?",
     "bj.soft": "{n} / {m}", "bj.bust": "Bust", "bj.blackjack": "Blackjack",
     "bj.resumed": "The unfinished round goes on.",
+    "bj.left": "{s} s to decide", "bj.timedOut": "The time to decide ran out: the hand stood and insurance was declined. A choice sent too late was not made.",
   },
 });
 
@@ -265,10 +268,62 @@ function renderActions(round) {
       }));
     }
   }
-  box.replaceChildren(...buttons);
-  const message = Object.keys(round.insurance ?? {}).length ? t("bj.insurance")
-    : round.turn ? t("bj.turn", { seat: round.turn[0] }) : "";
-  setMessage($("#table-message"), message, "info");
+  const clock = el("span", { id: "bj-countdown", class: "bj-countdown", role: "timer",
+    "aria-live": "off" });
+  box.replaceChildren(...buttons, clock);
+  const message = round.timed_out ? t("bj.timedOut")
+    : Object.keys(round.insurance ?? {}).length ? t("bj.insurance")
+      : round.turn ? t("bj.turn", { seat: round.turn[0] }) : "";
+  setMessage($("#table-message"), message, round.timed_out ? "error" : "info");
+  countDown(round.seconds_left);
+}
+
+let ticking = null;
+
+/** The decision's time, as the server counted it when it answered (RULINGS: then the
+ * hand stands): shown second by second; at the end the table is asked again, and the
+ * server says what the time limit did. */
+function countDown(seconds) {
+  if (ticking) clearInterval(ticking);
+  ticking = null;
+  if (seconds == null) return;
+  const until = performance.now() + seconds * 1000;
+  const show = () => {
+    const left = Math.max(0, Math.ceil((until - performance.now()) / 1000));
+    const node = $("#bj-countdown");
+    if (!node) {
+      clearInterval(ticking);
+      ticking = null;
+      return;
+    }
+    node.textContent = t("bj.left", { s: left });
+    node.classList.toggle("urgent", left <= 5);
+    if (left === 0) {
+      clearInterval(ticking);
+      ticking = null;
+      setTimeout(refresh, 500);  // the server's clock decides: ask it once past the end
+    }
+  };
+  show();
+  ticking = setInterval(show, 250);
+}
+
+async function refresh() {
+  try {
+    const view = await api("/api/cards/blackjack");
+    if (view.status === "none") return;  // finished meanwhile (by the server's sweep)
+    view.fresh = true;
+    state.lastRound = view;
+    showRound(view);
+    toldTimedOut(view);
+  } catch { /* the next action or a reload shows the table as it is */ }
+}
+
+/** A round the time limit decided (and maybe finished): said before its outcome. */
+function toldTimedOut(view) {
+  if (!view.timed_out || view.status === "playing") return;  // renderActions said it
+  const message = $("#table-message");
+  setMessage(message, `${t("bj.timedOut")} ${message.textContent}`.trim(), "error");
 }
 
 async function act(body) {
@@ -278,6 +333,7 @@ async function act(body) {
     view.fresh = true;
     state.lastRound = view;
     showRound(view);
+    toldTimedOut(view);
   } catch (error) {
     setMessage($("#table-message"), error.detail);
     for (const button of $$("#bj-actions button")) button.disabled = false;
@@ -330,11 +386,12 @@ registerGame("blackjack", {
   busy: playing,
   async opened() {
     const view = await api("/api/cards/blackjack");
-    if (view.status === "playing") {
+    if (view.status === "playing" || view.timed_out) {  // or its time ran out while away
       state.lastRound = view;
       showRound(view, false);
-      setMessage($("#table-message"), t("bj.resumed"), "info");
+      if (!view.timed_out) setMessage($("#table-message"), t("bj.resumed"), "info");
       renderActions(view);
+      toldTimedOut(view);
     } else {
       renderActions(null);
       if (!state.lastRound) dealerStage(null);
