@@ -37,3 +37,14 @@ def test_registration_refusals_in_the_players_language(server: str) -> None:  # 
         label = page.evaluate(
             "async () => (await import('/static/core.js')).resultLabel('lose/win')")
         assert label == "Häviö / Voitto"
+        # A table socket the server closed (no catalogue code can ride on a close
+        # frame): said by its close code, in the page's language.
+        closed = page.evaluate("""async () => {
+            const m = await import('/static/messages.js');
+            return [m.closeText(4403, 'not logged in'), m.closeText(4403, "no poker table 'x'"),
+                    m.closeText(4429, 'at most 4 table connections at once: close one'),
+                    m.closeText(1000, '')];
+        }""")
+        assert closed[0] == "Et ole kirjautunut sisään."
+        assert closed[1] == "Tämä pöytä ei ole avoinna sinulle."
+        assert "4" in closed[2] and closed[3] is None

@@ -10,7 +10,7 @@ import {
 import { clearBets, hasGame, openTable, rerenderTable, wireTable } from "./table.js";
 import "./games.js";
 import "./cards.js";
-import { errorText } from "./messages.js";
+import { closeText, errorText } from "./messages.js";
 import { closeLive, openLive } from "./live.js";
 import { closePoker, openPoker, rerenderPoker, wirePoker } from "./poker.js";
 import {
@@ -341,6 +341,7 @@ function wire() {
 async function start() {
   hooks.loggedOut = loggedOut;
   hooks.errorText = errorText;
+  hooks.closeText = closeText;
   wire();
   applyLanguage();
   try {

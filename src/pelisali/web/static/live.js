@@ -135,8 +135,9 @@ function connect() {
     live.socket = null;
     live.connected = false;
     if (live.closed) return;
+    const said = hooks.closeText?.(event.code, event.reason);
+    if (said) setMessage($("#table-message"), t("live.gone", { reason: said }));
     if (event.code === 4403) { // not logged in, or no such table: coming back will not help
-      setMessage($("#table-message"), t("live.gone", { reason: event.reason || event.code }));
       live.closed = true;
       renderStatus();
       return;

@@ -82,6 +82,7 @@ addStrings({
     "err.too_many_sockets": "Sinulla on jo {most} pöytäyhteyttä auki. Sulje yksi.",
     "err.invalid": "Tarkista kenttä: {fields}.",
     "err.other": "Pyyntöä ei hyväksytty.",
+    "err.table_refused": "Tämä pöytä ei ole avoinna sinulle.",
     "err.busy": "Palvelu on hetken ruuhkainen. Yritä uudelleen.",
     "status.restricted": "rajoitettu", "status.barred": "suljettu",
     "field.name": "nimi", "field.password": "salasana", "field.born": "syntymäaika",
@@ -166,6 +167,7 @@ addStrings({
     "err.too_many_sockets": "Du har redan {most} bordsanslutningar öppna. Stäng en.",
     "err.invalid": "Kontrollera fältet: {fields}.",
     "err.other": "Förfrågan godkändes inte.",
+    "err.table_refused": "Det här bordet är inte öppet för dig.",
     "err.busy": "Tjänsten är tillfälligt upptagen. Försök igen.",
     "status.restricted": "begränsat", "status.barred": "spärrat",
     "field.name": "namn", "field.password": "lösenord", "field.born": "födelsedatum",
@@ -250,6 +252,7 @@ addStrings({
     "err.too_many_sockets": "You already have {most} table connections open. Close one.",
     "err.invalid": "Check the field: {fields}.",
     "err.other": "The request was not accepted.",
+    "err.table_refused": "This table is not open to you.",
     "err.busy": "The service is busy for a moment. Try again.",
     "status.restricted": "restricted", "status.barred": "barred",
     "field.name": "name", "field.password": "password", "field.born": "date of birth",
@@ -303,4 +306,16 @@ export function errorText(status, data) {
       .map((f) => t(`field.${f}`)).join(", ") || "–";
   }
   return t(`err.${code}`, params);
+}
+
+/** What to tell the player of a table socket the server closed, by its close code (a
+ * close frame carries a sentence, no code of the catalogue's), or null to say nothing:
+ * refused (4403: not logged in, or not a table for players), too many connections
+ * (4429), a message too big (1009) or too many (1008). */
+export function closeText(code, reason) {
+  if (code === 4403) return reason === "not logged in" ? t("err.logged_out") : t("err.table_refused");
+  if (code === 4429) return t("err.too_many_sockets", { most: /\d+/.exec(reason ?? "")?.[0] ?? "–" });
+  if (code === 1009) return t("err.malformed");
+  if (code === 1008) return t("err.too_fast");
+  return null;
 }

@@ -168,8 +168,9 @@ function connect() {
     poker.socket = null;
     poker.connected = false;
     if (poker.closed) return;
+    const said = hooks.closeText?.(event.code, event.reason);
+    if (said) setMessage($("#poker-message"), t("poker.refused", { reason: said }));
     if (event.code === 4403) {
-      setMessage($("#poker-message"), t("poker.refused", { reason: event.reason || event.code }));
       poker.closed = true;
       render();
       return;
