@@ -22,6 +22,7 @@ from pelisali.cli.card_commands import (
 from pelisali.cli.common import CARD_GAMES, console, fail, load_game, parse_sets
 from pelisali.cli.platform import (
     account_app,
+    aml_app,
     audit_app,
     db_app,
     history_command,
@@ -248,6 +249,7 @@ app.add_typer(table_app, name="table")
 app.add_typer(house_app, name="house")
 app.add_typer(report_app, name="report")
 app.add_typer(jackpot_app, name="jackpot")
+app.add_typer(aml_app, name="aml")
 app.command(name="history")(history_command)
 app.command(name="recall")(recall_command)
 app.command(name="serve")(serve)

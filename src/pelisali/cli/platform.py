@@ -478,3 +478,73 @@ def jackpot_report(name: Annotated[str, typer.Argument()]) -> None:
         raise typer.Exit(1)
     console.print("reconciled")
 
+
+
+# -- anti-money-laundering ----------------------------------------------------------------
+aml_app = typer.Typer(help="Anti-money-laundering monitoring: scan, cases, close.",
+                      no_args_is_help=True)
+
+
+def _case_table(found: list[object], title: str) -> RichTable:
+    from pelisali.platform.aml import Case
+
+    table = RichTable(title=title)
+    for column in ("case", "rule", "player", "opened", "evidence", "status"):
+        table.add_column(column)
+    for case in found:
+        if not isinstance(case, Case):
+            continue
+        shown = ", ".join(f"{k} {format_cents(v) if k in MONEY_KEYS else v}"
+                          for k, v in case.evidence.items() if k != "transfers")
+        table.add_row(str(case.id), case.rule, case.player, f"{case.opened_at:%Y-%m-%d %H:%M}",
+                      shown, case.status + (f" ({case.closed_by}: {case.note})"
+                                            if case.closed_by else ""))
+    return table
+
+
+MONEY_KEYS = ("deposited", "withdrawn", "staked", "threshold")
+
+
+@aml_app.command("scan")
+def aml_scan() -> None:
+    """Run every monitoring rule over the ledger; each new finding opens a case."""
+    from pelisali.platform.aml import scan
+
+    with _session() as session:
+        found = scan(session)
+    console.print(_case_table(list(found), f"{len(found)} new cases"))
+
+
+@aml_app.command("cases")
+def aml_cases(
+    everything: Annotated[bool, typer.Option("--all", help="the closed cases too")] = False,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The open cases (with --all, the closed ones too), with their evidence."""
+    import json
+
+    from pelisali.platform.aml import cases
+
+    with _session() as session:
+        found = cases(session, everything)
+    if as_json:
+        print(json.dumps([{"id": c.id, "rule": c.rule, "player": c.player,
+                           "evidence": c.evidence, "status": c.status,
+                           "opened_at": c.opened_at.isoformat(), "closed_by": c.closed_by,
+                           "note": c.note} for c in found]))
+        return
+    console.print(_case_table(list(found), "AML cases"))
+
+
+@aml_app.command("close")
+def aml_close(
+    case: Annotated[int, typer.Argument(help="the case number")],
+    staff: Annotated[str, typer.Option(help="who closes it")],
+    note: Annotated[str, typer.Option(help="what was found and done")],
+) -> None:
+    """Close a case with what staff found (in the audit chain)."""
+    from pelisali.platform.aml import close_case
+
+    with _session() as session:
+        closed = close_case(session, case, staff, note)
+    console.print(f"case {closed.id} ({closed.rule}, {closed.player}) closed by {staff}")

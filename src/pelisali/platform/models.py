@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Text,
     TypeDecorator,
+    UniqueConstraint,
     event,
 )
 from sqlalchemy.engine import Dialect
@@ -286,6 +287,28 @@ class WebSession(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
     __table_args__ = (Index("ix_web_sessions_name", "name"),)
+
+
+class AmlCase(Base):
+    """A case the anti-money-laundering monitoring opened for staff (GGPoker house rules,
+    "Rahanpesun torjunta"): the rule, the player, its evidence as JSON, and how staff
+    closed it. ``through`` is the last transfer the evidence counted, so that the same
+    money opens no second case."""
+
+    __tablename__ = "aml_cases"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rule: Mapped[str] = mapped_column(String(32))
+    player: Mapped[str] = mapped_column(String(80))
+    evidence: Mapped[str] = mapped_column(Text)
+    through: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(8), default="open")  # open or closed
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    closed_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    __table_args__ = (Index("ix_aml_cases_player_rule", "player", "rule"),
+                      # two processes scanning at once open a finding's case once
+                      UniqueConstraint("player", "rule", "through", name="one_case_a_finding"))
 
 
 class ImmutableRowError(ValueError):

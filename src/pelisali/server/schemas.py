@@ -136,6 +136,12 @@ class VoidRequest(BaseModel):
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class CaseClosing(BaseModel):
+    """What staff found on an anti-money-laundering case, and did."""
+
+    note: Annotated[str, Field(min_length=1, max_length=2000)]
+
+
 class StatusRequest(BaseModel):
     status: Literal["active", "restricted", "barred"]
     reason: Annotated[str, Field(min_length=1, max_length=200)]

@@ -36,7 +36,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from pelisali.platform import card_rounds, leases, queries, rounds
+from pelisali.platform import aml, card_rounds, leases, queries, rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.families import POKER, WAGER, family_of
 from pelisali.platform.leases import Lease
@@ -53,6 +53,7 @@ from pelisali.server.security import Security
 
 DEADLINE_SWEEP_SECONDS = 30.0  # how often a process looks for rounds past their deadline
 DECISION_SWEEP_SECONDS = 5.0  # and for blackjack decisions past their time
+AML_SCAN_SECONDS = 600.0  # how often the anti-money-laundering rules read the ledger
 log = logging.getLogger("pelisali.server")
 MOVING = "the table is moving to another server process: try again in a moment"
 
@@ -104,6 +105,7 @@ class ServerState:
     _keeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
     _swept: float = field(default=0.0, init=False, repr=False)  # the last deadline sweep
     _decided: float = field(default=0.0, init=False, repr=False)  # the last decision sweep
+    _scanned: float = field(default=0.0, init=False, repr=False)  # the last AML scan
 
     def __post_init__(self) -> None:
         self.rng_desk = RngDesk(self.engine, self.rng)
@@ -256,6 +258,12 @@ class ServerState:
                 except Exception:
                     log.warning("could not make the decisions past their time",
                                 exc_info=True)
+            if self.clock.now() - self._scanned >= AML_SCAN_SECONDS:
+                self._scanned = self.clock.now()
+                try:
+                    await asyncio.to_thread(self.scan_aml)
+                except Exception:  # another process opened the same case: it stands
+                    log.warning("the AML scan did not finish", exc_info=True)
             try:
                 orphans = await asyncio.to_thread(self._orphans)
             except Exception:
@@ -287,6 +295,14 @@ class ServerState:
                 log.info("round %s past its deadline: %s", round_id, what)
                 done.append((round_id, what))
         return done
+
+    def scan_aml(self) -> list[int]:
+        """Run the anti-money-laundering rules; the cases they opened."""
+        with self.db() as session:
+            opened = aml.scan(session)
+        for case in opened:
+            log.warning("AML case %s: %s, %s", case.id, case.rule, case.player)
+        return [case.id for case in opened]
 
     def sweep_decisions(self) -> list[tuple[int, int]]:
         """Make the blackjack decisions past their time (RULINGS: the hand stands, the

@@ -1,18 +1,20 @@
 """The staff's endpoints: opening wager and poker tables, a table's status and limits,
-voiding a round, a player's status, and the day's report."""
+voiding a round, a player's status, the day's report, and the anti-money-laundering
+cases."""
 
 from datetime import date
 from fractions import Fraction
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
-from pelisali.platform import accounts, queries, tables
+from pelisali.platform import accounts, aml, queries, tables
 from pelisali.platform.report import day_report
 from pelisali.server.dependencies import AppState, Staff
 from pelisali.server.links import link, links
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import (
+    CaseClosing,
     PokerTableRequest,
     StatusRequest,
     TableRequest,
@@ -87,3 +89,34 @@ def report(login: Staff, state: AppState,
         "observed_rtp": None if r.observed_rtp is None else str(r.observed_rtp),
         "theoretical_rtp": None if r.theoretical_rtp is None else str(r.theoretical_rtp),
     } for r in rows]}
+
+
+def _aml_case(case: aml.Case) -> dict[str, Any]:
+    return {"id": case.id, "rule": case.rule, "player": case.player,
+            "evidence": case.evidence, "status": case.status,
+            "opened_at": case.opened_at.isoformat(), "closed_by": case.closed_by,
+            "note": case.note}
+
+
+@router.post("/api/staff/aml/scan")
+def aml_scan(login: Staff, state: AppState) -> dict[str, Any]:
+    """Run the monitoring rules now; the cases they opened (the server also runs them
+    every ten minutes)."""
+    with state.db() as session:
+        return {"opened": [_aml_case(c) for c in aml.scan(session)]}
+
+
+@router.get("/api/staff/aml/cases")
+def aml_cases(login: Staff, state: AppState,
+              everything: Annotated[bool, Query(alias="all")] = False) -> dict[str, Any]:
+    """The open anti-money-laundering cases (``all=true``: the closed ones too)."""
+    with state.db() as session:
+        return {"cases": [_aml_case(c) for c in aml.cases(session, everything)]}
+
+
+@router.post("/api/staff/aml/cases/{case_id}/close")
+def aml_close(case_id: Annotated[int, Path(gt=0, le=2**62)], body: CaseClosing, login: Staff,
+              state: AppState) -> dict[str, Any]:
+    """Close a case with the staff member's note (in the audit chain)."""
+    with state.db() as session:
+        return _aml_case(aml.close_case(session, case_id, login.name, body.note))
