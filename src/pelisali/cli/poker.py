@@ -318,8 +318,8 @@ def selfplay(
         _chinese_selfplay(hands, seed, players, point_value, phh)
         return
     variant = _game_variant(game, structure, low, hi_lo, low_rule, qualifier, draws, openers)
-    if variant.kind == "draw" and players > 9:
-        fail("a draw game seats at most 9 players")
+    if players > variant.max_seats:
+        fail(f"{variant.name} seats at most {variant.max_seats} players: {variant.seats_reason}")
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=True) as progress:
         task = progress.add_task(f"self-play {variant.name}", total=hands)

@@ -9,7 +9,7 @@ PokerKit's PHH codes are not rules, so they stay here.
 >>> HOLDEM_NL.hole_cards, HOLDEM_NL.structure, HOLDEM_NL.phh_code, HOLDEM_NL.max_seats
 (2, 'no-limit', 'NT', 12)
 >>> OMAHA5_PL.max_seats, DRAW_LIMIT.max_seats, STUD_LIMIT.stud_streets[0]
-(9, 9, (2, 1))
+(9, 10, (2, 1))
 """
 
 from __future__ import annotations
