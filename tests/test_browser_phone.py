@@ -166,7 +166,7 @@ def tap(page: Any, x: float, y: float, touch: bool) -> None:
         page.mouse.click(x, y)
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("size", ["360x640", "1366x768"])  # the narrowest phone, a desktop
 def test_a_tap_at_the_centre_of_a_number_bets_on_it(site: str, size: str) -> None:
     """Every number of every roulette layout, tapped at its centre, takes a straight-up
     on itself (and nothing else), on a phone also with the bets between numbers shown.
@@ -204,6 +204,9 @@ def test_a_tap_at_the_centre_of_a_number_bets_on_it(site: str, size: str) -> Non
                 for centre in page.evaluate(CENTRES):
                     spot = page.locator(f'#layout [data-spot="{centre["spot"]}"]')
                     box = spot.evaluate(SCROLLED_BOX)
+                    if box is None:  # the layout was being drawn again: once it shows
+                        expect(spot).to_be_visible()
+                        box = spot.evaluate(SCROLLED_BOX)
                     if box is None:
                         wrong.append(f"{variant} {centre['spot']}: not on the page")
                         continue

@@ -85,7 +85,7 @@ def test_play_blackjack_offers_only_legal_decisions() -> None:
 
 
 def test_simulate_baccarat_is_reproducible() -> None:
-    args = ("simulate", "baccarat", "--rounds", "30000", "--seed", "4", "--workers", "1",
+    args = ("simulate", "baccarat", "--rounds", "10000", "--seed", "4", "--workers", "1",
             "--json")
     code1, out1 = run(*args)
     code2, out2 = run(*args)

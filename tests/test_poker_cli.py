@@ -140,8 +140,11 @@ def test_census_seven_card_lows() -> None:
     assert a5.total == 133_784_560
     assert a5.counts["full_house"] == 13 * 12 * 4  # quads and trips: no better five
     assert a5.qualifying == 24_530_944
-    low27 = census("low-27", 7)
-    assert low27.counts["flush"] == 4 * math.comb(13, 7)  # seven of one suit
+    # Deuce-to-seven on five cards: the ace plays high, so A-2-3-4-5 of a suit is a flush
+    # and a straight flush needs five in a row from 2-6 up to T-A: 9 a suit.
+    low27 = census("low-27", 5)
+    assert low27.counts["straight_flush"] == 4 * 9
+    assert low27.counts["flush"] == 4 * math.comb(13, 5) - 4 * 9
 
 
 def test_double_flop_ranks_the_hand_on_each_board() -> None:
