@@ -387,10 +387,10 @@ class CardTerminal:
 
 def _time_left(view: BlackjackView) -> str:
     """The decision's time, as the table counts it (RULINGS: then the hand stands)."""
-    if view.deadline is None:
+    left = view.seconds_left()
+    if left is None:
         return ""
-    left = max(0, round((view.deadline - now_utc()).total_seconds()))
-    return f"  [dim]({left} s to decide, then the hand stands)[/]"
+    return f"  [dim]({round(left)} s to decide, then the hand stands)[/]"
 
 
 def _rules_line(table: GameTable) -> str:

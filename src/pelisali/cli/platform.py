@@ -7,10 +7,10 @@ directory; every command brings the schema up to date first.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table as RichTable
@@ -23,6 +23,9 @@ from pelisali.platform import accounts
 from pelisali.platform.db import database_url, make_engine, snapshot, transaction, upgrade
 from pelisali.platform.ledger import LedgerError, balance, check, now_utc, verify_audit
 from pelisali.platform.models import Player, Transfer
+
+if TYPE_CHECKING:
+    from pelisali.platform.aml import Case
 
 account_app = typer.Typer(help="Players: create, show, limits, self-exclusion, staff status.",
                           no_args_is_help=True)
@@ -485,15 +488,11 @@ aml_app = typer.Typer(help="Anti-money-laundering monitoring: scan, cases, close
                       no_args_is_help=True)
 
 
-def _case_table(found: list[object], title: str) -> RichTable:
-    from pelisali.platform.aml import Case
-
+def _case_table(found: Sequence[Case], title: str) -> RichTable:
     table = RichTable(title=title)
     for column in ("case", "rule", "player", "opened", "evidence", "status"):
         table.add_column(column)
     for case in found:
-        if not isinstance(case, Case):
-            continue
         shown = ", ".join(f"{k} {format_cents(v) if k in MONEY_KEYS else v}"
                           for k, v in case.evidence.items() if k != "transfers")
         table.add_row(str(case.id), case.rule, case.player, f"{case.opened_at:%Y-%m-%d %H:%M}",
@@ -512,7 +511,7 @@ def aml_scan() -> None:
 
     with _session() as session:
         found = scan(session)
-    console.print(_case_table(list(found), f"{len(found)} new cases"))
+    console.print(_case_table(found, f"{len(found)} new cases"))
 
 
 @aml_app.command("cases")
@@ -528,12 +527,9 @@ def aml_cases(
     with _session() as session:
         found = cases(session, everything)
     if as_json:
-        print(json.dumps([{"id": c.id, "rule": c.rule, "player": c.player,
-                           "evidence": c.evidence, "status": c.status,
-                           "opened_at": c.opened_at.isoformat(), "closed_by": c.closed_by,
-                           "note": c.note} for c in found]))
+        print(json.dumps([c.to_json() for c in found]))
         return
-    console.print(_case_table(list(found), "AML cases"))
+    console.print(_case_table(found, "AML cases"))
 
 
 @aml_app.command("close")

@@ -88,6 +88,13 @@ class Case:
     closed_by: str | None = None
     note: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        """The case as the API and ``aml cases --json`` give it."""
+        return {"id": self.id, "rule": self.rule, "player": self.player,
+                "evidence": self.evidence, "status": self.status,
+                "opened_at": self.opened_at.isoformat(), "closed_by": self.closed_by,
+                "note": self.note}
+
 
 def _case(row: AmlCase) -> Case:
     return Case(row.id, row.rule, row.player, json.loads(row.evidence), row.status,

@@ -588,6 +588,13 @@ class BlackjackView:
     deadline: datetime | None = None
     timed_out: int = 0
 
+    def seconds_left(self, at: datetime | None = None) -> float | None:
+        """The decision's time left at ``at`` (now), to a tenth of a second; None when
+        nothing waits for a decision."""
+        if self.deadline is None:
+            return None
+        return max(0.0, round((self.deadline - (at or now_utc())).total_seconds(), 1))
+
 
 @dataclass
 class _Play:
@@ -877,12 +884,7 @@ def _time_out(session: Session, play: _Play, at: datetime) -> int:
     step = timedelta(seconds=decision_seconds(play.table))
     deadline, made = row.deadline, 0
     while not play.state.is_terminal() and deadline <= at:
-        waiting = play.state.insurance_box()
-        if waiting is not None:  # the offer as a whole: every seat still to answer
-            while (waiting := play.state.insurance_box()) is not None:
-                _decide(session, play, ["insure", waiting.box, 0])
-        else:
-            _decide(session, play, ["stand", None])
+        _default_move(session, play)  # the insurance offer as a whole, or one hand
         deadline += step
         made += 1
     if made:
@@ -970,10 +972,18 @@ def _stand_out(session: Session, table: GameTable, row: RoundRow) -> None:
     stands (the least the house can decide for a player: no new stake, no card taken)."""
     play = _restore(session, table, row, _bets(session, row.id))
     while not play.state.is_terminal():
-        waiting = play.state.insurance_box()
-        _decide(session, play, ["insure", waiting.box, 0] if waiting is not None
-                else ["stand", None])
+        _default_move(session, play)
     _after(session, play)
+
+
+def _default_move(session: Session, play: _Play) -> None:
+    """What the house decides for a player who does not: the insurance offer declined
+    for every seat still to answer it, else the hand to act stands (no card taken, no
+    further stake)."""
+    if play.state.insurance_box() is None:
+        _decide(session, play, ["stand", None])
+    while (waiting := play.state.insurance_box()) is not None:
+        _decide(session, play, ["insure", waiting.box, 0])
 
 
 # -- void, recovery, recall ------------------------------------------------------------------

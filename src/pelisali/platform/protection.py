@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from pelisali.platform import accounts
 from pelisali.platform.ledger import now_utc
-from pelisali.platform.models import Limit
+from pelisali.platform.models import Limit, Player
 
 __all__ = ["LimitState", "Protection", "protection_of"]
 
@@ -58,6 +58,17 @@ class Protection:
     session_net: int  # cents won (positive) or lost (negative) since the session began
 
 
+def _used(session: Session, player: Player, kind: str, period: str, at: datetime) -> int:
+    """What a limit's period has used: cents deposited or lost, or the minutes of the
+    session so far (from the player's earliest log-in still open)."""
+    if kind == accounts.SESSION:
+        started = accounts.session_started(session, player.name, at)
+        return int((at - started).total_seconds() // 60) if started else 0
+    since = accounts.period_start(period, at)
+    return (accounts.deposited(session, player, since) if kind == "deposit"
+            else max(0, accounts.lost(session, player, since)))
+
+
 def protection_of(session: Session, name: str, session_started: datetime | None = None,
                   at: datetime | None = None) -> Protection:
     """Player ``name``'s limits, exclusion and session, at ``at`` (now by default)."""
@@ -65,31 +76,16 @@ def protection_of(session: Session, name: str, session_started: datetime | None 
     player = accounts.find(session, name)
     rows = session.scalars(select(Limit).where(Limit.player_id == player.id)
                            .order_by(Limit.effective_at, Limit.id)).all()
+    kinds = [(kind, period) for kind in accounts.LIMIT_KINDS for period in accounts.PERIODS]
     states = []
-    for kind in accounts.LIMIT_KINDS:
-        for period in accounts.PERIODS:
-            mine = [r for r in rows if r.kind == kind and r.period == period]
-            if not mine:
-                continue
-            now = [r for r in mine if r.effective_at <= at]
-            later = [r for r in mine if r.effective_at > at]
-            since = accounts.period_start(period, at)
-            used = (accounts.deposited(session, player, since) if kind == "deposit"
-                    else max(0, accounts.lost(session, player, since)))
-            amount = now[-1].amount if now else None
-            if amount is None and not later:
-                continue  # removed, and nothing waiting
-            states.append(LimitState(kind, period, amount, used,
-                                     later[-1].amount if later else None,
-                                     later[-1].effective_at if later else None))
-    mine = [r for r in rows if r.kind == accounts.SESSION]
-    now = [r for r in mine if r.effective_at <= at]
-    later = [r for r in mine if r.effective_at > at]
-    amount = now[-1].amount if now else None
-    if amount is not None or later:
-        started = accounts.session_started(session, name, at)
-        minutes = int((at - started).total_seconds() // 60) if started else 0
-        states.append(LimitState(accounts.SESSION, accounts.SESSION, amount, minutes,
+    for kind, period in [*kinds, (accounts.SESSION, accounts.SESSION)]:
+        mine = [r for r in rows if r.kind == kind and r.period == period]
+        now = [r for r in mine if r.effective_at <= at]
+        later = [r for r in mine if r.effective_at > at]
+        amount = now[-1].amount if now else None
+        if amount is None and not later:
+            continue  # none, or removed with nothing waiting
+        states.append(LimitState(kind, period, amount, _used(session, player, kind, period, at),
                                  later[-1].amount if later else None,
                                  later[-1].effective_at if later else None))
     excluded_until = (player.excluded_until if player.excluded_until is not None

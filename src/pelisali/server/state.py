@@ -26,7 +26,7 @@ import os
 import socket
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,9 +103,8 @@ class ServerState:
     _serving: dict[str, Serving] = field(default_factory=dict)
     _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False)
     _keeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
-    _swept: float = field(default=0.0, init=False, repr=False)  # the last deadline sweep
-    _decided: float = field(default=0.0, init=False, repr=False)  # the last decision sweep
-    _scanned: float = field(default=0.0, init=False, repr=False)  # the last AML scan
+    # When each periodic job of _keep last ran, on ``clock``.
+    _last_run: dict[str, float] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.rng_desk = RngDesk(self.engine, self.rng)
@@ -244,26 +243,10 @@ class ServerState:
                 if room is not None:  # the bus was down when the room opened: try again
                     with contextlib.suppress(BusDown):
                         self._serving[name] = await self.bus.serve(name, room.handle)
-            if self.clock.now() - self._swept >= DEADLINE_SWEEP_SECONDS:
-                self._swept = self.clock.now()
-                try:
-                    await asyncio.to_thread(self.sweep_deadlines)
-                except Exception:
-                    log.warning("could not finish the rounds past their deadline",
-                                exc_info=True)
-            if self.clock.now() - self._decided >= DECISION_SWEEP_SECONDS:
-                self._decided = self.clock.now()
-                try:
-                    await asyncio.to_thread(self.sweep_decisions)
-                except Exception:
-                    log.warning("could not make the decisions past their time",
-                                exc_info=True)
-            if self.clock.now() - self._scanned >= AML_SCAN_SECONDS:
-                self._scanned = self.clock.now()
-                try:
-                    await asyncio.to_thread(self.scan_aml)
-                except Exception:  # another process opened the same case: it stands
-                    log.warning("the AML scan did not finish", exc_info=True)
+            for job, every in ((self.sweep_deadlines, DEADLINE_SWEEP_SECONDS),
+                               (self.sweep_decisions, DECISION_SWEEP_SECONDS),
+                               (self.scan_aml, AML_SCAN_SECONDS)):
+                await self._periodically(job, every)
             try:
                 orphans = await asyncio.to_thread(self._orphans)
             except Exception:
@@ -279,6 +262,19 @@ class ServerState:
                         leases.abandon(session, name)
                 except Exception:
                     log.exception("could not take over %s", name)
+
+    async def _periodically(self, job: Callable[[], object], every: float) -> None:
+        """Run ``job`` in a thread when ``every`` seconds have passed since it last ran;
+        a failure is logged, and it runs again at its next time (a round another process
+        finished meanwhile, an AML case another opened: they stand)."""
+        name = getattr(job, "__name__", repr(job))
+        if self.clock.now() - self._last_run.get(name, 0.0) < every:
+            return
+        self._last_run[name] = self.clock.now()
+        try:
+            await asyncio.to_thread(job)
+        except Exception:
+            log.warning("%s did not finish", name, exc_info=True)
 
     def sweep_deadlines(self) -> list[tuple[int, str]]:
         """Finish the rounds past their 24-hour deadline (GGPoker house rules 2.3): a

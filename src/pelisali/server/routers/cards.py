@@ -10,7 +10,6 @@ from sqlalchemy.orm import Session
 
 from pelisali.platform import queries, tables
 from pelisali.platform.card_rounds import BlackjackView, CoupResult
-from pelisali.platform.ledger import now_utc
 from pelisali.platform.rounds import TableError
 from pelisali.server.dependencies import AppState, Bettor, Player
 from pelisali.server.keys import bound_to_first
@@ -114,7 +113,6 @@ def _blackjack(session: Session, view: CoupResult | BlackjackView | None,
             "settlements": [settlement(x) for x in view.settlements if x.player == name],
             # the time left for the decision waited for (RULINGS: it then stands), by
             # the server's clock, and how many decisions the time limit just made
-            "seconds_left": (max(0.0, round((view.deadline - now_utc()).total_seconds(), 1))
-                             if view.deadline is not None else None),
+            "seconds_left": view.seconds_left(),
             "timed_out": view.timed_out,
             "balance": wallet}

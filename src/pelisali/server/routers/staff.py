@@ -91,19 +91,12 @@ def report(login: Staff, state: AppState,
     } for r in rows]}
 
 
-def _aml_case(case: aml.Case) -> dict[str, Any]:
-    return {"id": case.id, "rule": case.rule, "player": case.player,
-            "evidence": case.evidence, "status": case.status,
-            "opened_at": case.opened_at.isoformat(), "closed_by": case.closed_by,
-            "note": case.note}
-
-
 @router.post("/api/staff/aml/scan")
 def aml_scan(login: Staff, state: AppState) -> dict[str, Any]:
     """Run the monitoring rules now; the cases they opened (the server also runs them
     every ten minutes)."""
     with state.db() as session:
-        return {"opened": [_aml_case(c) for c in aml.scan(session)]}
+        return {"opened": [c.to_json() for c in aml.scan(session)]}
 
 
 @router.get("/api/staff/aml/cases")
@@ -111,7 +104,7 @@ def aml_cases(login: Staff, state: AppState,
               everything: Annotated[bool, Query(alias="all")] = False) -> dict[str, Any]:
     """The open anti-money-laundering cases (``all=true``: the closed ones too)."""
     with state.db() as session:
-        return {"cases": [_aml_case(c) for c in aml.cases(session, everything)]}
+        return {"cases": [c.to_json() for c in aml.cases(session, everything)]}
 
 
 @router.post("/api/staff/aml/cases/{case_id}/close")
@@ -119,4 +112,4 @@ def aml_close(case_id: Annotated[int, Path(gt=0, le=2**62)], body: CaseClosing, 
               state: AppState) -> dict[str, Any]:
     """Close a case with the staff member's note (in the audit chain)."""
     with state.db() as session:
-        return _aml_case(aml.close_case(session, case_id, login.name, body.note))
+        return aml.close_case(session, case_id, login.name, body.note).to_json()
