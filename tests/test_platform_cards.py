@@ -381,6 +381,9 @@ def test_a_decision_past_its_time_stands_and_an_offer_past_it_is_declined(
     assert view.deadline is not None
     assert start + timedelta(seconds=15) <= view.deadline <= datetime.now(UTC) + timedelta(
         seconds=15)
+    # the time left, as every answer gives it: counted from the deadline, never below 0
+    assert view.seconds_left(view.deadline - timedelta(seconds=15)) == 15.0
+    assert view.seconds_left(view.deadline + timedelta(seconds=3)) == 0.0
     _due(engine, 1)  # seat 1's time ran out a second ago: it stands; seat 2 has 14 s
     with transaction(engine) as s:
         view = act(s, "bj", "ann", "hit")
