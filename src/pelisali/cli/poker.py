@@ -358,6 +358,56 @@ def _chinese_selfplay(rounds: int, seed: int, players: int, point_value: int,
     console.print("final chips: " + ", ".join(str(c) for c in result.final_chips))
 
 
+@poker_app.command()
+def replay(
+    files: Annotated[list[str], typer.Argument(help="PHH files (.phh one hand, .phhs many)")],
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object a hand")] = False,
+    show: Annotated[str, typer.Option(
+        "--show", help="which hands the table lists: all, or problems (the rest counted)")
+    ] = "problems",
+) -> None:
+    """Replay hand histories of other rooms through the table engine and check each
+    hand's finishing stacks (exit status 1 when a hand differs or is refused)."""
+    from pelisali.poker.replay import replay_files
+
+    if show not in ("all", "problems"):
+        fail("--show takes all or problems")
+    results = []
+    try:
+        with Progress(TextColumn("[bold]{task.description}"), MofNCompleteColumn(),
+                      console=console, transient=True, disable=as_json) as progress:
+            task = progress.add_task("replaying hands", total=None)
+            for result in replay_files(files):
+                results.append(result)
+                progress.update(task, completed=len(results))
+    except ValueError as exc:
+        fail(str(exc))
+    counts = {v: sum(r.verdict == v for r in results)
+              for v in ("agrees", "differs", "refused", "unchecked", "unsupported")}
+    if as_json:
+        print(json.dumps({"hands": [r.to_json() for r in results], "summary": counts},
+                         ensure_ascii=False))
+    else:
+        listed = [r for r in results if show == "all" or r.verdict != "agrees"]
+        if listed:
+            table = RichTable("hand", "game", "players", "verdict", "detail")
+            for r in listed:
+                table.add_row(r.source, r.variant, str(r.players), r.verdict, r.detail)
+            console.print(table)
+        by_game: dict[str, list[int]] = {}
+        for r in results:
+            row = by_game.setdefault(r.variant, [0, 0])
+            row[0] += 1
+            row[1] += r.verdict == "agrees"
+        summary = RichTable("game", "hands", "agree")
+        for game, (hands, agree) in sorted(by_game.items()):
+            summary.add_row(game, str(hands), str(agree))
+        console.print(summary)
+        console.print(", ".join(f"{n} {verdict}" for verdict, n in counts.items()))
+    if counts["differs"] or counts["refused"]:
+        raise typer.Exit(1)
+
+
 @poker_app.command(name="census")
 def census_command(
     ranking: Annotated[str, typer.Option(help=f"one of {', '.join(CENSUS_RANKINGS)}")] = "high",

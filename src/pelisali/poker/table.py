@@ -118,6 +118,18 @@ class PokerHand:
     jackpot_taken: int = 0
     bring_in: int = 0  # stud: the forced bet of the lowest up card (Razz: the highest)
     deck: list[str] | None = None  # a dealt order (a replay, a hall's physical shuffle)
+    # Forced bets seat by seat, where a table or a hand history sets them (RULINGS: a
+    # big-blind ante, a straddle, a dead blind): ``antes`` replaces ``ante`` (a dead blind
+    # is an ante: in the pot, not in the player's bet); ``blinds`` replaces the small and
+    # the big blind, straddles included, and the first to act sits left of the largest.
+    antes: list[int] | None = None
+    blinds: list[int] | None = None
+    # RULINGS: folding when a check is free is allowed where the table says so; a losing
+    # hand may be mucked at showdown (``auto_muck``: the table mucks every hand beaten by
+    # one shown before it), and a player may give up the hand unshown (``mucks``).
+    fold_when_check_free: bool = False
+    auto_muck: bool = False
+    mucks: set[int] = field(default_factory=set)
     stacks: list[int] = field(init=False)
     hole: list[list[str]] = field(init=False)
     board: list[str] = field(default_factory=list)
@@ -141,6 +153,7 @@ class PokerHand:
     _discarding: list[int] = field(default_factory=list)  # players yet to discard this street
     _discarded: set[int] = field(default_factory=set)  # streets whose discards are done
     shown: set[int] = field(default_factory=set)  # seats whose cards were shown
+    contested: set[int] = field(default_factory=set)  # seats whose hands met at showdown
     up: list[list[str]] = field(init=False)  # stud: each seat's face-up cards
     redeals: int = 0  # draw with openers: deals nobody opened
     _drawing: list[int] = field(default_factory=list)  # draw games: players yet to draw
@@ -169,6 +182,14 @@ class PokerHand:
             raise PokerError("stud: 0 < bring-in <= the small bet (big_blind)")
         if kind != "stud" and self.bring_in:
             raise PokerError("a bring-in belongs to the stud games")
+        for name, values in (("antes", self.antes), ("blinds", self.blinds)):
+            if values is not None and (len(values) != n or any(
+                    isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values)):
+                raise PokerError(f"{name}: one whole number of chips, 0 or more, a seat")
+        if self.blinds is not None and (not self._blinds_posted or not any(self.blinds)):
+            raise PokerError("blinds seat by seat belong to a blinds game, and one is posted")
+        if any(not 0 <= s < n for s in self.mucks):
+            raise PokerError(f"mucks: seats 0 to {n - 1}")
         if self.variant.openers and self.ante <= 0:
             raise PokerError("jacks or better to open is played with antes")
         self.stacks = list(self.starting_stacks)
@@ -214,7 +235,7 @@ class PokerHand:
                      "street_commit", "total_commit", "log", "winnings", "_pending",
                      "_level_acted", "_discarding", "_drawing", "_thrown"):
             fields[name] = list(fields[name])
-        for name in ("_discarded", "shown", "_drawn"):
+        for name in ("_discarded", "shown", "_drawn", "mucks", "contested"):
             fields[name] = set(fields[name])
         fields["hole"] = [list(h) for h in self.hole]
         fields["up"] = [list(u) for u in self.up]
@@ -303,16 +324,21 @@ class PokerHand:
         return sb, self._left_of(sb)
 
     def _post_forced_bets(self) -> None:
-        if self.ante:
+        antes = self.antes if self.antes is not None else [self.ante] * self.players
+        if any(antes):
             for seat in range(self.players):
-                self._commit(seat, self.ante)
+                self._commit(seat, antes[seat])
             self._collect()
         self.last_raise = self.big_blind
         if not self._blinds_posted:  # stud's bring-in is posted as the first action
             return
-        sb, bb = self._blind_seats()
-        self._commit(sb, self.small_blind)
-        self._commit(bb, self.big_blind)
+        if self.blinds is not None:
+            for seat in self._order_from(self._left_of(self.button)):
+                self._commit(seat, self.blinds[seat])
+        else:
+            sb, bb = self._blind_seats()
+            self._commit(sb, self.small_blind)
+            self._commit(bb, self.big_blind)
         self.current_bet = max(self.street_commit)
         self.bets_this_street = 1
 
@@ -322,8 +348,17 @@ class PokerHand:
         if self.variant.kind == "stud":
             return self._bring_in_seat() if preflop else self._best_showing_seat()
         if preflop and self._blinds_posted:
-            return self._left_of(self._blind_seats()[1])
+            return self._left_of(self._largest_blind_seat())
         return self._left_of(self.button)
+
+    def _largest_blind_seat(self) -> int:
+        """The big blind, or the seat of the largest straddle (the last of equal ones in
+        the order of posting, as PokerKit reads a hand history)."""
+        if self.blinds is None:
+            return self._blind_seats()[1]
+        order = self._order_from(self._left_of(self.button))
+        posted = [s for s in order if self.blinds[s] > 0]
+        return max(reversed(posted), key=self.street_commit.__getitem__)
 
     def _showing_ranking(self) -> str:
         return self.variant.high or self.variant.low or "high"
@@ -512,7 +547,10 @@ class PokerHand:
     def legal(self) -> Legal:
         """What the player to act may do now (worked out once per state)."""
         if self._legal is None:
-            self._legal = self._work_out_legal()
+            legal = self._work_out_legal()
+            if self.fold_when_check_free and legal.check:
+                legal = Legal(True, True, legal.call, legal.raise_min, legal.raise_max)
+            self._legal = legal
         return self._legal
 
     def _work_out_legal(self) -> Legal:
@@ -588,7 +626,8 @@ class PokerHand:
         p = self._phh(actor)
         if action == "fold":
             if not legal.fold:
-                raise PokerError("nothing to call: check instead of folding")
+                raise PokerError("nothing to call: check instead of folding (this table "
+                                 "does not take a fold when a check is free)")
             self.folded[actor] = True
             self._thrown.extend(self.hole[actor])  # into the muck: a draw may reuse them
             self.hole[actor] = []
@@ -690,7 +729,8 @@ class PokerHand:
         return ranked_value(cards, ranking)
 
     def bad_beat_hands(self) -> list[dict[int, int]]:
-        """The hands shown at the showdown as the bad-beat jackpot judges them, one
+        """The hands met at the showdown as the bad-beat jackpot judges them (a hand the
+        table auto-mucked too; not one its player gave up unshown), one
         mapping of seat to hand value a board (RULINGS: the criteria vary by game): the
         high hand only (a hi/lo game's low is not judged; a low game has none), made
         with at least the game's ``bad_beat_hole_cards`` of the player's own cards
@@ -701,7 +741,7 @@ class PokerHand:
         boards = ([self.board, self.second_board]
                   if self.variant.boards == 2 and self.variant.bad_beat_per_board
                   else [self.board])
-        return [{seat: value for seat in sorted(self.shown)
+        return [{seat: value for seat in sorted(self.contested)
                  if (value := self._bad_beat_value(seat, board)) is not None}
                 for board in boards]
 
@@ -743,13 +783,22 @@ class PokerHand:
     def _showdown(self) -> None:
         self._collect()
         self._take_fee()
-        for seat in self._order_from(self._opener):  # the opener shows first, then clockwise
-            if not self.folded[seat]:
-                self.shown.add(seat)
-                self.log.append(f"p{self._phh(seat)} sm {''.join(self.hole[seat])}")
+        in_hand = self._in_hand()
+        # A hand given up unshown is out of the contest, its chips dead money (RULINGS);
+        # when every hand left was given up, they all show.
+        live = [s for s in in_hand if s not in self.mucks] or in_hand
+        self.contested = set(live)
         contributions = list(self.total_commit)
+        # Antes that differ seat by seat (a big-blind ante, a dead blind) are dead money in
+        # the main pot, which every hand contests; equal antes are part of each stake, so a
+        # player all-in within the ante contests only what they matched.
+        dead = 0
+        if self.antes is not None and len(set(self.antes)) > 1:
+            for seat in range(self.players):
+                posted = min(self.antes[seat], self.starting_stacks[seat])
+                contributions[seat] -= posted
+                dead += posted
         boards = [self.board, self.second_board] if self.variant.boards == 2 else [self.board]
-        live = self._in_hand()
         # For each board, the high and the low values ("None" where a low fails to qualify).
         halves: list[list[dict[int, int | None]]] = []
         for board in boards:
@@ -765,9 +814,21 @@ class PokerHand:
         floor = 0
         for i, level in enumerate(levels):
             cap = max(contributions) if i == len(levels) - 1 else level
-            pots.append((sum(min(c, cap) - min(c, floor) for c in contributions),
+            pots.append((sum(min(c, cap) - min(c, floor) for c in contributions)
+                         + (dead if i == 0 else 0),
                          [s for s in live if contributions[s] >= level]))
             floor = level
+        # The last aggressor (or the first to act) shows first, then clockwise; with
+        # auto-muck a hand beaten by one shown before it in every pot it contests is
+        # mucked (the chips go as they would: a beaten hand wins nothing).
+        for seat in self._order_from(self._opener):
+            if seat not in in_hand:
+                continue
+            if seat not in live or (self.auto_muck and self._beaten(seat, pots, halves)):
+                self.log.append(f"p{self._phh(seat)} sm")
+            else:
+                self.shown.add(seat)
+                self.log.append(f"p{self._phh(seat)} sm {''.join(self.hole[seat])}")
         # A hand that wins no part of any pot is out of the contest; pots left with the same
         # contenders are one pot, split once (as a dealer pushes them, and as PokerKit does),
         # so odd chips are not split off pot by pot.
@@ -790,6 +851,25 @@ class PokerHand:
                 self._split(part, eligible, board_parts)
         self.actor = None
         self.finished = True
+
+    def _beaten(self, seat: int, pots: list[tuple[int, list[int]]],
+                halves: list[list[dict[int, int | None]]]) -> bool:
+        """Whether every part of every pot ``seat`` contests (each board, its high and its
+        low) has a better hand among those shown so far."""
+        for _amount, eligible in pots:
+            if seat not in eligible:
+                continue
+            rivals = [s for s in self.shown if s in eligible]
+            for parts in halves:
+                for values in parts:
+                    mine = values[seat]
+                    if mine is None:
+                        continue
+                    best = max((v for s in rivals if (v := values[s]) is not None),
+                               default=None)
+                    if best is None or mine >= best:
+                        return False
+        return True
 
     def _best(self, eligible: list[int], parts: list[dict[int, int | None]]) -> list[int]:
         """The best hands among ``eligible`` in each of ``parts`` (high, low), clockwise
@@ -874,19 +954,22 @@ class PokerHand:
             lines += [f'_kind = "{variant.kind}"', f'_high = "{variant.high or ""}"',
                       f'_low = "{variant.low or ""}"', f"_draws = {variant.draws}",
                       f"_openers = {str(variant.openers).lower()}"]
+        # PHH lists a heads-up hand's forced bets the button's first and swaps them itself.
+        listed = order[::-1] if self.players == 2 else order
+        antes = self.antes if self.antes is not None else [self.ante] * self.players
         lines += [
             "ante_trimming_status = true",
-            f"antes = {[self.ante] * self.players}",
+            f"antes = {[antes[s] for s in listed]}",
         ]
         if self.variant.kind == "stud":
             lines.append(f"bring_in = {self.bring_in}")
         else:
-            sb, bb = self._blind_seats()
-            blinds = [self.small_blind if s == sb else self.big_blind if s == bb else 0
-                      for s in order]
-            if self.players == 2:  # PHH lists heads-up blinds small first, swaps them itself
-                blinds = [self.small_blind, self.big_blind]
-            lines.append(f"blinds_or_straddles = {blinds}")
+            blinds = self.blinds
+            if blinds is None:
+                sb, bb = self._blind_seats()
+                blinds = [self.small_blind if s == sb else self.big_blind if s == bb else 0
+                          for s in range(self.players)]
+            lines.append(f"blinds_or_straddles = {[blinds[s] for s in listed]}")
         if self.variant.structure == "limit":
             lines += [f"small_bet = {self.big_blind}", f"big_bet = {2 * self.big_blind}"]
         else:
