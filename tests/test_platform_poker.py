@@ -319,6 +319,38 @@ def test_a_time_charge_table_announces_its_amount_and_takes_it(engine: Engine) -
         CashTable.open(engine, "t1", SeededRng(5)).charge_time(None, key="h2")
 
 
+def test_a_table_may_take_a_fold_when_a_check_is_free_and_muck_losing_hands(
+        engine: Engine) -> None:
+    """RULINGS: both are table settings, announced with the table; the hand's record
+    keeps them, so its recall plays by them too. Off, the fold is refused."""
+    setup(engine)
+    with transaction(engine) as s:
+        create_table(s, "t2", small_blind=50, big_blind=100, min_buy_in=2_000,
+                     fold_when_check_free=True, auto_muck=True)
+        described = settings_of(find_table(s, "t2")).describe()
+    assert described.endswith("a fold when a check is free is taken, losing hands are "
+                              "mucked at showdown")
+    table = CashTable.open(engine, "t2", SeededRng(5))
+    for name in ("ann", "bob"):
+        table.buy_in(name, 5_000, key=name)
+    hand = table.start_hand()
+    hand.act("call")
+    assert hand.legal().check and hand.legal().fold
+    hand.act("fold")  # the big blind folds a free check
+    assert hand.finished
+    result = table.finish_hand()
+    assert sorted(table.chips().values()) == [4_900, 5_100]
+    assert held(engine, "t2") == 10_000  # no rake: the hand saw no flop
+    strict = CashTable.open(engine, "t1", SeededRng(5))
+    for name in ("cid", "dan"):
+        strict.buy_in(name, 5_000, key=name)
+    hand = strict.start_hand()
+    hand.act("call")
+    with pytest.raises(PokerError, match="check instead of folding"):
+        hand.act("fold")
+    assert result.hand == 1
+
+
 # -- the table account, the ledger and the audit after many hands -------------------------------
 @pytest.mark.parametrize("game", ["holdem", "omaha", "stud", "draw"])
 def test_selfplay_keeps_the_ledger_and_the_chips_equal(engine: Engine, game: str) -> None:

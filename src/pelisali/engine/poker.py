@@ -157,7 +157,8 @@ class PokerEngine(Game):
     (:func:`~pelisali.poker.selfplay.forced_bets`). ``fee_percent`` of the chips bet,
     at most ``fee_cap`` a hand, is the house's rake; ``jackpot_drop`` is taken for a
     bad-beat jackpot from a hand of at least ``jackpot_min_players`` that sees a
-    second betting round.
+    second betting round. ``fold_when_check_free`` and ``auto_muck`` are the table
+    settings of RULINGS (a fold when a check is free; losing hands mucked at showdown).
 
     >>> stud = poker_engines()["stud"]
     >>> stud.title(), stud.ante, stud.bring_in, stud.max_seats
@@ -173,7 +174,8 @@ class PokerEngine(Game):
     def __init__(self, game_id: str, variant: PokerVariant, small_blind: int = 1,
                  big_blind: int = 2, ante: int | None = None, bring_in: int | None = None,
                  fee_percent: Fraction = Fraction(0), fee_cap: int | None = None,
-                 jackpot_drop: int = 0, jackpot_min_players: int = 0) -> None:
+                 jackpot_drop: int = 0, jackpot_min_players: int = 0,
+                 fold_when_check_free: bool = False, auto_muck: bool = False) -> None:
         default_ante, default_bring_in = forced_bets(variant, big_blind)
         self.game_id = game_id
         self.variant = variant
@@ -185,6 +187,8 @@ class PokerEngine(Game):
         self.fee_cap = fee_cap
         self.jackpot_drop = jackpot_drop
         self.jackpot_min_players = jackpot_min_players
+        self.fold_when_check_free = fold_when_check_free  # RULINGS: table settings
+        self.auto_muck = auto_muck
         self.max_seats = variant.max_seats  # the rule data: as many as one deck serves
         try:  # the table engine's own checks of the stakes and forced bets
             self._hand([2 * big_blind + self.ante] * 2, 0, ChanceCards(supplied=DECK))
@@ -258,7 +262,9 @@ class PokerEngine(Game):
                            self.big_blind, cards, ante=self.ante, bring_in=self.bring_in,
                            fee_percent=self.fee_percent, fee_cap=self.fee_cap,
                            jackpot_drop=self.jackpot_drop,
-                           jackpot_min_players=self.jackpot_min_players)
+                           jackpot_min_players=self.jackpot_min_players,
+                           fold_when_check_free=self.fold_when_check_free,
+                           auto_muck=self.auto_muck)
         return hand
 
 

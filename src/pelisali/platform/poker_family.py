@@ -121,6 +121,10 @@ class TableSettings:
     # RAY 1.4.1.1.1 B: a time charge per player, in cents every so many minutes (announced)
     time_charge: int | None = None
     time_charge_minutes: int | None = None
+    # RULINGS: a fold when a check is free (the client asks to confirm), and losing hands
+    # mucked at showdown rather than shown (online play)
+    fold_when_check_free: bool = False
+    auto_muck: bool = False
 
     def variant(self) -> PokerVariant:
         return make_variant(self.game, self.structure, low=self.low, hi_lo=self.hi_lo,
@@ -138,6 +142,9 @@ class TableSettings:
         if self.time_charge is not None:  # a table without one is stored as it always was
             out["time_charge"] = self.time_charge
             out["time_charge_minutes"] = self.time_charge_minutes
+        for name in ("fold_when_check_free", "auto_muck"):  # likewise
+            if getattr(self, name):
+                out[name] = True
         return out
 
     @classmethod
@@ -171,7 +178,10 @@ class TableSettings:
             forced = f"{half} ({low_name(variant.low)}), {forced}"
         return (f"{self.game} {self.structure}, {forced}, minimum buy-in "
                 f"{format_cents(self.min_buy_in)}, {fee}"
-                + (f", bad-beat jackpot {self.jackpot}" if self.jackpot else ""))
+                + (f", bad-beat jackpot {self.jackpot}" if self.jackpot else "")
+                + (", a fold when a check is free is taken" if self.fold_when_check_free
+                   else "")
+                + (", losing hands are mucked at showdown" if self.auto_muck else ""))
 
 
 def rules_json(rules: BadBeatRules) -> dict[str, Any]:
@@ -212,8 +222,9 @@ def engine_settings(table: TableSettings, jackpot_drop: int, jackpot_min_players
                         ("draws", table.draws), ("rake_cap", table.rake_cap)):
         if value is not None:
             out[name] = str(value)
-    if table.openers:
-        out["openers"] = True
+    for name in ("openers", "fold_when_check_free", "auto_muck"):
+        if getattr(table, name):
+            out[name] = True
     return out
 
 
@@ -241,7 +252,9 @@ def _engine(settings: str) -> PokerEngine:
             ante=int(chosen["ante"]), bring_in=int(chosen["bring_in"]),
             fee_percent=Fraction(chosen["rake"]), fee_cap=number("rake_cap"),
             jackpot_drop=int(chosen["jackpot_drop"]),
-            jackpot_min_players=int(chosen["jackpot_min_players"]))
+            jackpot_min_players=int(chosen["jackpot_min_players"]),
+            fold_when_check_free=bool(chosen.get("fold_when_check_free", False)),
+            auto_muck=bool(chosen.get("auto_muck", False)))
     except (PokerError, IllegalMove, KeyError, ValueError, TypeError) as exc:
         raise RecordError(f"no poker engine for these settings: {exc}") from None
 

@@ -240,6 +240,7 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
                  rake: Fraction = Fraction(0), rake_cap: int | None = None,
                  jackpot: str | None = None, bad_beat: BadBeatRules | None = None,
                  time_charge: int | None = None, time_charge_minutes: int | None = None,
+                 fold_when_check_free: bool = False, auto_muck: bool = False,
                  actor: str = "system") -> GameTable:
     """A poker table (a ``GameTable`` of game ``poker``); with ``jackpot`` and
     ``bad_beat``, its bad-beat jackpot, seeded from the house bank to the guaranteed
@@ -247,7 +248,9 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
     fee by time (RAY 1.4.1.1.1 B) instead of a rake (A), announced in the table's
     description. Antes and a stud bring-in default to the self-play table's. ``openers``
     (Five Card Draw): jacks or better to open, on antes alone; a deal nobody opens is
-    dealt again from a fresh deck, every card in the hand's record."""
+    dealt again from a fresh deck, every card in the hand's record.
+    ``fold_when_check_free`` takes a fold when a check is free and ``auto_muck`` mucks a
+    hand beaten by one shown before it (RULINGS; both off unless the table sets them)."""
     if not _NAME.match(name):
         raise PokerTableError(f"a table name is 1-60 letters, digits, '-' or '_', not {name!r}")
     try:
@@ -284,7 +287,8 @@ def create_table(session: Session, name: str, game: str = "holdem", *, small_bli
                              ante, bring_in, Fraction(rake), rake_cap, low, hi_lo, low_rule,
                              qualifier, draws, jackpot,
                              None if bad_beat is None else rules_json(bad_beat), openers,
-                             time_charge, time_charge_minutes)
+                             time_charge, time_charge_minutes, fold_when_check_free,
+                             auto_muck)
     try:  # the engine's own checks of the stakes and forced bets (stud needs its bring-in)
         PokerEngine.for_variant(variant, small_blind, big_blind, ante=ante, bring_in=bring_in,
                                 fee_percent=Fraction(rake), fee_cap=rake_cap)

@@ -112,12 +112,14 @@ def open_poker_table(session: Session, name: str, game: str, *, small_blind: int
                      big_blind: int, min_buy_in: int, rake: Fraction = Fraction(0),
                      rake_cap: int | None = None, time_charge: int | None = None,
                      time_charge_minutes: int | None = None,
+                     fold_when_check_free: bool = False, auto_muck: bool = False,
                      actor: str = "system") -> TableInfo:
     """A new poker table (:func:`pelisali.platform.poker_tables.create_table`)."""
     return _info(poker_tables.create_table(
         session, name, game, small_blind=small_blind, big_blind=big_blind,
         min_buy_in=min_buy_in, rake=rake, rake_cap=rake_cap, time_charge=time_charge,
-        time_charge_minutes=time_charge_minutes, actor=actor))
+        time_charge_minutes=time_charge_minutes, fold_when_check_free=fold_when_check_free,
+        auto_muck=auto_muck, actor=actor))
 
 
 # -- players -----------------------------------------------------------------------------

@@ -178,6 +178,9 @@ class PokerTableRequest(BaseModel):
     # RAY 1.4.1.1.1 B: a time charge per player instead of a rake, every so many minutes
     time_charge: Cents | None = None
     time_charge_minutes: Annotated[int, Strict(), Field(ge=1, le=1440)] | None = None
+    # RULINGS: a fold when a check is free, and losing hands mucked at showdown
+    fold_when_check_free: Annotated[bool, Strict()] = False
+    auto_muck: Annotated[bool, Strict()] = False
 
 
 class LiveSlip(BaseModel):

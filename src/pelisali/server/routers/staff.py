@@ -33,6 +33,7 @@ def open_poker_table(body: PokerTableRequest, login: Staff, state: AppState) -> 
             big_blind=body.big_blind, min_buy_in=body.min_buy_in,
             rake=Fraction(body.rake_percent, 100), rake_cap=body.rake_cap,
             time_charge=body.time_charge, time_charge_minutes=body.time_charge_minutes,
+            fold_when_check_free=body.fold_when_check_free, auto_muck=body.auto_muck,
             actor=login.name)
     return {"name": table.name}
 

@@ -16,7 +16,7 @@ addStrings({
     "poker.desc": "Texas hold'em, no limit · blindit {sb}/{bb} · sisäänosto vähintään {min}",
     "poker.blinds": "Blindit {sb} / {bb}", "poker.pot": "Potti", "poker.empty": "Vapaa paikka",
     "poker.buyin": "Sisäänosto (€)", "poker.sit": "Istu pöytään", "poker.sitout": "Istu sivuun",
-    "poker.sitin": "Palaa peliin", "poker.leave": "Poistu pöydästä", "poker.fold": "Luovuta",
+    "poker.sitin": "Palaa peliin", "poker.leave": "Poistu pöydästä", "poker.fold": "Luovuta", "poker.foldfree": "Luovuta, vaikka voisit sanoa sökö? Napauta uudelleen",
     "poker.check": "Sökö", "poker.call": "Maksa {amount}", "poker.raise": "Korota: {amount}",
     "poker.bet": "Panosta: {amount}", "poker.allin": "All-in", "poker.min": "Min",
     "poker.halfpot": "½ potti", "poker.potsize": "Potti",
@@ -37,7 +37,7 @@ addStrings({
     "poker.desc": "Texas hold'em, no limit · blinds {sb}/{bb} · inköp minst {min}",
     "poker.blinds": "Blinds {sb} / {bb}", "poker.pot": "Pott", "poker.empty": "Ledig plats",
     "poker.buyin": "Inköp (€)", "poker.sit": "Sätt dig", "poker.sitout": "Sitt över",
-    "poker.sitin": "Spela igen", "poker.leave": "Lämna bordet", "poker.fold": "Lägg",
+    "poker.sitin": "Spela igen", "poker.leave": "Lämna bordet", "poker.fold": "Lägg", "poker.foldfree": "Lägga trots att du kan checka? Tryck igen",
     "poker.check": "Passa", "poker.call": "Syna {amount}", "poker.raise": "Höj: {amount}",
     "poker.bet": "Satsa: {amount}", "poker.allin": "All-in", "poker.min": "Min",
     "poker.halfpot": "½ pott", "poker.potsize": "Pott",
@@ -58,7 +58,7 @@ addStrings({
     "poker.desc": "Texas hold'em, no limit · blinds {sb}/{bb} · buy-in at least {min}",
     "poker.blinds": "Blinds {sb} / {bb}", "poker.pot": "Pot", "poker.empty": "Empty seat",
     "poker.buyin": "Buy-in (€)", "poker.sit": "Take a seat", "poker.sitout": "Sit out",
-    "poker.sitin": "Sit in", "poker.leave": "Leave the table", "poker.fold": "Fold",
+    "poker.sitin": "Sit in", "poker.leave": "Leave the table", "poker.fold": "Fold", "poker.foldfree": "Fold when you could check? Tap again",
     "poker.check": "Check", "poker.call": "Call {amount}", "poker.raise": "Raise to {amount}",
     "poker.bet": "Bet {amount}", "poker.allin": "All-in", "poker.min": "Min",
     "poker.halfpot": "½ pot", "poker.potsize": "Pot",
@@ -411,6 +411,10 @@ function renderControls(view, mine) {
   if (!legal) return;
   const fold = $("#poker-fold");
   fold.hidden = !legal.fold;
+  // A table may take a fold when a check is free (RULINGS): the first tap asks again.
+  fold.dataset.free = String(Boolean(legal.fold && legal.check));
+  fold.dataset.asked = "false";
+  fold.textContent = t("poker.fold");
   const checkCall = $("#poker-check-call");
   checkCall.dataset.action = legal.check ? "check" : "call";
   checkCall.textContent = legal.check ? t("poker.check") : t("poker.call", { amount: money(legal.call) });
@@ -478,7 +482,15 @@ export function wirePoker() {
     send({ type: event.currentTarget.dataset.out === "true" ? "sit-in" : "sit-out" });
   });
   $("#poker-leave").addEventListener("click", () => send({ type: "leave", key: uniqueKey() }));
-  $("#poker-fold").addEventListener("click", () => act("fold"));
+  $("#poker-fold").addEventListener("click", (event) => {
+    const fold = event.currentTarget;
+    if (fold.dataset.free === "true" && fold.dataset.asked !== "true") {
+      fold.dataset.asked = "true";
+      fold.textContent = t("poker.foldfree");
+      return;
+    }
+    act("fold");
+  });
   $("#poker-check-call").addEventListener("click", (event) => act(event.currentTarget.dataset.action));
   $("#poker-raise").addEventListener("click", (event) => {
     act(event.currentTarget.dataset.action, Number($("#poker-raise-range").value));
