@@ -317,7 +317,7 @@ class AmlCase(Base):
     player: Mapped[str] = mapped_column(String(80))
     evidence: Mapped[str] = mapped_column(Text)
     through: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(8), default="open")  # open or closed
+    status: Mapped[str] = mapped_column(String(8), default="open")  # open, closed, voided
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime())
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     closed_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
