@@ -3,23 +3,31 @@
 players who share one, the ``joint_play`` rule flags linked players whose stakes on one
 spot of one round together exceed the maximum in a pattern, and staff void the excess
 through the ledger: exact amounts, money conserved, once only; bad requests change
-nothing."""
+nothing. The CLI and the staff API say the same."""
 
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import Fixed, migrated_copy, migrated_template
+from argon2 import PasswordHasher
+from dbfixtures import STAFF_PASSWORD, Fixed, migrated_copy, migrated_template
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
+from typer.testing import CliRunner
 
+from pelisali.cli.main import app as cli
 from pelisali.platform import accounts, aml, ledger, logins, rounds
 from pelisali.platform.aml import AmlError, AmlSettings, scan, settings, void_case
 from pelisali.platform.db import transaction
 from pelisali.platform.models import AmlCase, LogIn, Transfer
+from pelisali.server.app import create_app
+from pelisali.server.auth import DEVICE_COOKIE
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 LATER = T0 + timedelta(hours=1)
@@ -246,3 +254,93 @@ def test_a_bet_in_prison_is_voided_once_it_is_settled(engine: Engine) -> None:
     assert [(t["round"], t["to"], t["amount"]) for t in done.transfers] == [
         (first, "player:bob", 400)]
     assert wallet(engine, "bob") == before + 400
+
+
+# -- the server and the command line -------------------------------------------------------
+def test_the_server_the_staff_api_and_the_cli(template: Any, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each log-in kept with the browser's device cookie (given at the first) and the
+    client's address; the staff scan finds ann and bob linked and playing together, and
+    void bob's excess; the CLI says the same."""
+    # argon2 at its cheapest: these passwords guard nothing
+    monkeypatch.setattr(logins, "_HASHER", PasswordHasher(time_cost=1, memory_cost=8,
+                                                          parallelism=1))
+    engine = migrated_copy(template, tmp_path / "casino.db")
+    monkeypatch.setenv("PELISALI_DATABASE_URL", f"sqlite:///{tmp_path}/casino.db")
+    with transaction(engine) as s:
+        ledger.move(s, "fund", "external:owner", "house:bank", 10**8, "funding")
+        logins.add_login(s, "floor", STAFF_PASSWORD, "staff")
+        for name in ("ann", "bob"):
+            accounts.register(s, name, date(1990, 1, 1), "FI")
+            accounts.deposit(s, name, 100_000, key=f"d-{name}")
+            logins.add_login(s, name, STAFF_PASSWORD, "player")
+        rounds.create_table(s, "r-1", "roulette", "C", limit_min=100, limit_max=1_000)
+    client = TestClient(create_app(engine), client=("203.0.113.7", 40_000))
+
+    def log_in_as(name: str) -> Any:
+        client.post("/api/logout")
+        answer = client.post("/api/login", json={"name": name, "password": STAFF_PASSWORD})
+        assert answer.status_code == 200, answer.text
+        return answer
+
+    first = log_in_as("ann")
+    device = client.cookies[DEVICE_COOKIE]
+    assert logins.valid_device(device)
+    cookie = first.headers["set-cookie"].lower()
+    assert cookie.startswith("pelisali_session=")  # the session's cookie first
+    assert f"{DEVICE_COOKIE}=" in cookie and "max-age=34560000" in cookie  # 400 days
+    assert DEVICE_COOKIE not in log_in_as("bob").headers["set-cookie"]  # the browser's own
+    with transaction(engine) as s:
+        kept = [(r.name, r.role, r.device, r.address)
+                for r in s.scalars(select(LogIn).order_by(LogIn.id))]
+    digest = logins.device_digest(device)
+    assert kept == [("ann", "player", digest, "203.0.113.7"),
+                    ("bob", "player", digest, "203.0.113.7")]
+    for lands in (RED, BLACK, RED):  # on the real clock, as the server scans by it
+        play(engine, "r-1", lands, ("ann", "red", 800), ("bob", "red", 600))
+    assert client.post("/api/staff/aml/cases/1/void", json={"note": "x"}).status_code == 403
+    log_in_as("floor")
+    found = {(c["rule"], c["player"]): c
+             for c in client.post("/api/staff/aml/scan").json()["opened"]}
+    assert found[("linked_accounts", "bob")]["evidence"]["linked"] == [
+        {"player": "ann", "by": "address", "value": "203.0.113.7"},
+        {"player": "ann", "by": "device", "value": digest[:12]}]
+    case, linked = found[("joint_play", "bob")]["id"], found[("linked_accounts", "bob")]["id"]
+    before = wallet(engine, "bob")
+    done = client.post(f"/api/staff/aml/cases/{case}/void", json={"note": "one household"})
+    assert done.status_code == 200, done.text
+    body = done.json()
+    assert (body["already"], body["case"]["status"], body["case"]["closed_by"]) == (
+        False, "voided", "floor")
+    assert [(t["from"], t["amount"]) for t in body["transfers"]] == [
+        ("player:bob", 400), ("house:bank", 400), ("player:bob", 400)]
+    assert wallet(engine, "bob") == before - 400
+    count = transfers(engine)
+    again = client.post(f"/api/staff/aml/cases/{case}/void", json={"note": "one household"})
+    assert again.status_code == 200 and again.json()["already"] is True
+    assert again.json()["transfers"] == body["transfers"] and transfers(engine) == count
+    for path, note, status, code in ((f"{linked}/void", "x", 400, "aml_not_joint_play"),
+                                     ("999/void", "x", 400, "aml_no_case"),
+                                     (f"{case}/void", "   ", 400, "aml_note"),
+                                     (f"{case}/void", "", 422, "invalid"),
+                                     (f"{case}/close", "x", 400, "aml_case_done")):
+        answer = client.post(f"/api/staff/aml/cases/{path}", json={"note": note})
+        assert (answer.status_code, answer.json()["code"]) == (status, code), answer.text
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["aml", "void", str(case), "--staff", "floor", "--note", "x"])
+    assert shown.exit_code == 0 and "voided already" in shown.output, shown.output
+    refused = runner.invoke(cli, ["aml", "void", str(linked), "--staff", "floor",
+                                  "--note", "x"])
+    assert refused.exit_code == 2 and "only a joint_play case" in refused.output
+    listed = runner.invoke(cli, ["aml", "cases", "--all", "--json"])
+    assert {c["status"] for c in json.loads(listed.output) if c["id"] == case} == {"voided"}
+    assert transfers(engine) == count and wallet(engine, "bob") == before - 400
+    # A device cookie not of the server's making is replaced by one that is.
+    client.cookies.clear()
+    client.cookies.set(DEVICE_COOKIE, "x")
+    third = client.post("/api/login", json={"name": "bob", "password": STAFF_PASSWORD})
+    assert logins.valid_device(third.cookies[DEVICE_COOKIE])
+    with transaction(engine) as s:
+        assert ledger.check(s).ok and ledger.verify_audit(s).ok
+        assert s.scalars(select(LogIn.device).order_by(LogIn.id.desc())).first() == (
+            logins.device_digest(third.cookies[DEVICE_COOKIE]))
