@@ -281,6 +281,8 @@ def chip_flows(nets: dict[str, int]) -> dict[tuple[str, str], int]:
 
     >>> chip_flows({"ann": 138, "bob": -50, "cid": -100})
     {('bob', 'ann'): 46, ('cid', 'ann'): 92}
+    >>> chip_flows({"ann": 100, "bob": -50, "cid": -55, "dan": 0})  # 47.62 and 52.38
+    {('bob', 'ann'): 47, ('cid', 'ann'): 52}
     """
     losers = {p: -n for p, n in nets.items() if n < 0}
     lost = sum(losers.values())
@@ -538,10 +540,13 @@ class Voided:
 
 
 def reversed_part(net: int, excess: int, stake: int) -> int:
-    """The net result of a bet's part over the maximum, rounded toward zero to the cent.
+    """The net result of a bet's part over the maximum, rounded toward zero to the cent:
+    a straight up of 1 € won at 35:1, all of it over; a banker bet of 3.01 € won (2.85 €
+    after the commission), 1 € of it over; a bet of 7.01 € half lost (la partage), 4 € of
+    it over.
 
-    >>> reversed_part(3_500, 100, 100), reversed_part(950, 300, 1_000), reversed_part(-50, 30, 100)
-    (3500, 285, -15)
+    >>> reversed_part(3_500, 100, 100), reversed_part(285, 100, 301), reversed_part(-351, 400, 701)
+    (3500, 94, -200)
     """
     part = abs(net) * excess // stake
     return part if net >= 0 else -part
@@ -626,8 +631,6 @@ def void_case(session: Session, case_id: int, staff: str, note: str) -> Voided:
         post(session, postings, actor=staff, action="aml-void", note={
             "case": case_id, "player": row.player, "note": note,
             "reversed": [[r, a] for r, a in sorted(by_round.items())]})
-    except AmlError:
-        raise
     except LedgerError as exc:
         raise AmlError(f"case {case_id} cannot be voided: {exc}; nothing was voided"
                        ) from None
