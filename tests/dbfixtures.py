@@ -158,3 +158,27 @@ def sign_up(client: Any, name: str, password: str, deposit: int = 0,
     if deposit:
         assert client.post("/api/wallet/deposit", json={"amount": deposit, "key": key}
                            ).json() == {"balance": deposit}
+
+
+def migrated_copy(template: Any, path: Path | None = None) -> Engine:
+    """A fresh database with the schema ``template`` holds (an SQLite connection to a
+    migrated database), copied rather than migrated again: in memory, or in the file
+    ``path``. Migrating costs a few tenths of a second; a copy, a few milliseconds."""
+    engine = make_engine(f"sqlite:///{path}" if path else "sqlite://")
+    with engine.connect() as connection:
+        template.backup(connection.connection.driver_connection)
+    return engine
+
+
+def migrated_template() -> Any:
+    """An SQLite database in memory, migrated to the newest schema, for
+    :func:`migrated_copy`."""
+    import sqlite3
+
+    engine = make_engine("sqlite://")
+    upgrade(engine)
+    copy = sqlite3.connect(":memory:", check_same_thread=False)
+    with engine.connect() as connection:
+        connection.connection.driver_connection.backup(copy)
+    engine.dispose()
+    return copy

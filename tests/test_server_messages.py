@@ -20,10 +20,18 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from sqlalchemy import update
 
-from pelisali.platform import accounts, card_rounds, passwords, poker_tables, rounds, tables
+from pelisali.platform import (
+    accounts,
+    aml,
+    card_rounds,
+    passwords,
+    poker_tables,
+    rounds,
+    tables,
+)
 from pelisali.platform.db import make_engine, transaction, upgrade
 from pelisali.platform.ledger import LedgerError, now_utc
-from pelisali.platform.models import WebSession
+from pelisali.platform.models import AmlCase, WebSession
 from pelisali.platform.payments import PaymentResult
 from pelisali.platform.poker_tables import CashTable, Seat, Seating
 from pelisali.poker.variants import PokerError
@@ -488,6 +496,20 @@ def _platform_refusals() -> list[Refusal]:
     refused("name_form", {}, lambda s: accounts.check_registration("a b", date(1990, 1, 1),
                                                                    "FI"))
     refused("account", {"status": "restricted"}, restricted)
+
+    def case(s: Any, rule: str, status: str = "open") -> int:
+        row = AmlCase(rule=rule, player="ann", evidence='{"rounds": []}', through=1,
+                      status=status, opened_at=now_utc(), note="")
+        s.add(row)
+        s.flush()
+        return row.id
+
+    refused("aml_no_case", {"case": "99"}, aml.close_case, 99, "floor", "seen")
+    refused("aml_note", {}, aml.void_case, 1, "floor", " ")
+    refused("aml_case_done", {"case": "1"},
+            lambda s: aml.close_case(s, case(s, "rapid_cash", "closed"), "floor", "seen"))
+    refused("aml_not_joint_play", {"case": "1", "rule": "little_play"},
+            lambda s: aml.void_case(s, case(s, "little_play"), "floor", "seen"))
     found += [(str(passwords.weakness(password, name)), code, params)
               for password, name, code, params in (
                   ("x" * 201, "", "password_long", {"most": "200"}),
@@ -525,6 +547,10 @@ LITERAL: list[Refusal] = [
     (MOVING, "unavailable", {}),
     (NOT_CONNECTED, "not_connected", {}),
     ("ann: self-excluded", "excluded", {}),
+    ("case 4: bet 2 of round 17 is still in prison; void the case once it is settled",
+     "aml_in_prison", {"case": "4", "bet": "2", "round": "17"}),
+    ("case 4: bet 2 of round 17 is not the bet its evidence names", "aml_evidence",
+     {"case": "4", "bet": "2", "round": "17"}),
 ]
 
 

@@ -484,8 +484,20 @@ def jackpot_report(name: Annotated[str, typer.Argument()]) -> None:
 
 
 # -- anti-money-laundering ----------------------------------------------------------------
-aml_app = typer.Typer(help="Anti-money-laundering monitoring: scan, cases, close.",
+aml_app = typer.Typer(help="Anti-money-laundering monitoring: scan, cases, close, void.",
                       no_args_is_help=True)
+
+
+def _shown(key: str, value: object) -> str:
+    """An evidence value in the table: money in euros, a list as how many it holds (the
+    whole evidence is in ``--json``), the linked players by name."""
+    if key in MONEY_KEYS and isinstance(value, int):
+        return format_cents(value)
+    if key == "linked" and isinstance(value, list):
+        return " ".join(f"{x['player']} ({x['by']} {x['value']})" for x in value)
+    if isinstance(value, list | dict):
+        return str(len(value))
+    return str(value)
 
 
 def _case_table(found: Sequence[Case], title: str) -> RichTable:
@@ -493,15 +505,16 @@ def _case_table(found: Sequence[Case], title: str) -> RichTable:
     for column in ("case", "rule", "player", "opened", "evidence", "status"):
         table.add_column(column)
     for case in found:
-        shown = ", ".join(f"{k} {format_cents(v) if k in MONEY_KEYS else v}"
-                          for k, v in case.evidence.items() if k != "transfers")
+        shown = ", ".join(f"{k} {_shown(k, v)}" for k, v in case.evidence.items()
+                          if k != "transfers")
         table.add_row(str(case.id), case.rule, case.player, f"{case.opened_at:%Y-%m-%d %H:%M}",
                       shown, case.status + (f" ({case.closed_by}: {case.note})"
                                             if case.closed_by else ""))
     return table
 
 
-MONEY_KEYS = ("deposited", "withdrawn", "staked", "threshold")
+MONEY_KEYS = ("deposited", "withdrawn", "staked", "threshold", "lost", "to_winner", "back",
+              "transferred", "minimum_amount", "excess")
 
 
 @aml_app.command("scan")
@@ -544,3 +557,33 @@ def aml_close(
     with _session() as session:
         closed = close_case(session, case, staff, note)
     console.print(f"case {closed.id} ({closed.rule}, {closed.player}) closed by {staff}")
+
+
+@aml_app.command("void")
+def aml_void(
+    case: Annotated[int, typer.Argument(help="the joint-play case number")],
+    staff: Annotated[str, typer.Option(help="who voids it")],
+    note: Annotated[str, typer.Option(help="what was found and done")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Void the excess over the maximum of a joint-play case (RAY 1.1): its player's
+    stake over the maximum treated as never accepted, the net result on it reversed
+    between the player and the house bank; the case closed as voided (audit chain)."""
+    import json
+
+    from pelisali.platform.aml import void_case
+
+    with _session() as session:
+        done = void_case(session, case, staff, note)
+    if as_json:
+        print(json.dumps(done.to_json()))
+        return
+    who = done.case.player
+    if done.already:
+        console.print(f"case {case} ({who}) was voided already by {done.case.closed_by}: "
+                      "nothing changed")
+        return
+    for t in done.transfers:
+        console.print(f"round {t['round']}: {format_cents(t['amount'])} from {t['from']} "
+                      f"to {t['to']}")
+    console.print(f"case {case} ({who}) voided by {staff}: {len(done.transfers)} transfers")

@@ -4,6 +4,12 @@ Passwords are kept only as argon2 hashes; a session is a random token (the serve
 puts it in a cookie), of which the database keeps only the SHA-256. A player logs in
 under their player name; staff have logins of their own and no wallet.
 
+Each log-in is kept (:class:`~pelisali.platform.models.LogIn`) with the browser's device
+and the client's address, for the linked-accounts monitoring
+(:mod:`pelisali.platform.aml`): the device is a long-lived random id the server gives a
+browser in a cookie at its first log-in (:func:`new_device`, :func:`valid_device`), of
+which only the SHA-256 is kept; the address is kept as an IP address, or not at all.
+
 Argon2 is slow on purpose, so it never runs inside a transaction: the server hashes
 (:func:`hash_password`) and checks (:func:`password_matches`) before and between its
 transactions, on a small pool of threads of its own (:data:`PASSWORD_THREADS`), so a
@@ -19,16 +25,24 @@ flood of logins waits for that pool and holds no lock that bets need.
 ...     add_login(s, "ann", "correct horse", "player")
 ...     token = log_in(s, "ann", "correct horse")
 ...     who(s, token)
+...     device = new_device()
+...     _ = start_session(s, "ann", device=device, address="2001:DB8::1")
+...     [(row.device == device_digest(device), row.address) for row in s.scalars(
+...         select(LogIn).order_by(LogIn.id))]
 Login(name='ann', role='player')
+[(False, None), (True, '2001:db8::1')]
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TypeGuard
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -38,7 +52,7 @@ from sqlalchemy.orm import Session
 from pelisali.platform import metrics
 from pelisali.platform.accounts import Refused
 from pelisali.platform.ledger import LedgerError, append_audit, now_utc
-from pelisali.platform.models import Credential, WebSession
+from pelisali.platform.models import Credential, LogIn, WebSession
 from pelisali.platform.passwords import MIN_LENGTH, weakness
 
 ROLES = ("player", "staff")
@@ -49,6 +63,9 @@ _HASHER = PasswordHasher()
 _POOL = ThreadPoolExecutor(max_workers=PASSWORD_THREADS, thread_name_prefix="argon2")
 # Checked against when a name has no login, so that an unknown name costs the same.
 _NOBODY = _HASHER.hash(secrets.token_urlsafe(16))
+# A device id as the server makes them (token_urlsafe(24): 32 characters), or a little
+# longer or shorter; anything else a browser sends is not ours and gets a new one.
+_DEVICE = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
 
 
 class AuthError(LedgerError):
@@ -130,8 +147,46 @@ def log_in(session: Session, name: str, password: str) -> str:
     return start_session(session, name)
 
 
-def start_session(session: Session, name: str) -> str:
-    """A new session token for login ``name``, whose password was checked."""
+def new_device() -> str:
+    """A new device id for a browser's device cookie: 24 random bytes, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def valid_device(value: str | None) -> TypeGuard[str]:
+    """Whether ``value`` (a device cookie as a browser sent it) has a device id's form.
+
+    >>> valid_device(new_device()), valid_device("x"), valid_device("a b" * 10)
+    (True, False, False)
+    """
+    return value is not None and _DEVICE.match(value) is not None
+
+
+def device_digest(device: str) -> str:
+    """What is kept of a device id: its SHA-256."""
+    return hashlib.sha256(device.encode()).hexdigest()
+
+
+def client_address(host: str | None) -> str | None:
+    """A client's address as it is kept: an IP address in its normal form (an IPv4
+    address inside IPv6 as IPv4), or None for anything else.
+
+    >>> client_address("10.0.0.1"), client_address("::ffff:10.0.0.1"), client_address("x")
+    ('10.0.0.1', '10.0.0.1', None)
+    """
+    try:
+        found = ipaddress.ip_address((host or "").strip())
+    except ValueError:
+        return None
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return str(found.ipv4_mapped)
+    return str(found)
+
+
+def start_session(session: Session, name: str, device: str | None = None,
+                  address: str | None = None) -> str:
+    """A new session token for login ``name``, whose password was checked; the log-in is
+    kept with the ``device`` id (if it has a device id's form) and the client's
+    ``address`` (if it is an IP address)."""
     found = session.scalars(select(Credential).where(Credential.name == name)).one_or_none()
     if found is None:
         raise AuthError("wrong name or password")
@@ -139,6 +194,9 @@ def start_session(session: Session, name: str) -> str:
     now = now_utc()
     session.add(WebSession(token_hash=_digest(token), name=found.name, role=found.role,
                            created_at=now, expires_at=now + timedelta(hours=SESSION_HOURS)))
+    session.add(LogIn(name=found.name, role=found.role,
+                      device=device_digest(device) if valid_device(device) else None,
+                      address=client_address(address), at=now))
     session.flush()
     return token
 

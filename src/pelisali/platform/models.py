@@ -289,6 +289,22 @@ class WebSession(Base):
     __table_args__ = (Index("ix_web_sessions_name", "name"),)
 
 
+class LogIn(Base):
+    """A log-in, kept after its session ends: who, when, the browser's device (only the
+    SHA-256 of its long-lived device cookie) and the client's address (None where the
+    server was not told one). The linked-accounts monitoring reads them."""
+
+    __tablename__ = "log_ins"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    role: Mapped[str] = mapped_column(String(8))
+    device: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    address: Mapped[str | None] = mapped_column(String(45), nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    __table_args__ = (Index("ix_log_ins_name", "name"), Index("ix_log_ins_device", "device"),
+                      Index("ix_log_ins_address", "address"))
+
+
 class AmlCase(Base):
     """A case the anti-money-laundering monitoring opened for staff (GGPoker house rules,
     "Rahanpesun torjunta"): the rule, the player, its evidence as JSON, and how staff
@@ -301,7 +317,7 @@ class AmlCase(Base):
     player: Mapped[str] = mapped_column(String(80))
     evidence: Mapped[str] = mapped_column(Text)
     through: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(8), default="open")  # open or closed
+    status: Mapped[str] = mapped_column(String(8), default="open")  # open, closed, voided
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime())
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     closed_by: Mapped[str | None] = mapped_column(String(80), nullable=True)

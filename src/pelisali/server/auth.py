@@ -1,7 +1,9 @@
 """Logins, sessions and rate limits for the server.
 
 The logins and sessions are the platform's (:mod:`pelisali.platform.logins`, named
-here too for the server's callers); a session's token travels in the :data:`COOKIE`.
+here too for the server's callers); a session's token travels in the :data:`COOKIE`,
+and a browser's device id (a random id the server gives it at its first log-in, kept
+with every log-in for the linked-accounts monitoring) in :data:`DEVICE_COOKIE`.
 Only a staff session reaches the staff endpoints. What this module adds is the rate
 limits the server puts on slips and registrations (:class:`RateLimit`) and on failed
 logins (:class:`LoginGuard`).
@@ -39,6 +41,8 @@ from pelisali.platform.logins import (
 )
 
 COOKIE = "pelisali_session"
+DEVICE_COOKIE = "pelisali_device"
+DEVICE_DAYS = 400  # the longest a browser keeps a cookie (RFC 6265bis caps it at 400 days)
 
 
 class RateLimit:
@@ -131,5 +135,5 @@ class LoginGuard:
             self._failures.pop(f"name:{name}", None)
 
 
-__all__ = ["COOKIE", "MIN_PASSWORD", "ROLES", "SESSION_HOURS", "AuthError", "Login",
-           "LoginGuard", "RateLimit", "add_login", "log_in", "log_out", "who"]
+__all__ = ["COOKIE", "DEVICE_COOKIE", "DEVICE_DAYS", "MIN_PASSWORD", "ROLES", "SESSION_HOURS",
+           "AuthError", "Login", "LoginGuard", "RateLimit", "add_login", "log_in", "log_out", "who"]

@@ -137,6 +137,16 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "too_many_logins": (r"too many failed logins: try again in (?P<seconds>\d+) s",),
     "too_many_accounts": (r"too many new accounts",),
     "too_fast": (r"too many (?:slips|bets|messages)", r"^more than \d+ messages a second$"),
+    # -- staff: the anti-money-laundering cases -------------------------------------------
+    "aml_no_case": (r"^no case (?P<case>\d+)$",),
+    "aml_case_done": (r"^case (?P<case>\d+) is (?:closed|voided) already$",),
+    "aml_note": (r"^(?:closing|voiding) a case needs the staff member and a note$",),
+    "aml_not_joint_play": (r"^case (?P<case>\d+) is a (?P<rule>\w+) case: only a joint_play "
+                           r"case is voided$",),
+    "aml_in_prison": (r"^case (?P<case>\d+): bet (?P<bet>\d+) of round (?P<round>\d+) is "
+                      r"still in prison; void the case once it is settled$",),
+    "aml_evidence": (r"^case (?P<case>\d+): bet (?P<bet>\d+) of round (?P<round>\d+) is not "
+                     r"the bet its evidence names$",),
     # a client key sent again with another request (keys.used_for, the poker room's words)
     "key_reused": (r"^(?:this key|key .+) was used for .+; send a new key$",
                    r"^bet key '.*' was used for a different bet",

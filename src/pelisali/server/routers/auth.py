@@ -6,7 +6,16 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, Response
 
 from pelisali.platform import accounts, logins, queries
-from pelisali.server.auth import COOKIE, SESSION_HOURS, AuthError, add_login, log_out, who
+from pelisali.server.auth import (
+    COOKIE,
+    DEVICE_COOKIE,
+    DEVICE_DAYS,
+    SESSION_HOURS,
+    AuthError,
+    add_login,
+    log_out,
+    who,
+)
 from pelisali.server.dependencies import AppState, Current
 from pelisali.server.links import link, links
 from pelisali.server.retry import RetryingRoute
@@ -54,12 +63,20 @@ def login(body: Credentials, request: Request, response: Response, state: AppSta
         state.logins.failed(body.name, address)
         raise AuthError("wrong name or password")
     state.logins.succeeded(body.name)
+    # The browser's device id: the one it holds, or a new one if it holds none of ours.
+    device = request.cookies.get(DEVICE_COOKIE)
+    fresh = not logins.valid_device(device)
+    if fresh:
+        device = logins.new_device()
     with state.db() as session:
-        token = logins.start_session(session, body.name)
+        token = logins.start_session(session, body.name, device=device, address=address)
         found = who(session, token)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="strict",
-                        secure=state.security.secure_cookies or request.url.scheme == "https",
+    secure = state.security.secure_cookies or request.url.scheme == "https"
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure,
                         max_age=SESSION_HOURS * 3600)
+    if fresh and device:
+        response.set_cookie(DEVICE_COOKIE, device, httponly=True, samesite="strict",
+                            secure=secure, max_age=DEVICE_DAYS * 24 * 3600)
     return {"name": found.name, "role": found.role}
 
 

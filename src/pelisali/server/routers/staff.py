@@ -1,6 +1,6 @@
 """The staff's endpoints: opening wager and poker tables, a table's status and limits,
 voiding a round, a player's status, the day's report, and the anti-money-laundering
-cases."""
+cases (scan, read, close, and void a joint-play case's excess)."""
 
 from datetime import date
 from fractions import Fraction
@@ -114,3 +114,13 @@ def aml_close(case_id: Annotated[int, Path(gt=0, le=2**62)], body: CaseClosing, 
     """Close a case with the staff member's note (in the audit chain)."""
     with state.db() as session:
         return aml.close_case(session, case_id, login.name, body.note).to_json()
+
+
+@router.post("/api/staff/aml/cases/{case_id}/void")
+def aml_void(case_id: Annotated[int, Path(gt=0, le=2**62)], body: CaseClosing, login: Staff,
+             state: AppState) -> dict[str, Any]:
+    """Void the excess over the maximum of a joint-play case (RAY 1.1) through the
+    ledger, with the staff member's note; a case voided already answers what its void
+    did, with ``already`` true, and changes nothing."""
+    with state.db() as session:
+        return aml.void_case(session, case_id, login.name, body.note).to_json()
