@@ -14,8 +14,7 @@ from sqlalchemy import Engine, select
 from pelisali.platform import accounts, colour_chips
 from pelisali.platform.colour_chips import ChipError, buy, exchange, set_chips, stacks
 from pelisali.platform.db import transaction
-from pelisali.platform.ledger import KeyConflict, LedgerError, balance, balances, check
-from pelisali.platform.ledger import move
+from pelisali.platform.ledger import KeyConflict, LedgerError, balance, balances, check, move
 from pelisali.platform.models import ColourStack, RoundRow
 from pelisali.platform.rounds import create_table, place_bet, recall, settle, void
 
@@ -99,12 +98,11 @@ def test_bad_requests_are_refused_and_change_nothing(engine: Engine) -> None:
                 ("blue", 60_000, 2, "within the table's limits"),
                 ("blue", 500, 0, "bought 1 to 1000"),
                 ("blue", 500_00, 3, "no credit")):
-            with pytest.raises(LedgerError, match=words):
-                with s.begin_nested():
-                    buy(s, "r1", "ann", colour, unit, chips, key=f"k-{colour}-{unit}-{chips}")
+            with pytest.raises(LedgerError, match=words), s.begin_nested():
+                buy(s, "r1", "ann", colour, unit, chips, key=f"k-{colour}-{unit}-{chips}")
         with pytest.raises(ChipError, match="takes colour chips only: buy a stack first"):
             place_bet(s, "r1", "ann", "red", 500, key="b0")
-        with pytest.raises(ChipError, match="whole chips of 10.00, not 15.00"):
+        with pytest.raises(ChipError, match=r"whole chips of 10\.00, not 15\.00"):
             place_bet(s, "r1", "bob", "red", 1_500, key="b1")
         with pytest.raises(ChipError, match="bob holds no colour chips at r2"):
             exchange(s, "r2", "bob", key="x0")
@@ -113,7 +111,7 @@ def test_bad_requests_are_refused_and_change_nothing(engine: Engine) -> None:
     with transaction(engine) as s:  # one key, another request: refused
         with pytest.raises(KeyConflict):
             buy(s, "r1", "bob", "red", 1_000, 6, key="cb")
-        with pytest.raises(ChipError, match="bob plays red chips of 10.00"):
+        with pytest.raises(ChipError, match=r"bob plays red chips of 10\.00"):
             buy(s, "r1", "bob", "red", 500, 1, key="cb2")
         assert buy(s, "r1", "bob", "red", 1_000, 1, key="cb3").chips == 6  # more of the same
         with pytest.raises(ChipError, match="r1 has colour chips in play"):

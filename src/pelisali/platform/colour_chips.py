@@ -252,7 +252,7 @@ def exchange(session: Session, name: str, player: str, key: str) -> Stack:
                            ).one_or_none()
     if done is not None:  # a retry
         if done.table_id != table.id or done.player != player:
-            raise ChipError(f"key {key!r} was used for another exchange")
+            raise ChipError(f"key {key} was used for another exchange; send a new key")
         return Stack(name, player, done.colour, done.unit, 0)
     mine = next((s for s in _open_stacks(session, table) if s.player == player), None)
     if mine is None:
@@ -276,6 +276,29 @@ def stacks(session: Session, name: str) -> list[Stack]:
     """The colour chips in play at a table, stack by stack."""
     table = _table(session, name)
     return [_stack(session, table, row) for row in _open_stacks(session, table)]
+
+
+def chips_of(session: Session, name: str) -> str:
+    """Which chips the table takes: value, colour or both."""
+    return _table(session, name).chips
+
+
+def view(session: Session, name: str, player: str | None = None) -> dict[str, object]:
+    """The table's chips as a client shows them: what it takes, the palette (each colour
+    with its names and whether it is taken), every stack in play, and the player's own."""
+    table = _table(session, name)
+    held = [_stack(session, table, row) for row in _open_stacks(session, table)]
+    taken = {s.colour for s in held}
+    own = next((s for s in held if s.player == player), None)
+    return {"table": name, "chips": table.chips, "min": table.limit_min,
+            "max": table.limit_max,
+            "palette": [{"colour": c, "names": dict(zip(("fi", "sv", "en"), names,
+                                                        strict=True)),
+                         "css": css, "taken": c in taken}
+                        for c, (names, css) in PALETTE.items()],
+            "stacks": [{"player": s.player, "colour": s.colour, "css": PALETTE[s.colour][1]}
+                       for s in held],
+            "mine": None if own is None else own.to_json()}
 
 
 def stakes_from(session: Session, table: GameTable, players: Iterable[str]
