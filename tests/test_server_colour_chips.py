@@ -5,6 +5,7 @@ and changes nothing."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from dbfixtures import STAFF_PASSWORD, Fixed, casino, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from pelisali.platform import colour_chips
+from pelisali.platform import accounts, colour_chips
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import balance, balances, check
 from pelisali.platform.rounds import place_bet, settle
@@ -45,10 +46,10 @@ def test_buy_play_see_and_exchange_colour_chips(db: Engine) -> None:
     assert changed.json() == {"name": "live-1", "status": "open", "min": 100, "max": 20_000,
                               "chips": "colour"}
     client.post("/api/logout")
-    sign_up(client, "bob", STAFF_PASSWORD, 10_000)
-    assert client.post("/api/tables/live-1/colour-chips", json={
-        "colour": "red", "unit": 100, "chips": 5, "key": "b1"}).status_code == 200
-    client.post("/api/logout")
+    with transaction(db) as s:  # bob plays red at the table
+        accounts.register(s, "bob", date(1990, 1, 1), "FI")
+        accounts.deposit(s, "bob", 10_000, key="d-bob")
+        colour_chips.buy(s, "live-1", "bob", "red", 100, 5, key="b1")
     sign_up(client, "ann", STAFF_PASSWORD, 10_000)
     with transaction(db) as s:
         before = balances(s)
