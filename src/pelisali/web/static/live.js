@@ -391,6 +391,7 @@ function accepted(message) {
   const slip = live.slips.get(message.key);
   live.slips.delete(message.key);
   if (!slip) return;
+  if ($("#table-view").classList.contains("colour-chips")) renderColour();  // chips staked
   let total = 0;
   const notes = [];
   slip.forEach((bet, i) => {
