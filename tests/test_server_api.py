@@ -295,7 +295,8 @@ def test_staff_open_a_table_restrict_a_player_and_read_the_report(client: TestCl
     assert opened.status_code == 201
     assert [t["name"] for t in client.get("/api/lobby").json()["tables"]] == ["live-1"]
     changed = client.post("/api/staff/tables/live-1/settings", json={"min": 500, "max": 20_000})
-    assert changed.json() == {"name": "live-1", "status": "open", "min": 500, "max": 20_000}
+    assert changed.json() == {"name": "live-1", "status": "open", "min": 500, "max": 20_000,
+                              "chips": "value"}
     assert client.post("/api/staff/tables/live-1/settings", json={"min": 30_000}
                        ).status_code == 400
     closed = client.post("/api/staff/tables/live-1/settings", json={"status": "closed"})
@@ -481,7 +482,7 @@ def test_staff_open_card_tables_and_players_find_them(client: TestClient) -> Non
     assert nothing.status_code == 400 and "no game 'bridge'" in nothing.text
     closed = client.post("/api/staff/tables/pb-hall/settings", json={"status": "closed"})
     assert closed.json() == {"name": "pb-hall", "status": "closed", "min": 500,
-                             "max": closed.json()["max"]}
+                             "max": closed.json()["max"], "chips": "value"}
 
 
 def test_the_zero_rule_is_in_the_pages_language(client: TestClient) -> None:

@@ -24,6 +24,7 @@ from pelisali.platform import (
     accounts,
     aml,
     card_rounds,
+    colour_chips,
     passwords,
     poker_tables,
     rounds,
@@ -475,6 +476,48 @@ def _room_refusals(tmp_path: Path) -> list[Refusal]:
     return found
 
 
+def _chips_refusals() -> list[Refusal]:
+    """The colour chips' refusals (RAY 1.2.1, 1.2.2, 1.3.2 "Pelipanokset"), in the
+    platform's words."""
+    engine = make_engine("sqlite://")
+    upgrade(engine)
+    setup(engine)
+    with transaction(engine) as s:
+        rounds.create_table(s, "r1", "roulette", "C", limit_min=100, limit_max=50_000)
+        rounds.create_table(s, "r2", "roulette", "C", limit_min=100, limit_max=50_000)
+        rounds.create_table(s, "mw", "money-wheel")
+        colour_chips.set_chips(s, "r1", "colour", "floor")
+        colour_chips.buy(s, "r1", "bob", "red", 1_000, 5, key="c1")
+        rounds.place_bet(s, "r1", "bob", "red", 1_000, key="b1")
+    found: list[Refusal] = []
+
+    def refused(code: str, params: dict[str, str], step: Callable[..., Any],
+                *args: Any, **kwargs: Any) -> None:
+        with pytest.raises(LedgerError) as caught, transaction(engine) as s:
+            step(s, *args, **kwargs)
+        found.append((str(caught.value), code, params))
+
+    buy, chips = colour_chips.buy, colour_chips.set_chips
+    refused("chips_value_only", {"section": "RAY 1.2.1"}, buy, "r2", "ann", "red", 100, 1,
+            key="k")
+    refused("chips_value_only", {"section": "RAY 1.2.3"}, chips, "mw", "colour", "floor")
+    refused("chips_setting", {}, chips, "r1", "gold", "floor")
+    refused("chips_in_play", {}, chips, "r1", "value", "floor")
+    refused("chips_colour_only", {}, rounds.place_bet, "r1", "ann", "red", 500, key="b2")
+    refused("chips_no_colour", {"colour": "gold"}, buy, "r1", "ann", "gold", 100, 1, key="k")
+    refused("chips_colour_taken", {"colour": "red"}, buy, "r1", "ann", "red", 100, 1, key="k")
+    refused("chips_unit", {"minimum": "1.00", "maximum": "500.00"}, buy, "r1", "ann", "blue",
+            50, 1, key="k")
+    refused("chips_count", {"most": "1000"}, buy, "r1", "ann", "blue", 100, 1_001, key="k")
+    refused("chips_other_stack", {"colour": "red", "stake": "10.00"}, buy, "r1", "bob",
+            "blue", 100, 1, key="k")
+    refused("chips_bets_standing", {}, colour_chips.exchange, "r1", "bob", key="x")
+    refused("chips_none", {}, colour_chips.exchange, "r1", "ann", key="x")
+    refused("chips_whole", {"minimum": "10.00", "stake": "15.00"}, rounds.place_bet, "r1",
+            "bob", "black", 1_500, key="b3")
+    return found
+
+
 def _platform_refusals() -> list[Refusal]:
     """Refusals the API's schemas keep from a browser's well-formed requests, or that
     need a staff member: the platform's own words."""
@@ -561,7 +604,7 @@ def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Refusal]:
             *_blackjack_refusals(tmp_path_factory.mktemp("bj")),
             *_poker_refusals(tmp_path_factory.mktemp("poker")),
             *_room_refusals(tmp_path_factory.mktemp("rooms")),
-            *_platform_refusals(), *LITERAL]
+            *_platform_refusals(), *_chips_refusals(), *LITERAL]
     return made
 
 

@@ -55,6 +55,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from pelisali.games.round import Receipt, Settlement
+from pelisali.platform import colour_chips
 from pelisali.platform.db import transaction
 from pelisali.platform.models import GameTable
 from pelisali.platform.rounds import (
@@ -194,6 +195,8 @@ class TableDesk:
         # Staff may have set new limits: the next round takes them.
         self.table.limit_min, self.table.limit_max, self.table.status = lock_table(
             session, self.table)
+        # and the chips it takes (colour chips: RAY 1.2.1, 1.2.2, 1.3.2)
+        self.table.chips = colour_chips.chips_of(session, self.table_name)
         row = new_round(session, self.table)
         self._round_id, self._round = row.id, _engine_round(self.table, row, [])
         return round_id, settled

@@ -198,6 +198,27 @@ class GameTable(Base):
                                         server_default="open")  # open or closed
     gaming_day: Mapped[date] = mapped_column(Date)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # RAY 1.2.1, 1.2.2, 1.3.2 "Pelipanokset": value chips, colour chips, or both
+    chips: Mapped[str] = mapped_column(String(8), default="value", server_default="value")
+
+
+class ColourStack(Base):
+    """A player's colour chips at one table (RAY 1.2.1, 1.2.2, 1.3.2 "Pelipanokset"):
+    their colour, the value of one chip the player chose at buy-in, and when the stack
+    was bought and exchanged back to value chips (``closed_at``; None while it is
+    played). The chips' money is the ledger account ``table:TABLE/chips:PLAYER``."""
+
+    __tablename__ = "colour_stacks"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(_restrict("tables.id"))
+    player: Mapped[str] = mapped_column(String(80))
+    colour: Mapped[str] = mapped_column(String(16))
+    unit: Mapped[int] = mapped_column(BigInteger)  # cents a chip
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    bought_key: Mapped[str] = mapped_column(String(200))  # the first buy's key
+    closed_key: Mapped[str | None] = mapped_column(String(200), nullable=True, unique=True)
+    __table_args__ = (Index("ix_colour_stacks_table_player", "table_id", "player"),)
 
 
 class RoundRow(Base):

@@ -240,7 +240,8 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
               and (slip.key in used or f"{slip.key}/0" in used)):
             outcomes[n] = _again(connection, table, slip)
         elif (table.id in busy or slip.table in seen or table.game not in _WAGER_GAMES
-              or table.mode != "rng" or _holds_or_asks(table)):
+              or table.mode != "rng" or _holds_or_asks(table)
+              or table.chips != "value"):  # colour chips: the usual way
             usual.append(n)
         else:
             seen.add(slip.table)

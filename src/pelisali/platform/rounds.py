@@ -62,7 +62,7 @@ from pelisali.games import GameError, make_game
 from pelisali.games.base import WagerGame
 from pelisali.games.round import Limits, Receipt, Settlement
 from pelisali.money import format_cents
-from pelisali.platform import accounts, jackpots, metrics, table_layer
+from pelisali.platform import accounts, colour_chips, jackpots, metrics, table_layer
 from pelisali.platform.db import after_commit
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import (
@@ -350,6 +350,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
         used.update(connection.execute(_USED_KEYS, {"keys": firsts[start:start + 500]})
                     .scalars())
     check = accounts.StakeCheck(session, [slip.player for slip in slips])
+    chipped = colour_chips.stakes_from(session, table, [slip.player for slip in slips])
     placed: dict[int, list[Receipt]] = {}
     spots: dict[int, list[str]] = {}
     engine_took: dict[int, int] = {}
@@ -364,10 +365,21 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
         if slip.key in used or f"{slip.key}/0" in used:
             results[n] = placed_before(connection, rnd, slip, table.id)
             continue
+        chips = colour_chips.refusal(table, chipped.get(slip.player),
+                                     [amount for _, amount in slip.bets])
+        if chips:
+            results[n] = SlipResult([], colour_chips.ChipError(chips))
+            continue
         try:  # the engine takes the slip whole, or nothing of it
             placed[n], spots[n], engine_took[n] = rnd.place_slip(slip.player, slip.bets)
         except (GameError, IllegalMove) as exc:
             results[n] = SlipResult([], TableError(str(exc)))
+            continue
+        chips = colour_chips.refusal(table, chipped.get(slip.player),
+                                     [r.accepted for r in placed[n]])
+        if chips:  # cut to the maximum, and no longer whole chips
+            rnd.take_back(slip.player, [r.bet_id for r in placed.pop(n)])
+            results[n] = SlipResult([], colour_chips.ChipError(chips))
     # The players may stake (status, exclusion, loss limits) and hold the money.
     totals: dict[str, int] = {}
     for n, receipts in placed.items():
@@ -375,7 +387,8 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
                                    + sum(r.accepted for r in receipts))
     refusals = {player: reason for player, total in totals.items()
                 if (reason := check.over_limit(player, total))}
-    locked = lock_accounts(session, [accounts.wallet_code(p) for p in totals])
+    rnd.chip_accounts.update({p: stack.code for p, stack in chipped.items()})
+    locked = lock_accounts(session, [rnd.account_of(p) for p in totals])
     wallets = {code: row.balance for code, row in locked.items()}
     postings: list[Posting] = []
     rows: list[dict[str, Any]] = []
@@ -383,7 +396,7 @@ def accept_slips(session: Session, table: GameTable, round_id: int, rnd: WagerRo
     expected: dict[str, int] = {}
     for n, receipts in placed.items():
         slip = slips[n]
-        wallet = accounts.wallet_code(slip.player)
+        wallet = rnd.account_of(slip.player)
         total = sum(r.accepted for r in receipts)
         held = wallets.get(wallet, 0)
         if slip.player in refusals or held < total:
@@ -550,7 +563,7 @@ def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: Wage
     choices = rnd.pending()
     if choices:  # roulette D, both zero rules: the players choose first
         record = rnd.record(DECIDING)
-        derived = derived_of(record, rnd.wager)
+        derived = derived_of(record, rnd.wager) | with_chips(session, table, rnd)
         _update_round(session, round_id, status=DECIDING,
                       record=table_layer.write_record(record, derived))
         append_audit(session, "table:" + table.name, "draw", {
@@ -562,6 +575,19 @@ def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: Wage
     metrics.count(session, metrics.BETS_SETTLED.labels("wager"), len(settled))
     after_commit(session, lambda: metrics.SETTLE_SECONDS.labels("wager").observe(took))
     return settled
+
+
+def with_chips(session: Session, table: GameTable, rnd: WagerRound) -> dict[str, object]:
+    """The round's colour chips: each player who plays them stakes from and is paid to
+    their stack (set in ``rnd``), and the record keeps their colour and bets (RULINGS
+    "Colour chips"). Nothing at a table of value chips only."""
+    if table.chips == "value":
+        return {}
+    bets = sorted((b.number, seat.player) for seat in rnd.seats.values()
+                  for b in (*seat.carried, *seat.placed))
+    chipped = colour_chips.stakes_from(session, table, {p for _, p in bets})
+    rnd.chip_accounts.update({p: stack.code for p, stack in chipped.items()})
+    return colour_chips.record_of(chipped, bets)
 
 
 def _update_round(session: Session, round_id: int, **values: Any) -> None:
@@ -580,7 +606,7 @@ def _finish(session: Session, table: GameTable, round_id: int,
         raise TableError(f"round {round_id}: choices are still to be made")
     settlements = rnd.settlements()
     record = rnd.record(SETTLED, settlements)
-    derived = derived_of(record, rnd.wager)
+    derived = derived_of(record, rnd.wager) | with_chips(session, table, rnd)
     session.flush()
     connection = session.connection()
     if settlements:
@@ -593,7 +619,7 @@ def _finish(session: Session, table: GameTable, round_id: int,
         if s.paid:
             won.setdefault(s.player, []).append(s)
     # A player's payouts of the round are one transfer; the bet rows carry each bet's part.
-    payouts = [Posting(f"settle:{round_id}:{player}", BANK, accounts.wallet_code(player),
+    payouts = [Posting(f"settle:{round_id}:{player}", BANK, rnd.account_of(player),
                        sum(s.paid for s in paid), "win",
                        f"{table.name} round {round_id}: bets "
                        + ",".join(str(s.bet_id) for s in paid), round_id)
@@ -674,7 +700,8 @@ def decide(session: Session, table_name: str, round_id: int, bet_number: int, op
         raise TableError(str(exc)) from None
     if rnd.pending():
         record = rnd.record(DECIDING)
-        row.record = table_layer.write_record(record, derived_of(record, rnd.wager))
+        row.record = table_layer.write_record(
+            record, derived_of(record, rnd.wager) | with_chips(session, table, rnd))
         return []
     return _finish(session, table, row.id, rnd)
 
@@ -711,18 +738,22 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     bets = _bets(session, row.id)
     rnd = _engine_round(table, row, bets)
     record = rnd.record(VOID, void_reason=reason)
-    postings = [Posting(f"refund:{row.id}:{bet.number}", BANK, accounts.wallet_code(bet.player),
+    chipped = with_chips(session, table, rnd)
+    postings = [Posting(f"refund:{row.id}:{bet.number}", BANK, rnd.account_of(bet.player),
                         bet.stake, "refund", f"{table.name} round {row.id} void: {reason}",
                         row.id) for bet in bets if not bet.carried]
     table_layer.check_postings(postings, rnd.staked())
-    table_layer.book(session, postings)
+    table_layer.book(session, [p for p in postings if p.target.startswith("player:")])
+    if any(not p.target.startswith("player:") for p in postings):  # colour chips back
+        post(session, [p for p in postings if not p.target.startswith("player:")],
+             actor=actor, action="refunds", note={"round": row.id})
     held = [bet for bet in bets if bet.carried]
     for bet in bets:
         if not bet.carried:
             bet.paid, bet.result = bet.stake, "refund"
     jackpots.refund_entries(session, row.id, f"void: {reason}", actor)
     row.status, row.finished_at = VOID, now_utc()
-    row.record = table_layer.write_record(record, derived_of(record, rnd.wager))
+    row.record = table_layer.write_record(record, derived_of(record, rnd.wager) | chipped)
     for bet in held:
         bet.result = "prison"
     _carry(session, table, [(row.id, bet.number, bet.player, bet.spot, bet.stake, bet.level)

@@ -327,6 +327,9 @@ class WagerRound:
     next_number: int = 1
     draws: list[Draw] = field(default_factory=list)
     closed: bool = False
+    # the players who stake from another account than their wallet: colour chips
+    # (:mod:`pelisali.platform.colour_chips`), player to account
+    chip_accounts: dict[str, str] = field(default_factory=dict)
     # once closed: each bet's number to its player and the seat state's bet id
     _where: dict[int, tuple[str, int]] = field(default_factory=dict)
 
@@ -545,6 +548,11 @@ class WagerRound:
                     for s in seat.state.settlements]
         return sorted(out, key=lambda s: s.bet_id)
 
+    def account_of(self, player: str) -> str:
+        """The account the player stakes from and is paid to: the wallet, or their
+        colour chips at this table."""
+        return self.chip_accounts.get(player) or accounts.wallet_code(player)
+
     def payouts(self) -> dict[str, int]:
         """What the engine paid from the draw to the settlement, by ledger account: each
         wallet what its seat was paid, the bank the opposite (the stakes on the table
@@ -555,7 +563,7 @@ class WagerRound:
                 continue
             moved = table_layer.flows(seat.closed, seat.state, FAMILY.paid).get(0)
             if moved is not None and moved.paid:
-                code = accounts.wallet_code(seat.player)
+                code = self.account_of(seat.player)
                 out[code] = out.get(code, 0) + moved.paid
                 out[BANK] = out.get(BANK, 0) - moved.paid
         return out
@@ -569,7 +577,7 @@ class WagerRound:
                                                      for b in seat.carried])
             moved = table_layer.flows(start, seat.state, FAMILY.paid).get(0)
             if moved is not None and moved.staked:
-                code = accounts.wallet_code(seat.player)
+                code = self.account_of(seat.player)
                 out[code] = out.get(code, 0) + moved.staked
         if out:
             out[BANK] = -sum(out.values())

@@ -83,6 +83,24 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "insurance_max": (rf"^insurance is at most half the bet: (?P<maximum>{_EUROS})$",),
     "insurance_first": (r"^round \d+: insurance is still to be answered$",),
     "double_range": (rf"^a double is more than 0 and at most the bet (?P<stake>{_EUROS})$",),
+    # -- colour chips (RAY 1.2.1, 1.2.2, 1.3.2 "Pelipanokset") -------------------------------
+    "chips_value_only": (r"^\S+ takes value chips only \((?P<section>[^)]*)\)$",
+                         r"^\S+ is played with value chips only \((?P<section>[^)]*)\)$"),
+    "chips_colour_only": (r"^\S+ takes colour chips only: buy a stack first$",),
+    "chips_no_colour": (r"^no colour '(?P<colour>[^']*)'; colours: ",),
+    "chips_colour_taken": (r"^(?P<colour>\w+) is taken at \S+; free colours: ",),
+    "chips_unit": (rf"^a colour chip's value is within the table's limits "
+                   rf"(?P<minimum>{_EUROS}) to (?P<maximum>{_EUROS})$",),
+    "chips_count": (r"^colour chips are bought 1 to (?P<most>\d+) at a time$",),
+    "chips_other_stack": (rf"^\S+ plays (?P<colour>\w+) chips of (?P<stake>{_EUROS}) at \S+: "
+                          r"more are bought in that colour and value$",),
+    "chips_bets_standing": (r"^\S+ has bets standing at \S+: colour chips are "
+                            r"(?:bought|exchanged) when they are settled$",),
+    "chips_none": (r"^\S+ holds no colour chips at \S+$",),
+    "chips_whole": (rf"^a stake in colour chips is whole chips of (?P<minimum>{_EUROS}), "
+                    rf"not (?P<stake>{_EUROS})$",),
+    "chips_in_play": (r"^\S+ has colour chips in play: they are exchanged first$",),
+    "chips_setting": (r"^chips '[^']*': value, colour or both$",),
     # -- the poker tables -----------------------------------------------------------------
     "buy_in": (rf"the minimum buy-in is (?P<minimum>{_EUROS}|\d+)$",),
     "buy_in_amount": (r"^a buy-in is a positive whole number of cents$",

@@ -130,6 +130,22 @@ class TableSettingsRequest(BaseModel):
     status: Literal["open", "closed"] | None = None
     min: Cents | None = None
     max: Cents | None = None
+    # RAY 1.2.1, 1.2.2, 1.3.2 "Pelipanokset": the chips the table takes
+    chips: Literal["value", "colour", "both"] | None = None
+
+
+class ColourChipsRequest(BaseModel):
+    """A stack of colour chips bought at a table: its colour, the value of one chip, how
+    many."""
+
+    colour: Annotated[str, Field(min_length=1, max_length=16)]
+    unit: Cents
+    chips: Annotated[int, Strict(), Field(gt=0, le=1_000)]
+    key: Key
+
+
+class KeyOnly(BaseModel):
+    key: Key
 
 
 class VoidRequest(BaseModel):

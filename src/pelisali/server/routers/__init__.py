@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from pelisali.server.routers import (
     auth,
     cards,
+    chips,
     history,
     live,
     lobby,
@@ -17,6 +18,6 @@ from pelisali.server.routers import (
 
 ROUTERS: tuple[APIRouter, ...] = (auth.router, wallet.router, lobby.router, play.router,
                                   cards.router, history.router, live.router, poker.router,
-                                  staff.router)
+                                  staff.router, chips.router)
 
 __all__ = ["ROUTERS"]

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from pelisali.platform import accounts, aml, queries, tables
+from pelisali.platform import accounts, aml, colour_chips, queries, tables
 from pelisali.platform.report import day_report
 from pelisali.server.dependencies import AppState, Staff
 from pelisali.server.links import link, links
@@ -57,11 +57,16 @@ def open_table(body: TableRequest, login: Staff, state: AppState) -> dict[str, s
 @router.post("/api/staff/tables/{name}/settings")
 def table_settings(name: str, body: TableSettingsRequest, login: Staff, state: AppState,
                    ) -> dict[str, Any]:
-    """Open or close a table, or set its limits."""
+    """Open or close a table, set its limits, or the chips it takes (``value``,
+    ``colour`` or ``both``: RAY 1.2.1, 1.2.2, 1.3.2)."""
     with state.db() as session:
         table = queries.change_table(session, name, login.name, status=body.status,
                                      limit_min=body.min, limit_max=body.max)
-    return {"name": table.name, "status": table.status, "min": table.min, "max": table.max}
+        if body.chips is not None:
+            colour_chips.set_chips(session, name, body.chips, login.name)
+        chips = colour_chips.chips_of(session, name)
+    return {"name": table.name, "status": table.status, "min": table.min, "max": table.max,
+            "chips": chips}
 
 
 @router.post("/api/staff/tables/{name}/void")

@@ -4,12 +4,12 @@
 // asks for every event it missed (hello since the last sequence number).
 
 import {
-  $, ApiError, addStrings, api, euros, hooks, refreshMe, setBalance, setMessage, state, t,
+  $, ApiError, addStrings, api, el, euros, hooks, refreshMe, setBalance, setMessage, state, t,
   uniqueKey,
 } from "./core.js";
 import {
-  clearMarks, markWinner, openTable, pocketOf, pushRecent, renderSettlements, renderStacks,
-  settleWheel, showPocket, spec, table,
+  clearMarks, markWinner, openTable, pocketOf, pushRecent, renderChips, renderSettlements,
+  renderStacks, settleWheel, showPocket, spec, table,
 } from "./table.js";
 
 addStrings({
@@ -23,6 +23,9 @@ addStrings({
     "live.refused": "Panos hylätty: {reason}", "live.mine": "Panoksesi tällä kierroksella: {amount}",
     "live.notable": "Live-pöytää {name} ei ole.", "live.place": "Tee panoksesi",
     "live.seconds": "{s} s", "live.round": "Kierros #{n}", "live.gone": "Pöytä sulki yhteyden: {reason}",
+    "colour.title": "Värimerkit", "colour.buy": "Osta värimerkit", "colour.unit": "Merkin arvo (€)",
+    "colour.count": "Merkkejä", "colour.exchange": "Vaihda arvomerkeiksi",
+    "colour.mine": "{colour}: {chips} × {unit}", "colour.exchanged": "Vaihdettu lompakkoon: {amount}",
   },
   sv: {
     "live.bus-down": "Bordets händelser är försenade – lagda insatser står kvar.", "live.bus-back": "Bordets händelser kommer igen.", "live.resumed": "Bordet flyttade till en annan server; insatserna står kvar.",
@@ -34,6 +37,9 @@ addStrings({
     "live.refused": "Insatsen avvisad: {reason}", "live.mine": "Dina insatser i omgången: {amount}",
     "live.notable": "Det finns inget livebord {name}.", "live.place": "Placera era insatser",
     "live.seconds": "{s} s", "live.round": "Omgång #{n}", "live.gone": "Bordet stängde förbindelsen: {reason}",
+    "colour.title": "Färgmarker", "colour.buy": "Köp färgmarker", "colour.unit": "Markens värde (€)",
+    "colour.count": "Marker", "colour.exchange": "Växla till värdemarker",
+    "colour.mine": "{colour}: {chips} × {unit}", "colour.exchanged": "Växlat till plånboken: {amount}",
   },
   en: {
     "live.bus-down": "The table's events are delayed – bets placed stand.", "live.bus-back": "The table's events are back.", "live.resumed": "The table moved to another server; bets placed stand.",
@@ -45,6 +51,9 @@ addStrings({
     "live.refused": "Bet refused: {reason}", "live.mine": "Your bets this round: {amount}",
     "live.notable": "There is no live table {name}.", "live.place": "Place your bets",
     "live.seconds": "{s} s", "live.round": "Round #{n}", "live.gone": "The table closed the connection: {reason}",
+    "colour.title": "Colour chips", "colour.buy": "Buy colour chips", "colour.unit": "Value of a chip (€)",
+    "colour.count": "Chips", "colour.exchange": "Exchange for value chips",
+    "colour.mine": "{colour}: {chips} × {unit}", "colour.exchanged": "Exchanged to the wallet: {amount}",
   },
 });
 
@@ -91,6 +100,7 @@ export async function openLive(name) {
     submit, rerender: renderStatus,
   };
   await openTable(entry.game, entry.variant, live.mode);
+  await renderColour();
   if (!live.socket) {
     live.closed = false;
     connect();
@@ -98,8 +108,67 @@ export async function openLive(name) {
   renderStatus();
 }
 
+/** The table's colour chips (RAY 1.2.1, 1.2.2, 1.3.2): where the table takes them, the
+ * player buys a stack of a free colour or plays and exchanges their own; their chips on
+ * the layout are drawn in their colour, and the one chip they bet with is their stack's. */
+async function renderColour() {
+  const box = $("#colour-box");
+  const view = await api(`/api/tables/${encodeURIComponent(live.name)}/colour-chips`)
+    .catch(() => null);
+  const mine = view?.mine ?? null;
+  const felt = $("#table-view");
+  felt.classList.toggle("colour-chips", !!mine);
+  felt.style.setProperty("--own-chip", mine ? mine.css : "");
+  $("#chips").hidden = !!mine;
+  if (mine) state.chip = mine.unit;
+  else renderChips();
+  box.hidden = !view || view.chips === "value";
+  if (box.hidden) return box.replaceChildren();
+  const colourName = (c) => t(`colour.${c}`);
+  const tell = (error) => setMessage($("#table-message"), error.detail ?? String(error));
+  if (mine) {
+    box.replaceChildren(
+      el("div", { class: "result-caption", text: t("colour.title") }),
+      el("div", { class: "colour-mine" },
+        el("span", { class: "colour-swatch", style: `background:${mine.css}` }),
+        el("span", { text: t("colour.mine", {
+          colour: colourName(mine.colour), chips: String(mine.chips), unit: euros(mine.unit) }) })),
+      el("button", { type: "button", class: "ghost", text: t("colour.exchange"), onclick: async () => {
+        try {
+          const out = await api(`/api/tables/${encodeURIComponent(live.name)}/colour-chips/exchange`,
+            { method: "POST", body: { key: uniqueKey() } });
+          setBalance(out.balance);
+          setMessage($("#table-message"), t("colour.exchanged", { amount: euros(out.exchanged) }), "ok");
+          await renderColour();
+        } catch (error) { tell(error); }
+      } }));
+    return undefined;
+  }
+  const pick = el("select", { "aria-label": t("colour.title") },
+    ...view.palette.filter((c) => !c.taken).map((c) => el("option", { value: c.colour, text: colourName(c.colour) })));
+  const unit = el("input", { type: "number", min: String(view.min / 100), max: String(view.max / 100),
+    step: "0.01", value: String(view.min / 100), "aria-label": t("colour.unit") });
+  const count = el("input", { type: "number", min: "1", max: "1000", step: "1", value: "10",
+    "aria-label": t("colour.count") });
+  box.replaceChildren(
+    el("div", { class: "result-caption", text: t("colour.title") }), pick, unit, count,
+    el("button", { type: "button", text: t("colour.buy"), onclick: async () => {
+      try {
+        const bought = await api(`/api/tables/${encodeURIComponent(live.name)}/colour-chips`, {
+          method: "POST", body: { colour: pick.value, unit: Math.round(Number(unit.value) * 100),
+            chips: Number(count.value), key: uniqueKey() } });
+        setBalance(bought.balance);
+        await renderColour();
+      } catch (error) { tell(error); }
+    } }));
+  return undefined;
+}
+
 /** Leave the table: the socket closes and stays closed (bets placed stand). */
 export function closeLive() {
+  $("#table-view").classList.remove("colour-chips");
+  $("#colour-box").hidden = true;
+  $("#chips").hidden = false;
   live.closed = true;
   clearTimeout(live.retryTimer);
   clearInterval(live.ticker);
@@ -266,6 +335,7 @@ function showSettled(message) {
   setBalance(message.balance);
   renderSettlements(round);
   if (round.result !== undefined) markWinner(round, false);
+  if (!$("#colour-box").hidden) renderColour();  // the stack after the payouts
 }
 
 function submit() {
@@ -321,6 +391,7 @@ function accepted(message) {
   const slip = live.slips.get(message.key);
   live.slips.delete(message.key);
   if (!slip) return;
+  if ($("#table-view").classList.contains("colour-chips")) renderColour();  // chips staked
   let total = 0;
   const notes = [];
   slip.forEach((bet, i) => {

@@ -15,6 +15,21 @@ addStrings({
     "err.no_spot": "Pöydällä ei ole kohdetta {spot}.",
     "err.closed": "Panokset on suljettu.",
     "err.deciding": "Tee ensin valintasi edellisen kierroksen nollasta.",
+    "err.chips_value_only": "Tässä pöydässä pelataan vain arvomerkeillä ({section}).",
+    "err.chips_colour_only": "Tässä pöydässä pelataan värimerkeillä: osta ensin värimerkit.",
+    "err.chips_no_colour": "Värimerkkejä ei ole värissä {colour}.",
+    "err.chips_colour_taken": "Väri {colour} on jo toisella pelaajalla tässä pöydässä. Valitse toinen väri.",
+    "err.chips_unit": "Värimerkin arvo on pöydän rajoissa {minimum}–{maximum}.",
+    "err.chips_count": "Värimerkkejä ostetaan 1–{most} kerrallaan.",
+    "err.chips_other_stack": "Pelaat tässä pöydässä värillä {colour}, merkin arvo {stake}: lisää ostetaan samaa väriä ja arvoa.",
+    "err.chips_bets_standing": "Sinulla on ratkaisemattomia panoksia tässä pöydässä: odota kierroksen loppuun.",
+    "err.chips_none": "Sinulla ei ole värimerkkejä tässä pöydässä.",
+    "err.chips_whole": "Värimerkeillä panos on kokonaisia merkkejä ({minimum}), ei {stake}.",
+    "err.chips_in_play": "Pöydässä on värimerkkejä pelissä: ne vaihdetaan ensin.",
+    "err.chips_setting": "Merkit: arvo, väri tai molemmat.",
+    "colour.red": "punainen", "colour.blue": "sininen", "colour.green": "vihreä",
+    "colour.yellow": "keltainen", "colour.purple": "violetti", "colour.orange": "oranssi",
+    "colour.pink": "vaaleanpunainen", "colour.brown": "ruskea",
     "err.buy_in": "Pienin sisäänosto on {minimum}.",
     "err.name_taken": "Nimi {name} on jo käytössä.",
     "err.name_form": "Nimessä saa olla vain kirjaimia, numeroita, - ja _ (enintään 80).",
@@ -106,6 +121,21 @@ addStrings({
     "err.no_spot": "Bordet har ingen ruta {spot}.",
     "err.closed": "Insatserna är stängda.",
     "err.deciding": "Gör först ditt val efter förra omgångens noll.",
+    "err.chips_value_only": "Vid det här bordet spelas endast med värdemarker ({section}).",
+    "err.chips_colour_only": "Vid det här bordet spelas med färgmarker: köp färgmarker först.",
+    "err.chips_no_colour": "Det finns inga färgmarker i färgen {colour}.",
+    "err.chips_colour_taken": "Färgen {colour} är redan tagen vid bordet. Välj en annan färg.",
+    "err.chips_unit": "En färgmarks värde ligger inom bordets gränser {minimum}–{maximum}.",
+    "err.chips_count": "Färgmarker köps 1–{most} åt gången.",
+    "err.chips_other_stack": "Du spelar {colour} vid bordet, markens värde {stake}: fler köps i samma färg och värde.",
+    "err.chips_bets_standing": "Du har oavgjorda insatser vid bordet: vänta tills omgången är avgjord.",
+    "err.chips_none": "Du har inga färgmarker vid det här bordet.",
+    "err.chips_whole": "Med färgmarker är insatsen hela marker ({minimum}), inte {stake}.",
+    "err.chips_in_play": "Vid bordet finns färgmarker i spel: de växlas först.",
+    "err.chips_setting": "Marker: värde, färg eller båda.",
+    "colour.red": "röd", "colour.blue": "blå", "colour.green": "grön",
+    "colour.yellow": "gul", "colour.purple": "lila", "colour.orange": "orange",
+    "colour.pink": "rosa", "colour.brown": "brun",
     "err.buy_in": "Minsta inköp är {minimum}.",
     "err.name_taken": "Namnet {name} är redan taget.",
     "err.name_form": "Namnet får bara ha bokstäver, siffror, - och _ (högst 80).",
@@ -197,6 +227,21 @@ addStrings({
     "err.no_spot": "The table has no spot {spot}.",
     "err.closed": "Betting is closed.",
     "err.deciding": "First make your choice after the last round's zero.",
+    "err.chips_value_only": "This table plays with value chips only ({section}).",
+    "err.chips_colour_only": "This table plays with colour chips: buy colour chips first.",
+    "err.chips_no_colour": "There are no colour chips in {colour}.",
+    "err.chips_colour_taken": "{colour} is taken by another player at this table. Choose another colour.",
+    "err.chips_unit": "A colour chip's value is within the table's limits, {minimum} to {maximum}.",
+    "err.chips_count": "Colour chips are bought 1 to {most} at a time.",
+    "err.chips_other_stack": "You play {colour} chips of {stake} at this table: more are bought in that colour and value.",
+    "err.chips_bets_standing": "You have bets standing at this table: wait until they are settled.",
+    "err.chips_none": "You hold no colour chips at this table.",
+    "err.chips_whole": "With colour chips a stake is whole chips of {minimum}, not {stake}.",
+    "err.chips_in_play": "Colour chips are in play at this table: they are exchanged first.",
+    "err.chips_setting": "Chips: value, colour or both.",
+    "colour.red": "red", "colour.blue": "blue", "colour.green": "green",
+    "colour.yellow": "yellow", "colour.purple": "purple", "colour.orange": "orange",
+    "colour.pink": "pink", "colour.brown": "brown",
     "err.buy_in": "The minimum buy-in is {minimum}.",
     "err.name_taken": "The name {name} is taken.",
     "err.name_form": "A name has only letters, digits, - and _ (80 at most).",
@@ -285,6 +330,8 @@ const AMOUNTS = ["held", "wanted", "limit", "stake", "minimum", "maximum", "call
   "raise_min", "raise_max"];
 // A blackjack decision the server names in English, as the table's buttons say it.
 const DECISIONS = ["hit", "stand", "double", "split"];
+// The colour chips' palette (pelisali.platform.colour_chips.PALETTE), named in each language.
+export const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "pink", "brown"];
 
 /** "double, split" as the buttons name them: "Tuplaa, Jaa käsi". */
 function decisions(text) {
@@ -315,6 +362,7 @@ export function errorText(status, data) {
   if (params.period) params.period = t(`limits.${params.period}`);
   if (params.status) params.status = t(`status.${params.status}`);
   if (params.spot) params.spot = spotLabel(params.spot);
+  if (COLOURS.includes(params.colour)) params.colour = t(`colour.${params.colour}`);
   if (code === "not_allowed_now") {
     params.action = decisions(params.action ?? "");
     params.allowed = decisions(params.allowed ?? "") || "–";
