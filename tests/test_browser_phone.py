@@ -22,6 +22,7 @@ from test_server_browser import (  # noqa: F401 - served: the real server, a fix
     Player,
     Served,
     chromium,
+    euros,
     page_fetch,
     served,
     shots_dir,
@@ -263,3 +264,39 @@ def test_the_outcome_and_a_refusal_show_where_the_player_bets(site: str, size: s
         expect(message).to_have_class(re.compile(r"\berror\b"))
         assert page.evaluate(IN_VIEW, "#table-message"), "the refusal is out of view"
         assert aino.errors == []
+
+
+def test_colour_chips_at_a_live_table_on_a_phone(site: str) -> None:
+    """RAY 1.2.1 "Pelipanokset": at a live roulette that takes colour chips a player buys
+    a stack of a free colour at 360 px, bets with it (the chip drawn in the colour), and
+    every control of the colour panel is a 44 px target."""
+    from playwright.sync_api import expect
+
+    staff_post(site, "/api/staff/tables", {
+        "name": "live-colour", "game": "roulette", "variant": "C", "mode": "live"})
+    staff_post(site, "/api/staff/tables/live-colour/settings", {"chips": "colour"}, status=200)
+    with chromium() as browser:
+        eino = Player(browser, site, "eino", viewport=(360, 640), still_clock=True)
+        page = eino.page
+        page.click('#lang [data-lang="en"]')
+        page.goto(f"{site}/#/live/live-colour")
+        expect(page.locator("#live-box")).to_have_attribute("data-phase", "betting")
+        colour = page.locator("#colour-box")
+        expect(colour).to_be_visible()
+        assert check_page(page, "live-colour", 360) == []
+        colour.locator("select").select_option("green")
+        colour.locator("input").nth(0).fill("5")
+        colour.locator("input").nth(1).fill("10")
+        colour.locator("button").click()
+        expect(colour).to_contain_text("green: 10 × 5.00")
+        expect(page.locator("#balance")).to_have_text(euros(100_000 - 5_000))
+        red = page.locator('#layout [data-spot="red"]')
+        red.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+        red.click()
+        page.click("#spin")
+        expect(red).to_have_attribute("data-confirmed", "500")
+        expect(colour).to_contain_text("green: 9 × 5.00")
+        drawn = red.locator(".stack-chip").evaluate(
+            "(e) => getComputedStyle(e).getPropertyValue('--c')")
+        assert drawn.strip() == "#2e7d32"  # the palette's green
+        assert eino.errors == []

@@ -175,8 +175,9 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-def staff_post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST ``body`` to a staff endpoint with a logged-in staff session."""
+def staff_post(url: str, path: str, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
+    """POST ``body`` to a staff endpoint with a logged-in staff session; the answer must
+    have ``status`` (201: made; 200 for a change of settings)."""
     address = url.removeprefix("http://")  # the served fixture's plain-http address
     if address == url:
         raise ValueError(f"not an http:// address: {url}")
@@ -190,7 +191,7 @@ def staff_post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     with post("/api/login", {"name": STAFF, "password": STAFF_PASSWORD}) as answer:
         cookie = answer.headers["set-cookie"].split(";", 1)[0]
     with post(path, body, cookie) as answer:
-        assert answer.status == 201
+        assert answer.status == status
         made: dict[str, Any] = json.load(answer)
         return made
 
