@@ -53,6 +53,7 @@ from loadgen import (  # benchmarks/loadgen.py, beside this script
 from sqlalchemy import Engine
 
 from pelisali.platform.db import make_engine, upgrade
+from pelisali.platform.heap import settle_heap
 from pelisali.platform.rng_desk import RngDesk
 from pelisali.rng import SeededRng
 
@@ -71,6 +72,7 @@ def live_worker(url: str, prefix: str, players: int, tables: int, seconds: float
     engine = make_engine(url)
     load = LiveLoad(engine, players, tables, seed=2026, prefix=prefix)
     load.prepare()
+    settle_heap()  # as each server process does once it has started
     ready.wait()
     go.wait()
     start = time.monotonic()
@@ -78,6 +80,21 @@ def live_worker(url: str, prefix: str, players: int, tables: int, seconds: float
     took = time.monotonic() - start
     engine.dispose()
     return load.latencies, load.accepts, load.spins, load.rounds, took
+
+
+def _start_together(ready: Any, jobs: list[Any]) -> None:
+    """Wait until every worker has prepared; a worker that failed to prepare raises its
+    error here (rather than leaving the others waiting for it)."""
+    waiting = threading.Thread(target=ready.wait, daemon=True)
+    waiting.start()
+    deadline = time.monotonic() + 600
+    while waiting.is_alive():
+        if time.monotonic() > deadline:
+            raise SystemExit("the workers did not all prepare within 600 s")
+        for job in jobs:
+            if job.ready():
+                job.get()  # a worker done before the start has failed: its error
+        waiting.join(timeout=0.5)
 
 
 def measure_live(engine: Engine, players: int, tables: int, seconds: float,
@@ -92,7 +109,7 @@ def measure_live(engine: Engine, players: int, tables: int, seconds: float,
             jobs = [pool.apply_async(live_worker, (
                 url, f"live{w}x", players // processes, max(1, tables // processes), seconds,
                 ready, go)) for w in range(processes)]
-            ready.wait(timeout=600)  # a worker that fails to prepare breaks it
+            _start_together(ready, jobs)
             go.wait()
             parts = [job.get() for job in jobs]
     latencies = [x for part in parts for x in part[0]]
@@ -125,6 +142,7 @@ def rng_worker(url: str, prefix: str, first: int, players: int, seconds: float,
     latencies: list[float] = []
     accepts: list[float] = []
     lock = threading.Lock()
+    settle_heap()  # as each server process does once it has started
     ready.wait()
     go.wait()
     start = time.monotonic()
@@ -180,7 +198,7 @@ def measure(engine: Engine, players: int, seconds: float, processes: int,
             jobs = [pool.apply_async(rng_worker, (
                 url, f"{prefix}{w}x", firsts[w], shares[w], seconds, ready, go, way, every))
                 for w in range(processes)]
-            ready.wait(timeout=600)  # a worker that fails to prepare breaks it
+            _start_together(ready, jobs)
             go.wait()
             parts = [job.get() for job in jobs]
     out = figures([x for part in parts for x in part[0]], max(part[2] for part in parts))

@@ -136,18 +136,21 @@ def from_environment() -> FastAPI:
     clients (:meth:`Security.from_environment <pelisali.server.security.Security.\
 from_environment>`, for the address ``PELISALI_HOST`` it listens on)."""
     from pelisali.platform.db import make_engine
+    from pelisali.platform.heap import settle_heap
     from pelisali.server.ops import configure_logging
 
     env = os.environ
     configure_logging(env.get("PELISALI_LOG_LEVEL", "info"),
                       json_lines=env.get("PELISALI_LOG_FORMAT", "json") == "json")
-    return create_app(make_engine(), bus=bus_of(env.get("PELISALI_BUS", "local")),
-                      live_window=float(env.get("PELISALI_LIVE_WINDOW", 15.0)),
-                      live_pause=float(env.get("PELISALI_LIVE_PAUSE", 4.0)),
-                      act_seconds=float(env.get("PELISALI_ACT_SECONDS", 20.0)),
-                      showdown_seconds=float(env.get("PELISALI_SHOWDOWN_SECONDS", 5.0)),
-                      away_seconds=float(env.get("PELISALI_AWAY_SECONDS", 120.0)),
-                      security=Security.from_environment(env.get("PELISALI_HOST")))
+    app = create_app(make_engine(), bus=bus_of(env.get("PELISALI_BUS", "local")),
+                     live_window=float(env.get("PELISALI_LIVE_WINDOW", 15.0)),
+                     live_pause=float(env.get("PELISALI_LIVE_PAUSE", 4.0)),
+                     act_seconds=float(env.get("PELISALI_ACT_SECONDS", 20.0)),
+                     showdown_seconds=float(env.get("PELISALI_SHOWDOWN_SECONDS", 5.0)),
+                     away_seconds=float(env.get("PELISALI_AWAY_SECONDS", 120.0)),
+                     security=Security.from_environment(env.get("PELISALI_HOST")))
+    settle_heap()  # what start-up built lives as long as the process
+    return app
 
 
 async def _refused(_: Request, exc: LedgerError) -> JSONResponse:
