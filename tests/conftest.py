@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
+# Passwords are hashed at argon2's least cost in the tests (and the servers they start):
+# a login costs a millisecond, not a quarter of a second, and each hash is still argon2id.
+# tests/test_platform_logins_cost.py checks the default an operator gets.
+os.environ.setdefault("PELISALI_ARGON2", "1,8,1")
+
 from collections.abc import Iterator
 from pathlib import Path
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import os
 import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -59,7 +60,36 @@ ROLES = ("player", "staff")
 SESSION_HOURS = 12
 MIN_PASSWORD = MIN_LENGTH
 PASSWORD_THREADS = 2  # argon2 at once; the rest of the logins wait their turn
-_HASHER = PasswordHasher()
+
+
+def hasher_from_environment(setting: str | None = None) -> PasswordHasher:
+    """argon2id at argon2-cffi's default cost (RFC 9106's second recommended option:
+    3 passes over 64 MiB in 4 lanes, about a quarter of a second here), or at the cost
+    an operator sets in ``PELISALI_ARGON2`` as ``passes,KiB,lanes``: for a machine where
+    a login must cost more, or less (the test suite sets the least, as Django's
+    documentation advises for tests). A hash keeps the cost it was made with, so a
+    change leaves every password as it was.
+
+    >>> hasher_from_environment("2,19456,1").memory_cost  # OWASP's minimum for argon2id
+    19456
+    >>> hasher_from_environment("3,4,1")
+    Traceback (most recent call last):
+    ValueError: PELISALI_ARGON2: passes, KiB and lanes, such as 3,65536,4 ...
+    """
+    setting = os.environ.get("PELISALI_ARGON2", "") if setting is None else setting
+    if not setting.strip():
+        return PasswordHasher()
+    try:
+        passes, kib, lanes = (int(part) for part in setting.split(","))
+    except ValueError:
+        passes = kib = lanes = 0
+    if passes < 1 or lanes < 1 or kib < 8 * lanes:
+        raise ValueError("PELISALI_ARGON2: passes, KiB and lanes, such as 3,65536,4 "
+                         "(at least 1 pass, 1 lane and 8 KiB a lane)")
+    return PasswordHasher(time_cost=passes, memory_cost=kib, parallelism=lanes)
+
+
+_HASHER = hasher_from_environment()
 _POOL = ThreadPoolExecutor(max_workers=PASSWORD_THREADS, thread_name_prefix="argon2")
 # Checked against when a name has no login, so that an unknown name costs the same.
 _NOBODY = _HASHER.hash(secrets.token_urlsafe(16))
