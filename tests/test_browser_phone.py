@@ -95,11 +95,18 @@ def tables_of(page: Any) -> list[str]:
     return hashes
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> None:
+# Both phones in one browser: each page opened at 360×640 and checked, then at 390×844
+# (the same phone layout, drawn again by the width) and checked; the laptop on its own.
+SCREENS = {"phones": ["360x640", "390x844"], "laptop": ["1366x768"]}
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_page_fits_the_screen(site: str, screen: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    width, height = SIZES[size]
+    sizes = SCREENS[screen]
+    width, height = SIZES[sizes[0]]
     staff_post(site, "/api/staff/tables", {
         "name": "live-1", "game": "roulette", "variant": "C", "mode": "live"})
     staff_post(site, "/api/staff/poker-tables", {
@@ -107,16 +114,33 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
     shots = shots_dir(tmp_path)
     faults: list[str] = []
     with chromium() as browser:
+
+        def at_each_size(page: Any, where: str) -> list[str]:
+            found = []
+            for size in sizes:
+                w, h = SIZES[size]
+                if (w, h) != (page.viewport_size["width"], page.viewport_size["height"]):
+                    page.set_viewport_size({"width": w, "height": h})
+                    page.evaluate(TWO_FRAMES)
+                found += check_page(page, f"{where} at {size}", w)
+                name = where.strip("#/").replace("/", "-")
+                if size == "390x844" and where.startswith("#/") and name not in SAME_PICTURE:
+                    page.screenshot(path=str(shots / f"phone-{name}.png"),
+                                    animations="disabled")  # what a phone shows
+            if len(sizes) > 1:
+                page.set_viewport_size({"width": width, "height": height})
+            return found
+
         logged_out = browser.new_page(viewport={"width": width, "height": height})
         logged_out.goto(f"{site}/")
         expect(logged_out.locator("#auth-view")).to_be_visible()
-        faults += check_page(logged_out, "log-in", width)
+        faults += at_each_size(logged_out, "log-in")
         aino = Player(browser, site, "aino", viewport=(width, height))
         page = aino.page
         for view in ("lobby", "wallet", "history", "rules/roulette/C", "limits"):
             page.goto(f"{site}/#/{view}")
             page.wait_for_timeout(300)
-            faults += check_page(page, view, width)
+            faults += at_each_size(page, view)
             if view == "lobby":  # each roulette version in a line, with its limits
                 versions = page.locator('.game-card[data-game="roulette"] .versions li')
                 expect(versions).to_have_count(9)
@@ -127,11 +151,7 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
             view = "#poker-view" if where.startswith("#/poker") else "#table-view"
             expect(page.locator(view)).to_be_visible()
             page.wait_for_timeout(300)
-            faults += check_page(page, where, width)
-            name = where.strip("#/").replace("/", "-")
-            if size == "390x844" and name not in SAME_PICTURE:  # what a phone shows
-                page.screenshot(path=str(shots / f"phone-{name}.png"),
-                                animations="disabled")
+            faults += at_each_size(page, where)
             if where.startswith("#/poker"):  # the rules a step away, as at every table
                 page.click("#poker-rules")
                 expect(page.locator("#rules-view")).to_be_visible()
@@ -140,19 +160,22 @@ def test_every_page_fits_the_screen(site: str, size: str, tmp_path: Path) -> Non
     assert faults == [], "\n".join(faults)
 
 
-# The spots holding chips, then the layout cleared for the next tap (one round trip).
-PLACED_THEN_CLEAR = """() => {
-    const placed = [...document.querySelectorAll('#layout [data-spot][data-amount]')]
-        .map((e) => e.dataset.spot);
-    document.querySelector('#clear').click();
-    return placed;
-}"""
 # A number scrolled to the middle of the screen (clear of the top bar, the rail and the
 # tab bar), and its box where it is now.
-SCROLLED_BOX = """(e) => {
+SCROLLED_BOX = """(spot) => {
+    const e = document.querySelector(`#layout [data-spot="${spot}"]`);
+    if (!e) return null;
     e.scrollIntoView({block: 'center'});
     const r = e.getBoundingClientRect();
     return r.width > 0 ? {x: r.left, y: r.top, width: r.width, height: r.height} : null;
+}"""
+# After a tap: the spots holding chips, the layout cleared for the next tap, and the next
+# number scrolled into view with its box (one round trip).
+PLACED_THEN_NEXT = """([next]) => {
+    const placed = [...document.querySelectorAll('#layout [data-spot][data-amount]')]
+        .map((e) => e.dataset.spot);
+    document.querySelector('#clear').click();
+    return {placed, box: next === undefined ? null : (""" + SCROLLED_BOX + """)(next)};
 }"""
 CENTRES = """() => [...document.querySelectorAll('#layout [data-spot^="straight "]')].map((e) => {
     const r = e.getBoundingClientRect();
@@ -202,20 +225,21 @@ def test_a_tap_at_the_centre_of_a_number_bets_on_it(site: str, size: str) -> Non
                 if mode == "between":
                     page.click("#between")
                     expect(page.locator("#between")).to_have_attribute("aria-pressed", "true")
-                for centre in page.evaluate(CENTRES):
-                    spot = page.locator(f'#layout [data-spot="{centre["spot"]}"]')
-                    box = spot.evaluate(SCROLLED_BOX)
+                spots = [c["spot"] for c in page.evaluate(CENTRES)]
+                box = page.evaluate(SCROLLED_BOX, spots[0])
+                for n, spot in enumerate(spots):
                     if box is None:  # the layout was being drawn again: once it shows
-                        expect(spot).to_be_visible()
-                        box = spot.evaluate(SCROLLED_BOX)
+                        expect(page.locator(f'#layout [data-spot="{spot}"]')).to_be_visible()
+                        box = page.evaluate(SCROLLED_BOX, spot)
                     if box is None:
-                        wrong.append(f"{variant} {centre['spot']}: not on the page")
+                        wrong.append(f"{variant} {spot}: not on the page")
                         continue
                     tap(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
                         touch=width < PHONE)
-                    placed = page.evaluate(PLACED_THEN_CLEAR)
-                    if placed != [centre["spot"]]:
-                        wrong.append(f"{variant} {mode} {centre['spot']}: took {placed}")
+                    after = page.evaluate(PLACED_THEN_NEXT, spots[n + 1:n + 2])
+                    box = after["box"]
+                    if after["placed"] != [spot]:
+                        wrong.append(f"{variant} {mode} {spot}: took {after['placed']}")
         assert aino.errors == []
     assert wrong == []
 

@@ -127,4 +127,5 @@ class HandMachine(RuleBasedStateMachine):
 
 
 TestHand = HandMachine.TestCase
-TestHand.settings = settings(max_examples=200, stateful_step_count=60, deadline=None)
+# 100 hands of up to 60 steps: every invariant after each step of each.
+TestHand.settings = settings(max_examples=100, stateful_step_count=60, deadline=None)

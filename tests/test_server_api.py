@@ -19,6 +19,7 @@ from pelisali.platform.ledger import balance, check, verify_audit
 from pelisali.platform.rounds import reconcile_bets
 from pelisali.server.app import create_app
 from pelisali.server.auth import LoginGuard
+from pelisali.server.routers import wallet as wallet_router
 
 PASSWORD = STAFF_PASSWORD  # the staff's, and the players' in these tests
 
@@ -195,7 +196,7 @@ def test_limits_and_self_exclusion_are_enforced(client: TestClient) -> None:
 
 
 def test_the_protection_read_shows_limits_waiting_raises_and_the_session(
-        client: TestClient) -> None:
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """``GET /api/protection``: a cut at once, a raise waiting with its time, what the
     day used, the reality check's period (set and refused outside 5-240 minutes), and
     the session's net result from the ledger."""
@@ -214,9 +215,11 @@ def test_the_protection_read_shows_limits_waiting_raises_and_the_session(
                                "used": max(0, -net), "waiting": 8_000,
                                "waiting_from": raised["effective"]}]
     assert seen["session_net"] == net
-    # the server's count of the session so far: from its log-in to when it answered
+    # the server's count of the session so far: from its log-in to when it answers
     started = datetime.fromisoformat(seen["session_started"])
-    assert 0 <= seen["session_seconds"] <= (datetime.now(UTC) - started).total_seconds()
+    monkeypatch.setattr(wallet_router, "now_utc", lambda: started + timedelta(seconds=754.9))
+    assert client.get("/api/protection").json()["session_seconds"] == 754
+    monkeypatch.undo()
     assert seen["reminder_minutes"] == 60 and seen["excluded_until"] is None
     assert client.post("/api/reminder", json={"minutes": 15}).json() == {"minutes": 15}
     assert client.get("/api/protection").json()["reminder_minutes"] == 15
