@@ -251,8 +251,8 @@ def casino(tmp_path: Path) -> Engine:
     bank and a staff login ``floor``."""
     from pelisali.server.auth import add_login
 
+    shutil.copyfile(_sqlite_template(), tmp_path / "casino.db")  # migrated, empty
     engine = make_engine(f"sqlite:///{tmp_path / 'casino.db'}")
-    upgrade(engine)
     with transaction(engine) as s:
         move(s, "fund", "external:owner", "house:bank", 10**9, "funding")
         add_login(s, "floor", STAFF_PASSWORD, "staff")
