@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import axe_playwright_python
-from test_browser_phone import SIZES, tables_of
+from test_browser_phone import SIZES, TWO_FRAMES, tables_of
 from test_server_browser import (  # noqa: F401 - served: the real server, a fixture
     Player,
     Served,
@@ -33,10 +33,6 @@ def violations(page: Any, where: str) -> list[str]:
     }""")
     return [f"{where}: {v['id']} ({v['impact']}) at {', '.join(v['nodes'])}"
             for v in found if v["impact"] in SERIOUS]
-
-
-# After the window changes size: two frames, so that the layout of the new size is drawn.
-TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 def test_no_serious_violation_on_any_page(served: Served) -> None:  # noqa: F811

@@ -98,6 +98,7 @@ def tables_of(page: Any) -> list[str]:
 # Both phones in one browser: each page opened at 360×640 and checked, then at 390×844
 # (the same phone layout, drawn again by the width) and checked; the laptop on its own.
 SCREENS = {"phones": ["360x640", "390x844"], "laptop": ["1366x768"]}
+# After the window changes size: two frames, so that the layout of the new size is drawn.
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
