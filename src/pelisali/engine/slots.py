@@ -29,8 +29,8 @@ Every pay is a whole multiple of the line bet, so every win is whole cents.
 ((-50,), Fraction(1, 32))
 >>> for stop in ("0", "0", "0"):
 ...     state = state.apply(stop).state
->>> state.is_terminal(), state.window()[1]
-(True, ('BAR', 'BAR', 'BAR'))
+>>> state.is_terminal(), state.window()[1], state.returns()
+(True, ('PLUM', 'BELL', 'ORANGE'), (-20,))
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class Paytable:
 
     >>> table = Paytable(load_slot_rules("fruit"))
     >>> table.line_pay(("SEVEN", "WILD", "SEVEN"))
-    ('SEVEN', 3, 200)
+    ('SEVEN', 3, 150)
     >>> table.line_pay(("WILD", "WILD", "WILD"))
     ('WILD', 3, 400)
     >>> table.line_pay(("CHERRY", "BAR", "BAR"))

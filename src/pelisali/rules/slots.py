@@ -187,9 +187,8 @@ class SlotRules(Strict):
                 raise ValueError("feature: free spins need reels.free")
         elif self.reels.free:
             raise ValueError("reels.free: free-spin strips without a feature")
-        if sorted(set(self.bets.lines_played)) != list(self.bets.lines_played) or \
-                not 1 <= self.bets.lines_played[0] or self.bets.lines_played[-1] > \
-                len(self.paylines):
+        played = list(self.bets.lines_played)
+        if sorted(set(played)) != played or played[0] < 1 or played[-1] > len(self.paylines):
             raise ValueError(f"bets: lines_played rise from 1 to {len(self.paylines)}")
         if any(c <= 0 for c in self.bets.cents_per_line):
             raise ValueError("bets: cents_per_line are positive whole cents")
