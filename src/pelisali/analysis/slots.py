@@ -61,6 +61,10 @@ from pelisali.rules.slots import SlotRules
 Z90 = Fraction(1645, 1000)
 """The two-sided 90 % normal quantile used by the volatility index."""
 
+LineTables = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+"""A line's walk over its open prefixes: :func:`line_tables`."""
+
+
 @dataclass(frozen=True)
 class SpinCounts:
     """How many stop combinations give each (line wins in line bets, scatters in view)."""
@@ -69,9 +73,10 @@ class SpinCounts:
     counts: dict[tuple[int, int], int]
 
 
-def spin_counts(table: Paytable, strips: Sequence[Sequence[str]], lines: int) -> SpinCounts:
+def spin_counts(table: Paytable, strips: Sequence[Sequence[str]], lines: int,
+                tables: LineTables | None = None) -> SpinCounts:
     """Count every stop combination of ``strips`` by its line wins and scatters, with
-    ``lines`` lines played.
+    ``lines`` lines played; ``tables`` are :func:`line_tables` when already made.
 
     >>> from pelisali.rules.slots import load_slot_rules
     >>> rules = load_slot_rules("fruit")
@@ -83,9 +88,9 @@ def spin_counts(table: Paytable, strips: Sequence[Sequence[str]], lines: int) ->
     paylines = np.array(rules.paylines[:lines], dtype=np.int64)  # (lines, reels)
     codes = {s: i for i, s in enumerate(rules.symbols)}
     width = len(codes)
-    nxt, pay = _line_tables(table, width)
+    nxt, pay = line_tables(table) if tables is None else tables
     nxt_flat = nxt.astype(np.int32).ravel()
-    pay_flat = pay.astype(np.int64).ravel()
+    pay_flat = pay.astype(np.int32).ravel()
     reels = [_columns(strip, rules.rows, codes, table.scatter) for strip in strips]
     sc_top = sum(int(sc.max(initial=0)) for _, _, sc in reels) + 1
     # the scatters the reels after each reel add, for spins already settled
@@ -122,7 +127,7 @@ def spin_counts(table: Paytable, strips: Sequence[Sequence[str]], lines: int) ->
         grown_classes = np.zeros((len(classes), k, lines), dtype=np.int32)
         grown_classes[rows_at, :, lines_at] = moved
         classes = grown_classes.reshape(-1, lines)
-        open_rows = (np.add.reduceat((moved != 0).astype(np.int32), starts, axis=0) > 0).ravel()
+        open_rows = np.logical_or.reduceat(moved != 0, starts, axis=0).ravel()
         done = ~open_rows
         if done.any():
             _settle(out, won[done], seen[done], count[done], sc_top, later[r])
@@ -180,16 +185,15 @@ def _merge(classes: npt.NDArray[np.int32], won: npt.NDArray[np.int64],
     return classes[first], won[first], seen[first], sums.astype(np.int64)
 
 
-def _line_tables(table: Paytable, symbols: int) -> tuple[npt.NDArray[np.int64],
-                                                         npt.NDArray[np.int64]]:
+def line_tables(table: Paytable) -> LineTables:
     """A line read from the left as a walk over classes of open prefixes: ``nxt[c, s]`` the
     class after one more symbol (0: settled, 1: the empty prefix), ``pay[c, s]`` what the
     line pays if that symbol settles it. Built from the engine's own judgement."""
     names = table.rules.symbols
     prefixes: list[tuple[str, ...]] = [(), ()]
     index: dict[tuple[str, ...], int] = {(): 1}
-    rows_next: list[list[int]] = [[0] * symbols, []]
-    rows_pay: list[list[int]] = [[0] * symbols, []]
+    rows_next: list[list[int]] = [[0] * len(names), []]
+    rows_pay: list[list[int]] = [[0] * len(names), []]
     todo = [1]
     while todo:
         c = todo.pop()
@@ -225,6 +229,13 @@ class Combination:
     probability: Fraction
     contribution: Fraction
     """To the RTP, as a fraction of the total bet."""
+    multiplier: int = 1
+    """The wilds' multiplier in a line win (its pay is the pay table's times this)."""
+
+    def label(self) -> str:
+        """``3 x RUBY``, ``3 x RUBY (wild x4)``."""
+        text = f"{self.count} x {self.symbol}"
+        return text + (f" (wild x{self.multiplier})" if self.multiplier > 1 else "")
 
 
 def line_combinations(table: Paytable, strips: Sequence[Sequence[str]]) -> list[Combination]:
@@ -255,7 +266,7 @@ def line_combinations(table: Paytable, strips: Sequence[Sequence[str]]) -> list[
                         found[won] += n * m * rest
         live = nxt
     rows = [Combination("line", symbol, count, pays, n, Fraction(n, total),
-                        Fraction(n * pays, total))
+                        Fraction(n * pays, total), pays // table.pay[symbol][count])
             for (symbol, count, pays), n in found.items()]
     rows.sort(key=lambda c: (-c.pays, c.symbol, -c.count))
     return rows
@@ -285,15 +296,17 @@ def solve_free_spins(rules: SlotRules, counted: SpinCounts, lines: int) -> FreeS
     if feature is None:
         raise ValueError(f"{rules.id} has no free spins")
     table = Paytable(rules)
-    n = Fraction(1, counted.combinations)
-    ew = ew2 = ewr = p = Fraction(0)
+    sum_w = sum_w2 = sum_wr = hits = 0  # whole numbers: one division at the end
     for (won, sc), count in counted.counts.items():
         w = (won + table.scatter_pays(sc) * lines) * feature.multiplier
-        ew += count * w * n
-        ew2 += count * w * w * n
+        sum_w += count * w
+        sum_w2 += count * w * w
         if sc >= feature.trigger:
-            p += count * n
-            ewr += count * w * n
+            hits += count
+            sum_wr += count * w
+    n = counted.combinations
+    ew, ew2, ewr, p = (Fraction(sum_w, n), Fraction(sum_w2, n), Fraction(sum_wr, n),
+                       Fraction(hits, n))
     big_r, s = feature.retrigger, feature.spins
     if p * big_r >= 1:
         raise ValueError(f"{rules.id}: free spins retrigger {p * big_r} spins a spin; the "
@@ -386,13 +399,14 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
     if lines not in rules.bets.lines_played:
         raise ValueError(f"{lines} lines cannot be played in {rules.id}")
     table = Paytable(rules)
-    base = spin_counts(table, rules.reels.base, lines)
+    tables = line_tables(table)
+    base = spin_counts(table, rules.reels.base, lines, tables)
     big_n = base.combinations
     cap = rules.cap.multiplier * lines
     feature = rules.feature
-    free = (solve_free_spins(rules, spin_counts(table, rules.reels.free, lines), lines)
+    free = (solve_free_spins(rules, spin_counts(table, rules.reels.free, lines, tables), lines)
             if feature else None)
-    e_lines = e_scatter = e_x = e_x2 = e_cut = Fraction(0)
+    e_lines = e_scatter = e_x = e_x2 = e_cut = 0  # whole line bets until the end
     hits = trig = trig_b = trig_b2 = 0
     wins: Counter[int] = Counter()
     for (won, sc), n in base.counts.items():
@@ -414,14 +428,15 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
             wins[paid] += n
     rtp_feature = Fraction(0)
     bound = Fraction(0)
+    sum_x, sum_x2 = Fraction(e_x), Fraction(e_x2)
     if free is not None and trig:
-        e_x += trig_b + trig * free.mean
+        sum_x += trig_b + trig * free.mean
         x2 = trig_b2 + 2 * trig_b * free.mean + trig * free.second
-        e_x2 += x2
-        rtp_feature = Fraction(trig) * free.mean / big_n / lines
-        bound = Fraction(x2, 1) / (4 * cap) / big_n / lines
-    mean = e_x / big_n
-    variance = (e_x2 / big_n - mean * mean) / (lines * lines)
+        sum_x2 += x2
+        rtp_feature = trig * free.mean / big_n / lines
+        bound = x2 / (4 * cap) / big_n / lines
+    mean = sum_x / big_n
+    variance = (sum_x2 / big_n - mean * mean) / (lines * lines)
     combos = line_combinations(table, rules.reels.base)
     if rules.scatter:
         sc_counts: Counter[int] = Counter()
@@ -436,15 +451,15 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
         combos.append(Combination("feature", "free spins", feature.trigger if feature else 0,
                                   0, trig, Fraction(trig, big_n), rtp_feature))
     return ParSheet(
-        rules, lines, big_n, mean / lines, e_lines / big_n / lines,
-        e_scatter / big_n / lines, rtp_feature, e_cut / big_n / lines, bound,
+        rules, lines, big_n, mean / lines, Fraction(e_lines, big_n * lines),
+        Fraction(e_scatter, big_n * lines), rtp_feature, Fraction(e_cut, big_n * lines), bound,
         Fraction(hits, big_n), Fraction(trig, big_n) if feature else None, free, variance,
         tuple((Fraction(w, lines), Fraction(n, big_n)) for w, n in sorted(wins.items())),
         tuple(combos))
 
 
-PAR_COLUMNS = ("section", "kind", "symbol", "count", "pays", "combinations", "probability",
-               "contribution")
+PAR_COLUMNS = ("section", "kind", "symbol", "count", "wild multiplier", "pays", "combinations",
+               "probability", "contribution")
 
 
 def par_rows(sheet: ParSheet) -> list[list[str]]:
@@ -455,18 +470,19 @@ def par_rows(sheet: ParSheet) -> list[list[str]]:
     for name, strips in (("base", rules.reels.base), ("free", rules.reels.free)):
         for r, strip in enumerate(strips):
             out.append([f"reel {r + 1} {name}", "strip", " ".join(strip), str(len(strip)),
-                        "", "", "", ""])
+                        "", "", "", "", ""])
     for name, strips in (("base", rules.reels.base), ("free", rules.reels.free)):
         for symbol in rules.symbols:
             counts = [Counter(strip)[symbol] for strip in strips]
             if strips:
                 out.append([f"symbol counts {name}", "count", symbol,
-                            " ".join(map(str, counts)), "", "", "", ""])
+                            " ".join(map(str, counts)), "", "", "", "", ""])
     for c in sheet.combos:
-        out.append(["combination", c.kind, c.symbol, str(c.count), str(c.pays),
-                    str(c.combinations), str(c.probability), f"{float(c.contribution):.10f}"])
+        out.append(["combination", c.kind, c.symbol, str(c.count), str(c.multiplier),
+                    str(c.pays), str(c.combinations), str(c.probability),
+                    f"{float(c.contribution):.10f}"])
     for key, value in summary(sheet):
-        out.append(["summary", key, value, "", "", "", "", ""])
+        out.append(["summary", key, value, "", "", "", "", "", ""])
     return out
 
 
