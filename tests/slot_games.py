@@ -21,7 +21,8 @@ def tiny_raw(**changes: Any) -> dict[str, Any]:
         "reels": {"section": "test game",
                   "base": [["A", "B", "S", "C", "A"], ["W", "A", "B", "S", "C", "B"],
                            ["A", "C", "W", "S", "B"]],
-                  "free": [["A", "S", "B", "A"], ["W", "A", "S", "B"], ["A", "W", "B", "S"]]},
+                  "free": [["A", "S", "B", "A", "C"], ["W", "A", "S", "B", "C"],
+                           ["A", "W", "B", "S", "C"]]},
         "paylines": [[0, 0, 0], [1, 1, 1], [0, 1, 0]], "paylines_section": "test game",
         "pays_section": "test game",
         "pays": [{"symbol": "W", "count": 3, "pays": 50}, {"symbol": "A", "count": 3, "pays": 20},
@@ -69,3 +70,14 @@ def five_reel() -> SlotRules:
                  "section": "test game"},
         bets={"cents_per_line": [1, 10], "lines_played": [1, 6], "section": "test game"},
     )
+
+
+def tree_game() -> SlotRules:
+    """The tiny game on one row and short free strips: its chance tree is small enough to walk
+    through several free spins."""
+    return tiny(rows=1, paylines=[[0, 0, 0]],
+                reels={"section": "test game",
+                       "base": [["A", "B", "S", "C", "A"], ["W", "A", "B", "S", "C", "B"],
+                                ["A", "C", "W", "S", "B"]],
+                       "free": [["A", "S", "B"], ["W", "S", "A"], ["S", "B", "W"]]},
+                bets={"cents_per_line": [1], "lines_played": [1], "section": "test game"})

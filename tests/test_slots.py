@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from slot_games import tiny, tiny_raw
 
 from pelisali.engine import GAMES, IllegalMove, Seats, replay
 from pelisali.engine.slots import Paytable, SlotEngine, SlotState, window_at
 from pelisali.rules import RuleDataError
 from pelisali.rules.slots import load_slot_file, load_slot_rules
-from slot_games import tiny, tiny_raw
 
 FRUIT = load_slot_rules("fruit")
 VIDEO = load_slot_rules("video")
@@ -190,7 +190,7 @@ def test_a_round_replays_from_its_history() -> None:
      "may not stand for a scatter"),
 ])
 def test_bad_rule_data_is_refused_with_the_key(change: dict[str, object], message: str) -> None:
-    with pytest.raises(RuleDataError, match="key '[a-z_.0-9]+'") as error:
+    with pytest.raises(RuleDataError, match=r"key '[a-z_.0-9]+'") as error:
         tiny(**change)
     assert message in str(error.value)
 
