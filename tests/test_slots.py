@@ -188,6 +188,7 @@ def test_a_round_replays_from_its_history() -> None:
     ({"feature": None}, "free-spin strips without a feature"),
     ({"wilds": [{"symbol": "W", "substitutes": ["S"], "section": "test"}]},
      "may not stand for a scatter"),
+    ({"rtp": "about 95 %"}, "key 'rtp': 'about 95 %' is not a fraction"),
 ])
 def test_bad_rule_data_is_refused_with_the_key(change: dict[str, object], message: str) -> None:
     with pytest.raises(RuleDataError, match=r"key '[a-z_.0-9]+'") as error:

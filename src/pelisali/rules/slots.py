@@ -21,6 +21,7 @@ games) would set it.
 from __future__ import annotations
 
 import tomllib
+from fractions import Fraction
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -192,6 +193,11 @@ class SlotRules(Strict):
             raise ValueError(f"bets: lines_played rise from 1 to {len(self.paylines)}")
         if any(c <= 0 for c in self.bets.cents_per_line):
             raise ValueError("bets: cents_per_line are positive whole cents")
+        try:
+            Fraction(self.rtp)
+        except ValueError:
+            raise ValueError(f"rtp: {self.rtp!r} is not a fraction such as '15593/16384'") \
+                from None
         return self
 
 
