@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -36,6 +37,7 @@ from pelisali.cli.platform import (
 )
 from pelisali.cli.poker import poker_app
 from pelisali.cli.serve import login_app, serve
+from pelisali.cli.slots import slot_odds_command
 from pelisali.engine import GAMES as ENGINE_GAMES
 from pelisali.engine import Game, Seats
 from pelisali.rng import SeededRng
@@ -45,7 +47,8 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
                   no_args_is_help=True, add_completion=False)
 
 GameArg = Annotated[str, typer.Argument(
-    help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco) or blackjack")]
+    help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack "
+         "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
@@ -76,15 +79,27 @@ def games(as_json: JsonOpt = False) -> None:
 @app.command()
 def odds(
     game: GameArg,
+    name: Annotated[str | None, typer.Argument(
+        help="slot: the slot game (fruit, video)")] = None,
     variant: VariantOpt = None,
     sets: SetOpt = None,
     decks: Annotated[int | None, typer.Option(help="baccarat: decks in a full shoe")] = None,
     remaining: Annotated[str | None, typer.Option(
         help="baccarat: the shoe's remaining cards, e.g. 'A=31,2=32,...,K=30' or ten counts "
              "for values 0-9")] = None,
+    lines: Annotated[int | None, typer.Option(
+        help="slot: lines played (default: every line)")] = None,
+    par_file: Annotated[Path | None, typer.Option(
+        "--par-sheet", help="slot: write the par sheet to FILE.csv or FILE.xlsx")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Exact RTP and house edge of every bet type, from the engine's own outcomes."""
+    """Exact RTP and house edge of every bet type, from the engine's own outcomes; for
+    ``slot NAME`` the exact par sheet."""
+    if game.lower() == "slot":
+        slot_odds_command(name, lines, par_file, as_json)
+        return
+    if name is not None or lines is not None or par_file is not None:
+        fail("a second name, --lines and --par-sheet are for 'odds slot NAME'")
     kind = CARD_GAMES.get(game.lower())
     if kind == "punto-banco":
         baccarat_odds_command(sets, decks, remaining, as_json)

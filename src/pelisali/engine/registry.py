@@ -13,20 +13,22 @@ from pelisali.engine.blackjack import blackjack_engines
 from pelisali.engine.chinese import chinese_engines
 from pelisali.engine.contract import Game, IllegalMove
 from pelisali.engine.poker import poker_engines
+from pelisali.engine.slots import slot_engines
 from pelisali.engine.wager import wager_engines
 
 
 def _build() -> dict[str, Game]:
     games: dict[str, Game] = {}
     for family in (wager_engines, baccarat_engines, blackjack_engines, poker_engines,
-                   chinese_engines):
+                   chinese_engines, slot_engines):
         games.update(family())
     return games
 
 
 GAMES: Mapping[str, Game] = MappingProxyType(_build())
 """Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
-``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games and ``chinese``."""
+``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games, ``chinese`` and the
+slots ``slot-fruit`` and ``slot-video``."""
 
 
 def game(game_id: str) -> Game:

@@ -1,0 +1,83 @@
+"""Small slot games for the tests, built as rule data (the shipped games are in
+``src/pelisali/rules/data/slots/``)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pelisali.rules.slots import SlotRules, slot_rules_from
+
+NAMES = {"fi": "Testi", "sv": "Test", "en": "Test"}
+
+
+def tiny_raw(**changes: Any) -> dict[str, Any]:
+    """A 3-reel, 2-row, 3-line game with a doubling wild, scatter pays and free spins,
+    small enough to walk every stop combination (5 x 6 x 5 stops)."""
+    raw: dict[str, Any] = {
+        "game": "slot", "id": "tiny", "section": "test game", "rtp": "0",
+        "name": NAMES, "description": NAMES, "rows": 2,
+        "symbols": ["W", "S", "A", "B", "C"],
+        "reels": {"section": "test game",
+                  "base": [["A", "B", "S", "C", "A"], ["W", "A", "B", "S", "C", "B"],
+                           ["A", "C", "W", "S", "B"]],
+                  "free": [["A", "S", "B", "A", "C"], ["W", "A", "S", "B", "C"],
+                           ["A", "W", "B", "S", "C"]]},
+        "paylines": [[0, 0, 0], [1, 1, 1], [0, 1, 0]], "paylines_section": "test game",
+        "pays_section": "test game",
+        "pays": [{"symbol": "W", "count": 3, "pays": 50}, {"symbol": "A", "count": 3, "pays": 20},
+                 {"symbol": "A", "count": 2, "pays": 2}, {"symbol": "B", "count": 3, "pays": 10},
+                 {"symbol": "C", "count": 3, "pays": 5}],
+        "wilds": [{"symbol": "W", "substitutes": ["A", "B", "C"], "multiplier": 2,
+                   "section": "test game"}],
+        "scatter": {"symbol": "S", "section": "test game",
+                    "pays": [{"count": 2, "pays": 1}, {"count": 3, "pays": 5}]},
+        "feature": {"trigger": 2, "spins": 2, "retrigger": 2, "multiplier": 2,
+                    "section": "test game"},
+        "cap": {"multiplier": 100000, "section": "test game"},
+        "bets": {"cents_per_line": [1, 10], "lines_played": [1, 2, 3], "section": "test game"},
+    }
+    out = copy.deepcopy(raw)
+    out.update(changes)
+    return out
+
+
+def tiny(**changes: Any) -> SlotRules:
+    return slot_rules_from(tiny_raw(**changes))
+
+
+def five_reel() -> SlotRules:
+    """A 5-reel, 3-row, 6-line game with short strips: 4^2 x 5^3 = 2,000 stop combinations."""
+    return tiny(
+        rows=3, symbols=["W", "S", "A", "B", "C", "D"],
+        reels={"section": "test game",
+               "base": [["A", "B", "S", "C"], ["W", "A", "B", "D", "S"],
+                        ["A", "C", "W", "B", "D"], ["B", "W", "A", "S", "C"], ["A", "D", "B", "C"]],
+               "free": [["A", "S", "B", "D"], ["W", "A", "S", "B"], ["A", "W", "B", "S"],
+                        ["S", "A", "B", "W"], ["A", "B", "C", "S"]]},
+        paylines=[[1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [2, 2, 2, 2, 2], [0, 1, 2, 1, 0],
+                  [2, 1, 0, 1, 2], [1, 0, 1, 2, 1]],
+        pays=[{"symbol": "W", "count": 5, "pays": 500}, {"symbol": "W", "count": 3, "pays": 40},
+              {"symbol": "A", "count": 5, "pays": 100}, {"symbol": "A", "count": 4, "pays": 25},
+              {"symbol": "A", "count": 3, "pays": 5}, {"symbol": "B", "count": 4, "pays": 15},
+              {"symbol": "B", "count": 3, "pays": 4}, {"symbol": "C", "count": 3, "pays": 3},
+              {"symbol": "D", "count": 3, "pays": 2}, {"symbol": "D", "count": 5, "pays": 60}],
+        wilds=[{"symbol": "W", "substitutes": ["A", "B", "C", "D"], "multiplier": 2,
+                "section": "test game"}],
+        scatter={"symbol": "S", "section": "test game",
+                 "pays": [{"count": 3, "pays": 2}, {"count": 4, "pays": 10}]},
+        feature={"trigger": 3, "spins": 3, "retrigger": 3, "multiplier": 3,
+                 "section": "test game"},
+        bets={"cents_per_line": [1, 10], "lines_played": [1, 6], "section": "test game"},
+    )
+
+
+def tree_game() -> SlotRules:
+    """The tiny game on one row and short free strips: its chance tree is small enough to walk
+    through several free spins."""
+    return tiny(rows=1, paylines=[[0, 0, 0]],
+                reels={"section": "test game",
+                       "base": [["A", "B", "S", "C", "A"], ["W", "A", "B", "S", "C", "B"],
+                                ["A", "C", "W", "S", "B"]],
+                       "free": [["A", "S", "B"], ["W", "S", "A"], ["S", "B", "W"]]},
+                bets={"cents_per_line": [1], "lines_played": [1], "section": "test game"})
