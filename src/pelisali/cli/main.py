@@ -138,7 +138,7 @@ def simulate(
         help="slot: the slot game (fruit, video)")] = None,
     rounds: Annotated[int | None, typer.Option(help="rounds to simulate")] = None,
     spins: Annotated[int | None, typer.Option(
-        help="slot: spins (rounds, the free spins they start included) to simulate")] = None,
+        help="slot: rounds to simulate (a paid spin and the free spins it starts)")] = None,
     lines: Annotated[int | None, typer.Option(
         help="slot: lines played (default: every line)")] = None,
     strips: Annotated[Path | None, typer.Option(
