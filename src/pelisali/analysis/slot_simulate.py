@@ -140,7 +140,13 @@ class StripTables:
 
     def joint(self, stops: npt.NDArray[np.int64]) -> Groups:
         """Per-reel stops ``(spins, reels)`` as joint group indices (the first reel of a
-        group most significant)."""
+        group most significant).
+
+        >>> from pelisali.rules.slots import load_slot_rules
+        >>> tables = BatchSlot(load_slot_rules("fruit")).tables[0]
+        >>> tables.groups, [int(g[0]) for g in tables.joint(np.array([[1, 2, 3]]))]
+        (((0, 1), (2,)), [34, 3])
+        """
         out = []
         for group in self.groups:
             index = np.zeros(len(stops), dtype=np.int64)
@@ -227,7 +233,14 @@ class BatchSlot:
         return units + self.scatter_units.take(seen), seen
 
     def play(self, spins: int, draw: Drawer) -> RoundsPlayed:
-        """Play ``spins`` rounds, the feature included, with stops from ``draw``."""
+        """Play ``spins`` rounds, the feature included, with stops from ``draw``.
+
+        >>> from pelisali.rules.slots import load_slot_rules
+        >>> model = BatchSlot(load_slot_rules("video"))
+        >>> played = model.play(1000, uniform_drawer(model, np.random.default_rng(1)))
+        >>> len(played.paid), bool((played.paid <= model.cap).all())
+        (1000, True)
+        """
         base, seen = self.spin_units(0, draw(0, np.arange(spins, dtype=np.int64)))
         feature = self.rules.feature
         total = base.copy()
@@ -262,7 +275,13 @@ class RoundsPlayed:
 
 
 def uniform_drawer(model: BatchSlot, rng: np.random.Generator) -> Drawer:
-    """Stops uniform over each strip: one draw a reel group."""
+    """Stops uniform over each strip: one draw a reel group.
+
+    >>> from pelisali.rules.slots import load_slot_rules
+    >>> model = BatchSlot(load_slot_rules("video"))
+    >>> [g.shape for g in uniform_drawer(model, np.random.default_rng(1))(0, np.arange(4))]
+    [(4,), (4,), (4,)]
+    """
     sizes = [t.sizes() for t in model.tables]
 
     def draw(strip_set: int, rounds: npt.NDArray[np.int64]) -> Groups:
@@ -399,7 +418,15 @@ class SlotCheck:
         return all(abs(f.z_score) <= self.family_z for f in self.figures)
 
     def verdict(self) -> str:
-        """One line an operator or auditor can act on."""
+        """One line an operator or auditor can act on: ``AGREES: ...`` or ``DISAGREES: ...``.
+
+        >>> from pelisali.analysis.slots import par_sheet
+        >>> from pelisali.rules.slots import load_slot_rules
+        >>> rules = load_slot_rules("fruit")
+        >>> check = check_sample(simulate_slot(rules, 100_000, seed=1), par_sheet(rules))
+        >>> check.verdict().split(":")[0]
+        'AGREES'
+        """
         z = self.family_z
         if self.agrees:
             return (f"AGREES: every exact figure lies within the simultaneous 99 % band "
