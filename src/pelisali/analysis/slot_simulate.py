@@ -13,7 +13,9 @@ of truth for what a window pays:
   joint stop, the part of each played line's tuple number the group adds, and
   the scatters it shows;
 * a spin is one uniform draw per group; each line's tuple number is the sum of
-  the groups' parts, its pay one lookup; the scatters are summed the same way.
+  the groups' parts, its pay one lookup, the lines' pays summed by a float32
+  matrix product (exact: every partial sum is a whole number below 2**24, else
+  an integer sum is used); the scatters are summed the same way.
 
 A round is the base spin; a base spin with ``trigger`` scatters starts the
 free spins, played on the free strips in vectorised rounds (every round still
@@ -202,7 +204,11 @@ class BatchSlot:
         self.rules, self.lines = rules, lines
         table = Paytable(rules)
         pays = line_pay_lookup(table)
-        self.pays = pays.astype(np.int16) if pays.max(initial=0) < 1 << 15 else pays
+        # summed over the lines by a float32 matrix product: exact while every partial sum
+        # is a whole number below 2**24; else by an integer sum
+        self.exact_float = int(pays.max(initial=0)) * lines < 1 << 24
+        self.pays: npt.NDArray[Any] = pays.astype(np.float32) if self.exact_float else pays
+        self.ones = np.ones(lines, dtype=np.float32)
         self.scatter = table.scatter
         most = rules.rows * rules.reel_count
         self.scatter_units = np.array([table.scatter_pays(c) * lines for c in range(most + 1)],
@@ -223,8 +229,9 @@ class BatchSlot:
             index = tables.rows[0].take(part[0], axis=0)
             for rows, joint in zip(tables.rows[1:], part[1:], strict=True):
                 index += rows.take(joint, axis=0)
-            units[start:start + CHUNK] = self.pays.take(index, mode="clip").sum(
-                axis=1, dtype=np.int32)
+            pays = self.pays.take(index, mode="clip")
+            units[start:start + CHUNK] = (pays @ self.ones if self.exact_float
+                                          else pays.sum(axis=1))
         if self.scatter is None:
             return units, np.zeros(n, dtype=np.int64)
         seen = tables.scatters[0].take(groups[0]).astype(np.int64)
