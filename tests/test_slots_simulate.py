@@ -98,11 +98,20 @@ class RecordingDrawer:
         return self.model.tables[strip_set].joint(stops)
 
 
+def _huge_pays() -> SlotRules:
+    """The tiny game with a line pay (3 x A) too large to sum exactly in float32."""
+    raw = tiny().model_dump(mode="json")
+    raw["pays"][1]["pays"] = 10_000_000  # 3 x A
+    raw["cap"]["multiplier"] = 10 ** 9
+    return slot_rules_from(raw)
+
+
 CASES = {
     "tiny, 3 lines": (tiny, 3, (0.5, 0.0), 0.4),
     "tiny, 1 line": (tiny, 1, (0.5, 0.0), 0.4),
     "tiny, capped at 4 x the bet": (
         lambda: tiny(cap={"multiplier": 4, "section": "test game"}), 3, (0.5, 0.0), 0.5),
+    "tiny, pays beyond float32": (lambda: _huge_pays(), 3, (0.5, 0.0), 0.5),
     "five reels": (five_reel_feature, 6, (0.4, 0.1), 0.4),
     "fruit": (lambda: load_slot_rules("fruit"), 5, (0.0, 0.0), 0.5),
     "video, 20 lines": (lambda: load_slot_rules("video"), 20, (0.45, 0.04), 0.4),
@@ -115,6 +124,7 @@ def test_the_batch_pays_every_round_as_the_engine_settles_it(case: str) -> None:
     make, lines, scatter, wild = CASES[case]
     rules: SlotRules = make()  # type: ignore[operator]
     model = BatchSlot(rules, lines)
+    assert model.exact_float == ("float32" not in case)
     draw = RecordingDrawer(model, seed=11, scatter=scatter, wild=wild)
     rounds = 600
     played = model.play(rounds, draw)
