@@ -81,3 +81,12 @@ def tree_game() -> SlotRules:
                                 ["A", "C", "W", "S", "B"]],
                        "free": [["A", "S", "B"], ["W", "S", "A"], ["S", "B", "W"]]},
                 bets={"cents_per_line": [1], "lines_played": [1], "section": "test game"})
+
+
+def five_reel_feature() -> SlotRules:
+    """The 5-reel game with a feature that ends: free spins on the base strips, a retrigger
+    adding one spin."""
+    rules = five_reel().model_dump(mode="json")
+    rules["reels"]["free"] = rules["reels"]["base"]
+    rules["feature"]["retrigger"] = 1
+    return slot_rules_from(rules)

@@ -37,7 +37,7 @@ from pelisali.cli.platform import (
 )
 from pelisali.cli.poker import poker_app
 from pelisali.cli.serve import login_app, serve
-from pelisali.cli.slots import slot_odds_command
+from pelisali.cli.slots import slot_odds_command, slot_simulate_command
 from pelisali.engine import GAMES as ENGINE_GAMES
 from pelisali.engine import Game, Seats
 from pelisali.rng import SeededRng
@@ -133,11 +133,20 @@ def odds(
 @app.command()
 def simulate(
     game: GameArg,
-    rounds: Annotated[int, typer.Option(help="rounds to simulate")],
     seed: Annotated[int, typer.Option(help="seed: the same seed gives the same output")],
+    name: Annotated[str | None, typer.Argument(
+        help="slot: the slot game (fruit, video)")] = None,
+    rounds: Annotated[int | None, typer.Option(help="rounds to simulate")] = None,
+    spins: Annotated[int | None, typer.Option(
+        help="slot: rounds to simulate (a paid spin and the free spins it starts)")] = None,
+    lines: Annotated[int | None, typer.Option(
+        help="slot: lines played (default: every line)")] = None,
+    strips: Annotated[Path | None, typer.Option(
+        help="slot: play the strips of this rule file against NAME's par sheet")] = None,
     variant: VariantOpt = None,
     sets: SetOpt = None,
-    workers: Annotated[int, typer.Option(help="processes (default: every core)")] = 0,
+    workers: Annotated[int, typer.Option(
+        help="processes (slot: threads) (default: every core)")] = 0,
     seats: Annotated[int | None, typer.Option(
         help="engine games (poker): seats at the table, each with the default chips")] = None,
     as_json: JsonOpt = False,
@@ -145,13 +154,27 @@ def simulate(
     """Monte Carlo through the round code: observed RTP with its 99 % interval.
 
     Any other game id of the engine registry (the poker games: holdem, stud, ...) is
-    self-played through the engine contract with random legal actions."""
-    if rounds <= 0:
-        fail("--rounds must be positive")
+    self-played through the engine contract with random legal actions. ``slot NAME
+    --spins N`` simulates a slot in NumPy batches beside its exact par sheet and exits 1
+    when they disagree."""
     if seed < 0:
         fail("--seed must be 0 or more")
     if workers < 0:
         fail("--workers must be 0 (every core) or more")
+    if game.lower() == "slot":
+        count = spins if spins is not None else rounds
+        if count is None or count <= 0 or (spins is not None and rounds is not None):
+            fail("give a positive --spins (or --rounds) for 'simulate slot NAME'")
+        if variant is not None or sets or seats is not None:
+            fail("--variant, --set and --seats are not for 'simulate slot NAME'")
+        slot_simulate_command(name, count, seed, lines, workers, strips, as_json)
+        return
+    if name is not None or spins is not None or lines is not None or strips is not None:
+        fail("a second name, --spins, --lines and --strips are for 'simulate slot NAME'")
+    if rounds is None:
+        fail("Missing option '--rounds'")
+    if rounds <= 0:
+        fail("--rounds must be positive")
     if game in ENGINE_GAMES and game.lower() not in (*LEGACY_SIMULATIONS, *CARD_GAMES):
         _simulate_contract(ENGINE_GAMES[game], rounds, seed, seats, as_json)
         return

@@ -1,18 +1,22 @@
 """``pelisali odds slot NAME``: a slot game's exact par sheet at the terminal, as JSON or
-as a spreadsheet."""
+as a spreadsheet; ``pelisali simulate slot NAME``: the batch simulation beside it."""
 
 from __future__ import annotations
 
 import json
 import time
+from fractions import Fraction
 from pathlib import Path
 
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
+from pelisali.analysis.slot_simulate import check_sample, simulate_slot
 from pelisali.analysis.slots import par_sheet, summary, write_par_sheet
 from pelisali.cli.common import console, fail
 from pelisali.rules import RuleDataError
-from pelisali.rules.slots import load_slot_rules, slot_game_ids
+from pelisali.rules.slots import load_slot_file, load_slot_rules, slot_game_ids
 
 
 def slot_odds_command(name: str | None, lines: int | None, par_file: Path | None,
@@ -56,3 +60,69 @@ def slot_odds_command(name: str | None, lines: int | None, par_file: Path | None
     console.print(combos)
     console.print(f"counted in {seconds:.2f} s"
                   + (f"; par sheet written to {par_file}" if par_file else ""))
+
+
+def slot_simulate_command(name: str | None, spins: int, seed: int, lines: int | None,
+                          workers: int, strips_file: Path | None, as_json: bool) -> None:
+    """Simulate slot ``name`` and set the observed figures beside the exact par sheet; exit 1
+    when they disagree (see :class:`~pelisali.analysis.slot_simulate.SlotCheck`).
+
+    With ``strips_file`` (a slot rule file of the same game) the spins are played on that
+    file's strips, against the par sheet of the packaged game: the strips found on a
+    machine checked against the par sheet filed for it."""
+    if not name:
+        fail(f"name the slot game: pelisali simulate slot NAME ({', '.join(slot_game_ids())})")
+    try:
+        rules = load_slot_rules(name.removeprefix("slot-"))
+        played = rules if strips_file is None else load_slot_file(strips_file)
+    except RuleDataError as error:
+        fail(str(error))
+    if played is not rules:
+        same = ("rows", "symbols", "paylines", "pays", "wilds", "scatter", "feature", "cap",
+                "bets")
+        differ = [key for key in same if getattr(played, key) != getattr(rules, key)]
+        if played.reel_count != rules.reel_count:
+            differ.insert(0, "reels")
+        if differ:
+            fail(f"--strips: {strips_file} is not slot-{rules.id} with other strips; it "
+                 f"differs in {', '.join(differ)}")
+    try:
+        sheet = par_sheet(rules, lines)
+    except ValueError as error:
+        fail(str(error))
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, disable=as_json,
+                  transient=True) as progress:
+        task = progress.add_task(f"simulating {rules.name.en}", total=spins)
+        sample = simulate_slot(played, spins, seed, sheet.lines, workers or None,
+                               progress=lambda n: progress.advance(task, n))
+    check = check_sample(sample, sheet)
+    if as_json:
+        data = check.to_json()
+        if strips_file is not None:
+            data["strips"] = str(strips_file)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        where = f" on the strips of {strips_file}" if strips_file is not None else ""
+        table = RichTable(title=f"{rules.name.en} (slot-{rules.id}): {spins:,} spins{where}, "
+                                f"{sheet.lines} lines, seed {seed}")
+        for col in ("figure", "exact", "observed", "99 % interval", ""):
+            table.add_column(col, justify="left" if col == "figure" else "right")
+        for f in check.figures:
+            exact = (f"{float(f.low):.6f} … {float(f.exact):.6f}" if f.low != f.exact
+                     else f"{float(f.exact):.6f}")
+            if abs(f.z_score) > check.family_z:
+                flag = "[bold red]DISAGREES[/]"
+            else:
+                flag = "[green]inside[/]" if f.inside else "[yellow]outside 99 % (chance)[/]"
+            table.add_row(f.name, exact, f"{f.observed:.6f}",
+                          f"{f.observed - f.half_width:.6f} … {f.observed + f.half_width:.6f}",
+                          flag)
+        console.print(table)
+        console.print(f"free spins played {sample.free_spins:,}; rounds cut by the cap "
+                      f"{sample.capped:,}; top win {Fraction(sample.top, sample.lines)} x "
+                      f"total bet; sigma {sample.sigma:.4f} (exact {sheet.sigma:.4f})")
+        console.print(f"{sample.spins_per_second:,.0f} spins/s ({sample.seconds:.2f} s)")
+        console.print(("[green]" if check.agrees else "[bold red]") + check.verdict() + "[/]")
+    if not check.agrees:
+        raise typer.Exit(1)
