@@ -40,16 +40,28 @@ def _data_dir() -> Path:
     return Path(str(resources.files("pelisali.rules") / "data"))
 
 
-def load_file(path: Path) -> GameRules:
-    """Load one rule file, naming the file and the offending key on any error."""
+def read_toml(path: Path) -> dict[str, Any]:
+    """A rule file's TOML; a missing, unreadable or malformed file is a
+    :class:`RuleDataError` naming it.
+
+    >>> read_toml(Path("nowhere.toml"))
+    Traceback (most recent call last):
+    ...
+    pelisali.rules.loader.RuleDataError: nowhere.toml: no such rule file
+    """
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise RuleDataError(f"{path}: no such rule file") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleDataError(f"{path}: cannot be read as UTF-8 text: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RuleDataError(f"{path}: not valid TOML: {exc}") from exc
+
+
+def load_file(path: Path) -> GameRules:
+    """Load one rule file, naming the file and the offending key on any error."""
+    raw = read_toml(path)
     game = raw.get("game")
     model = _MODELS.get(game) if isinstance(game, str) else None
     if model is None:

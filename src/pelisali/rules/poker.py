@@ -18,7 +18,6 @@ and the bad beat criteria, every part with the section it comes from.
 
 from __future__ import annotations
 
-import tomllib
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -27,7 +26,7 @@ from typing import Literal, get_args
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from pelisali.rules.loader import RuleDataError
+from pelisali.rules.loader import RuleDataError, read_toml
 from pelisali.rules.schema import Names, Section, Strict
 
 # The order the commands list the games in.
@@ -174,12 +173,7 @@ def load_poker_rules(game: str) -> PokerGameRules:
     if game not in POKER_GAME_IDS:
         raise RuleDataError(f"no poker game {game!r}; games: {', '.join(POKER_GAME_IDS)}")
     path = _data_dir() / f"{game}.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise RuleDataError(f"{path}: no such rule file") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleDataError(f"{path}: not valid TOML: {exc}") from exc
+    raw = read_toml(path)
     try:
         rules = PokerGameRules.model_validate(raw)
     except ValidationError as exc:

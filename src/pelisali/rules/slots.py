@@ -20,7 +20,6 @@ games) would set it.
 
 from __future__ import annotations
 
-import tomllib
 from fractions import Fraction
 from functools import cache, cached_property
 from importlib import resources
@@ -29,7 +28,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from pelisali.rules.loader import RuleDataError
+from pelisali.rules.loader import RuleDataError, read_toml
 from pelisali.rules.schema import Names, Section, Strict
 
 SLOT_GAME_IDS = ("fruit", "video")
@@ -214,12 +213,7 @@ def load_slot_file(path: Path) -> SlotRules:
     ...
     pelisali.rules.loader.RuleDataError: nowhere.toml: no such rule file
     """
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise RuleDataError(f"{path}: no such rule file") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleDataError(f"{path}: not valid TOML: {exc}") from exc
+    raw = read_toml(path)
     return slot_rules_from(raw, str(path))
 
 
