@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import subprocess
 import sys
 import time
 from datetime import UTC, datetime
+
+from machine import cpu_line  # benchmarks/machine.py, beside this script
 
 from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe
 from pelisali.analysis.card_simulate import _baccarat_chunk, _blackjack_chunk, _Job, simulate_cards
@@ -39,17 +39,7 @@ print(time.perf_counter() - t, result.edge)
 
 
 def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"CPython {platform.python_version()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    return f"{cpu_line()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def best_of(n: int, fn: object) -> float:

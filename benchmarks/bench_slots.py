@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import time
 from datetime import UTC, datetime
 
 import numpy as np
+from machine import cpu_line  # benchmarks/machine.py, beside this script
 
 from pelisali.analysis import slot_simulate
 from pelisali.analysis.slot_simulate import BatchSlot, simulate_slot, uniform_drawer
@@ -28,18 +28,8 @@ from pelisali.rules.slots import load_slot_rules, slot_game_ids
 
 
 def machine() -> str:
-    """The CPU model, cores, Python and NumPy of this run."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (f"{model}, {os.cpu_count()} logical CPUs, {platform.machine()}, CPython "
-            f"{platform.python_version()}, NumPy {np.__version__}")
+    """The machine of this run (``machine.cpu_line``) and NumPy's version."""
+    return f"{cpu_line()}, NumPy {np.__version__}"
 
 
 def breakdown(name: str, reps: int = 10) -> dict[str, float]:

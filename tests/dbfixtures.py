@@ -52,8 +52,8 @@ def fresh_engine(kind: str, tmp_path: Path) -> Iterator[Engine]:
         for engine in bare_engine(kind, tmp_path, prefix="t"):
             yield engine
         return
-    template = _postgres_template()
-    schema = _FREE_SCHEMAS.pop() if _FREE_SCHEMAS else _new_schema(template)
+    template, script = _postgres_template()
+    schema = _FREE_SCHEMAS.pop() if _FREE_SCHEMAS else _new_schema(script)
     engine = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
     try:
         yield engine
@@ -86,7 +86,7 @@ def _admin() -> Engine:
 
 
 @cache
-def _postgres_template() -> str:
+def _postgres_template() -> tuple[str, tuple[tuple[str, Any, bool], ...]]:
     """A schema the migrations brought to head, once a test process (dropped when it
     ends), and the statements they sent to do it, kept to make others like it."""
     if not postgres_reachable():
@@ -97,21 +97,20 @@ def _postgres_template() -> str:
     atexit.register(_drop, schema)
     engine = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
 
+    sent: list[tuple[str, Any, bool]] = []
+
     def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any,
                many: bool) -> None:
-        _SCRIPT.append((statement, parameters, many))
+        sent.append((statement, parameters, many))
 
     event.listen(engine, "before_cursor_execute", record)
     upgrade(engine)
     event.remove(engine, "before_cursor_execute", record)
     engine.dispose()
-    return schema
+    return schema, tuple(sent)
 
 
-_SCRIPT: list[tuple[str, Any, bool]] = []  # what the migrations sent to the template
-
-
-def _new_schema(template: str) -> str:
+def _new_schema(script: tuple[tuple[str, Any, bool], ...]) -> str:
     """A new schema made as the template was: its migrations' statements sent again."""
     schema = f"t_{uuid.uuid4().hex[:12]}"
     with _admin().connect() as connection:
@@ -119,7 +118,7 @@ def _new_schema(template: str) -> str:
     atexit.register(_drop, schema)
     engine = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
     with engine.begin() as connection:
-        for statement, parameters, many in _SCRIPT:
+        for statement, parameters, many in script:
             connection.exec_driver_sql(statement, parameters if many else parameters or ())
     engine.dispose()
     return schema

@@ -36,8 +36,11 @@ class RuleDataError(ValueError):
     """A rule file that is missing, unreadable or does not match its schema."""
 
 
-def _data_dir() -> Path:
-    return Path(str(resources.files("pelisali.rules") / "data"))
+def data_dir(kind: str = "") -> Path:
+    """Where the packaged rule files are: the table games', or a kind's own folder
+    (``poker``, ``slots``)."""
+    root = resources.files("pelisali.rules") / "data"
+    return Path(str(root / kind if kind else root))
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -86,7 +89,7 @@ def _file_name(game: str, variant: str) -> str:
 @cache
 def load_rules(game: str, variant: str = "") -> GameRules:
     """The rules of one game version from the packaged data."""
-    path = _data_dir() / _file_name(game, variant)
+    path = data_dir() / _file_name(game, variant)
     if not path.exists():
         raise RuleDataError(f"no rules for game {game!r} version {variant or '(none)'!r}")
     return load_file(path)
@@ -95,7 +98,7 @@ def load_rules(game: str, variant: str = "") -> GameRules:
 def available() -> list[tuple[str, str]]:
     """Every (game, variant) with a rule file."""
     out: list[tuple[str, str]] = []
-    for path in sorted(_data_dir().glob("*.toml")):
+    for path in sorted(data_dir().glob("*.toml")):
         rules = load_file(path)
         out.append((rules.game, rules.variant))
     return out

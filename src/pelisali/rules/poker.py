@@ -20,13 +20,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Literal, get_args
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from pelisali.rules.loader import RuleDataError, read_toml
+from pelisali.rules.loader import RuleDataError, data_dir, read_toml
 from pelisali.rules.schema import Names, Section, Strict
 
 # The order the commands list the games in.
@@ -158,10 +156,6 @@ class PokerGameRules(Strict):
     choices: tuple[str, ...] = ()
 
 
-def _data_dir() -> Path:
-    return Path(str(resources.files("pelisali.rules") / "data" / "poker"))
-
-
 def poker_game_ids() -> tuple[str, ...]:
     """Every poker game with a rule file, in the commands' order."""
     return POKER_GAME_IDS
@@ -172,7 +166,7 @@ def load_poker_rules(game: str) -> PokerGameRules:
     """The rule file of ``game``; a missing or malformed file names the file and the key."""
     if game not in POKER_GAME_IDS:
         raise RuleDataError(f"no poker game {game!r}; games: {', '.join(POKER_GAME_IDS)}")
-    path = _data_dir() / f"{game}.toml"
+    path = data_dir("poker") / f"{game}.toml"
     raw = read_toml(path)
     try:
         rules = PokerGameRules.model_validate(raw)

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache, cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
-from pelisali.rules.loader import RuleDataError, read_toml
+from pelisali.rules.loader import RuleDataError, data_dir, read_toml
 from pelisali.rules.schema import Names, Section, Strict
 
 SLOT_GAME_IDS = ("fruit", "video")
@@ -200,10 +199,6 @@ class SlotRules(Strict):
         return self
 
 
-def _data_dir() -> Path:
-    return Path(str(resources.files("pelisali.rules") / "data" / "slots"))
-
-
 def load_slot_file(path: Path) -> SlotRules:
     """One slot rule file; a file that does not fit is a :class:`RuleDataError` naming the
     file and the key.
@@ -234,7 +229,7 @@ def slot_rules_from(raw: dict[str, object], where: str = "slot rules") -> SlotRu
 @cache
 def load_slot_rules(name: str) -> SlotRules:
     """The packaged rules of slot game ``name`` (``fruit``, ``video``)."""
-    path = _data_dir() / f"{name}.toml"
+    path = data_dir("slots") / f"{name}.toml"
     if name not in SLOT_GAME_IDS or not path.exists():
         raise RuleDataError(f"no slot game {name!r}; slot games: {', '.join(SLOT_GAME_IDS)}")
     return load_slot_file(path)
