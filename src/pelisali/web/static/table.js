@@ -110,6 +110,7 @@ export async function openTable(game, variant = "", mode = null) {
   table.mode = mode;
   const view = $("#table-view");
   view.dataset.game = game;
+  view.dataset.variant = variant;  // which version's layout is drawn (G and H look alike)
   view.dataset.stage = found.stage;
   view.dataset.mode = mode ? "live" : "rng";
   $("#wheel").hidden = found.stage !== "wheel";
