@@ -1,8 +1,8 @@
 """Which family of the table layer a table's game belongs to: the one place that maps a
 table's ``game`` to the code that knows it.
 
->>> family_of("roulette") is WAGER, family_of("blackjack") is CARDS
-(True, True)
+>>> [family_of(g) for g in ("roulette", "blackjack", "slot-video")] == [WAGER, CARDS, SLOTS]
+True
 >>> family_of("bridge")
 Traceback (most recent call last):
 ...
@@ -15,14 +15,16 @@ from pelisali.games import GAMES
 from pelisali.platform.card_family import FAMILY as CARDS
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.poker_family import FAMILY as POKER
+from pelisali.platform.slot_family import FAMILY as SLOTS
+from pelisali.platform.slot_family import SLOT_GAMES
 from pelisali.platform.table_layer import Family
 from pelisali.platform.wager_family import FAMILY as WAGER
 
-__all__ = ["CARDS", "FAMILIES", "POKER", "WAGER", "family_of"]
+__all__ = ["CARDS", "FAMILIES", "POKER", "SLOTS", "WAGER", "family_of"]
 
 FAMILIES: dict[str, Family] = {
     **{game: WAGER for game in GAMES}, "punto-banco": CARDS, "blackjack": CARDS,
-    "poker": POKER,
+    "poker": POKER, **{game: SLOTS for game in SLOT_GAMES},
 }
 
 

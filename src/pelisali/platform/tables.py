@@ -30,10 +30,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pelisali.games.round import Receipt, Settlement
-from pelisali.platform import card_rounds, poker_tables, rounds
+from pelisali.platform import card_rounds, poker_tables, rounds, slot_rounds
 from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.db import find_or_create
-from pelisali.platform.families import CARDS, FAMILIES, POKER, family_of
+from pelisali.platform.families import CARDS, FAMILIES, POKER, SLOTS, family_of
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.models import BetRow, GameTable, RoundRow
@@ -74,6 +74,12 @@ def create(session: Session, name: str, game: str, variant: str | None = None, *
     if family is POKER:
         raise rounds.TableError("a poker table takes its blinds, buy-in and rake: open it "
                                 "as a poker table")
+    if family is SLOTS:
+        if variant or settings or limit_min is not None or limit_max is not None \
+                or mode != "rng":
+            raise rounds.TableError(f"{game} is an RNG slot: its bets and limits are its "
+                                    "rule file's")
+        return slot_rounds.create_slot_table(session, name, game, actor=actor)
     if family is CARDS:
         if variant:
             raise rounds.TableError(f"{game} has no versions")
@@ -137,10 +143,14 @@ def find(session: Session, name: str) -> GameTable:
 
 
 def _banked(session: Session, table_name: str, instead: str) -> GameTable:
-    """Table ``table_name``, refused when it is a poker table (``instead``: its way)."""
+    """Table ``table_name``, refused when it is a poker table (``instead``: its way) or a
+    slot (which spins: :func:`pelisali.platform.slot_rounds.spin`)."""
     table = find(session, table_name)
     if family_of(table.game) is POKER:
         raise rounds.TableError(f"{table_name} is a poker table: {instead}")
+    if family_of(table.game) is SLOTS:
+        raise rounds.TableError(f"{table_name} is a slot: it takes spins, not bets on "
+                                "spots")
     return table
 
 
@@ -378,6 +388,10 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     family = family_of(table.game)
     if family is CARDS:
         return card_rounds.void_card_round(session, table_name, reason, actor)
+    if family is SLOTS:
+        raise rounds.TableError(f"{table_name}: a slot round in play is completed, not "
+                                "voided (GGPoker RNG slots 2.3): its free spins are its "
+                                "player's")
     if family is POKER:
         raise rounds.TableError(f"{table_name}: a poker hand is void only when its table "
                                 "fails mid-hand; it then reopens with the stacks before it")
@@ -388,9 +402,13 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False
             ) -> list[tuple[int, str]]:
     """Finish the rounds left open with bets at every table, as their rules say: those
     past their 24-hour deadline, or all of them (``everything``: at a restart after a
-    crash). Each round's number and what became of it."""
+    crash; a slot round still waits its 24 hours). Each round's number and what became
+    of it."""
     done = rounds.recover(session, rng, everything=everything)
     done += card_rounds.recover_card_rounds(session, rng, everything=everything)
+    # A slot round waits 24 hours for its player even across a restart (GGPoker RNG
+    # slots 2.3): ``everything`` does not end it early.
+    done += slot_rounds.recover_slot_rounds(session, rng)
     return sorted(done)
 
 
@@ -432,6 +450,7 @@ def recall(session: Session, round_id: int) -> RoundRecall:
         return RoundRecall(round_id, table.game, hand.same, hand.recorded, hand.replayed,
                            hand.problem)
     found = (card_rounds.recall_card_round(session, round_id) if family is CARDS
+             else slot_rounds.recall_slot_round(session, round_id) if family is SLOTS
              else rounds.recall(session, round_id))
     return RoundRecall(round_id, table.game, found.same, found.recorded, found.replayed,
                        found.problem)
