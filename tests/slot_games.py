@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
+from pelisali.engine.slots import SlotEngine
+from pelisali.rng import SeededRng
 from pelisali.rules.slots import SlotRules, slot_rules_from
 
 NAMES = {"fi": "Testi", "sv": "Test", "en": "Test"}
@@ -90,3 +93,29 @@ def five_reel_feature() -> SlotRules:
     rules["reels"]["free"] = rules["reels"]["base"]
     rules["feature"]["retrigger"] = 1
     return slot_rules_from(rules)
+
+
+class Stops(SeededRng):
+    """A generator that draws the given stops, then seeded ones."""
+
+    def __init__(self, stops: Sequence[int], seed: int = 0) -> None:
+        super().__init__(seed)
+        self.stops = list(stops)
+
+    def randbelow(self, n: int) -> int:
+        return self.stops.pop(0) if self.stops else super().randbelow(n)
+
+
+def scatter_stops(game: SlotEngine, reels: Sequence[int], free: bool = False) -> list[int]:
+    """Stops that show the scatter on ``reels`` and not on the others."""
+    rules = game.rules
+    assert rules.scatter is not None
+    strips = rules.reels.free if free else rules.reels.base
+    out = []
+    for reel, strip in enumerate(strips):
+        want = reel in reels
+        out.append(next(stop for stop in range(len(strip))
+                        if (rules.scatter.symbol in
+                            {strip[(stop + row) % len(strip)] for row in range(rules.rows)})
+                        == want))
+    return out

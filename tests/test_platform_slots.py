@@ -15,6 +15,7 @@ import pytest
 from dbfixtures import setup, stored, wallet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from slot_games import Stops, scatter_stops
 from sqlalchemy import Engine, select
 
 from pelisali.analysis.slots import par_sheet
@@ -42,32 +43,6 @@ AT = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 VIDEO = GAMES["slot-video"]
 FRUIT = GAMES["slot-fruit"]
 assert isinstance(VIDEO, SlotEngine) and isinstance(FRUIT, SlotEngine)
-
-
-class Stops(SeededRng):
-    """A generator that draws the given stops, then seeded ones."""
-
-    def __init__(self, stops: Sequence[int], seed: int = 0) -> None:
-        super().__init__(seed)
-        self.stops = list(stops)
-
-    def randbelow(self, n: int) -> int:
-        return self.stops.pop(0) if self.stops else super().randbelow(n)
-
-
-def scatter_stops(game: SlotEngine, reels: Sequence[int], free: bool = False) -> list[int]:
-    """Stops that show the scatter on ``reels`` and not on the others."""
-    rules = game.rules
-    assert rules.scatter is not None
-    strips = rules.reels.free if free else rules.reels.base
-    out = []
-    for reel, strip in enumerate(strips):
-        want = reel in reels
-        out.append(next(stop for stop in range(len(strip))
-                        if (rules.scatter.symbol in
-                            {strip[(stop + row) % len(strip)] for row in range(rules.rows)})
-                        == want))
-    return out
 
 
 def engine_round(game: SlotEngine, lines: int, cents: int, stops: Sequence[int]) -> SlotState:

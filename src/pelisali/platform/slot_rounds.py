@@ -270,9 +270,10 @@ def spin(session: Session, table_name: str, player: str, lines: int, cents: int,
                          "play them first")
     accounts.find(session, player)
     stake = state.stake()
-    held = balance(session, accounts.wallet_code(player))
-    if stake > held:
-        raise TableError(f"{player}: balance {format_cents(held)}, bet {format_cents(stake)}; "
+    wallet = accounts.wallet_code(player)
+    held = balance(session, wallet)
+    if stake > held:  # RAY 1.1: no credit
+        raise TableError(f"{wallet} holds {format_cents(held)}, not {format_cents(stake)}: "
                          "no credit")
     row = RoundRow(table_id=table.id, status=PLAYING, gaming_day=table.gaming_day,
                    record="{}", opened_at=at, deadline=at + timedelta(hours=PENDING_HOURS))

@@ -12,12 +12,13 @@ from pelisali.server.routers import (
     lobby,
     play,
     poker,
+    slots,
     staff,
     wallet,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (auth.router, wallet.router, lobby.router, play.router,
-                                  cards.router, history.router, live.router, poker.router,
-                                  staff.router, chips.router)
+                                  cards.router, slots.router, history.router, live.router,
+                                  poker.router, staff.router, chips.router)
 
 __all__ = ["ROUTERS"]
