@@ -249,6 +249,8 @@ def _print_simulation(result: SimResult, title: str, as_json: bool) -> None:
 @app.command()
 def play(
     game: GameArg,
+    name: Annotated[str | None, typer.Argument(
+        help="slot: the slot game (fruit, video)")] = None,
     variant: VariantOpt = None,
     sets: SetOpt = None,
     balance: Annotated[str, typer.Option(
@@ -260,9 +262,21 @@ def play(
     = None,
 ) -> None:
     """Play at the terminal on a wallet: a registered player's with --account, else a
-    quick one made for the session (a temporary SQLite database) holding --balance."""
+    quick one made for the session (a temporary SQLite database) holding --balance;
+    ``slot NAME`` plays a slot machine."""
     if seed is not None and seed < 0:
         fail("--seed must be 0 or more")
+    if game.lower() == "slot":
+        from pelisali.cli.slot_play import play_slot
+
+        if name is None or variant or sets:
+            fail("play slot NAME: the slot game (fruit, video); slots have no versions "
+                 "or settings")
+        play_slot(f"slot-{name.lower()}", seed, account=account, table=table,
+                  balance=balance)
+        return
+    if name is not None:
+        fail("a second name is for 'play slot NAME'")
     kind = CARD_GAMES.get(game.lower())
     if kind is not None:
         from pelisali.cli.cards import play_cards
