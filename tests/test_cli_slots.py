@@ -4,7 +4,7 @@ mid-feature resumed at the next start, and bad commands refused with nothing tak
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,9 +16,9 @@ from pelisali.cli.main import app
 from pelisali.cli.slot_play import SlotTerminal
 from pelisali.engine import GAMES
 from pelisali.engine.slots import SlotEngine
-from pelisali.platform import accounts
+from pelisali.platform import accounts, slot_rounds, tables
 from pelisali.platform.db import make_engine, transaction, upgrade
-from pelisali.platform.ledger import check, move
+from pelisali.platform.ledger import check, move, now_utc
 from pelisali.platform.models import BetRow
 
 runner = CliRunner()
@@ -92,3 +92,26 @@ def _lines(lines: list[str]):  # type: ignore[no-untyped-def]
         except StopIteration:
             raise EOFError from None
     return read
+
+
+def test_table_recover_completes_a_slot_round_left_24_hours(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'casino.db'}"
+    monkeypatch.setenv("PELISALI_DATABASE_URL", url)
+    db = make_engine(url)
+    upgrade(db)
+    left = now_utc() - timedelta(hours=25)
+    with transaction(db) as s:
+        move(s, "fund", "external:owner", "house:bank", 10**8, "funding")
+        accounts.register(s, "ann", date(1990, 1, 1), "FI")
+        accounts.deposit(s, "ann", 5_000, key="d1")
+        tables.own_table(s, "ann", "slot-video")
+        done = slot_rounds.spin(s, "rng-slot-video-ann", "ann", 20, 5, key="k",
+                                rng=Stops(scatter_stops(VIDEO, (0, 1, 2))), at=left)
+    assert done.free_left == 10
+    code, out = run("table", "recover")
+    assert code == 0, out
+    assert f"{done.round_id}" in out and "10 free spins completed" in out
+    with transaction(db) as s:
+        assert slot_rounds.playing(s, "rng-slot-video-ann") is None
+        assert tables.recall(s, done.round_id).same and check(s).ok

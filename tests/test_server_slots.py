@@ -6,6 +6,7 @@ bad input refused with nothing changed."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from pelisali.engine import GAMES, Seats
 from pelisali.engine.slots import SlotEngine
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import check
+from pelisali.platform.models import RoundRow
 from pelisali.server.app import create_app
 
 VIDEO = GAMES["slot-video"]
@@ -104,3 +106,20 @@ def test_no_free_spin_without_a_feature_and_a_stranger_is_refused(
     stranger = TestClient(client.app)
     assert stranger.post("/api/slots/slot-fruit/spin",
                          json={"lines": 1, "cents": 1, "key": "x"}).status_code == 401
+
+
+def test_the_scheduler_completes_a_round_left_24_hours(client: TestClient, db: Engine) -> None:
+    first = client.post("/api/slots/slot-video/spin",
+                        json={"lines": 20, "cents": 5, "key": "s1"}).json()
+    state = client.app.state.pelisali  # type: ignore[attr-defined]
+    assert state.sweep_slots() == []  # kept for its player for 24 hours
+    with transaction(db) as s:
+        row = s.get(RoundRow, first["round_id"])
+        assert row is not None
+        row.deadline = row.deadline - timedelta(hours=24, seconds=1)
+    assert state.sweep_slots() == [(first["round_id"], "settled, 10 free spins completed")]
+    done = client.get("/api/slots/slot-video").json()
+    assert done["playing"] is None
+    history = client.get("/api/history").json()["bets"]
+    assert history[0]["round_id"] == first["round_id"] and history[0]["paid"] is not None
+    assert client.get(f"/api/recall/{first['round_id']}").json()["same"] is True

@@ -36,7 +36,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from pelisali.platform import aml, card_rounds, leases, queries, rounds
+from pelisali.platform import aml, card_rounds, leases, queries, rounds, slot_rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.families import POKER, WAGER, family_of
 from pelisali.platform.leases import Lease
@@ -245,6 +245,7 @@ class ServerState:
                         self._serving[name] = await self.bus.serve(name, room.handle)
             for job, every in ((self.sweep_deadlines, DEADLINE_SWEEP_SECONDS),
                                (self.sweep_decisions, DECISION_SWEEP_SECONDS),
+                               (self.sweep_slots, DEADLINE_SWEEP_SECONDS),
                                (self.scan_aml, AML_SCAN_SECONDS)):
                 await self._periodically(job, every)
             try:
@@ -289,6 +290,21 @@ class ServerState:
                 what = rounds.finish_round(session, round_id, self.rng)
             if what is not None:
                 log.info("round %s past its deadline: %s", round_id, what)
+                done.append((round_id, what))
+        return done
+
+    def sweep_slots(self) -> list[tuple[int, str]]:
+        """Complete the slot rounds pending past their 24 hours (GGPoker RNG slots 2.3:
+        the free spins left are drawn and the winnings credited), each round in a
+        transaction of its own, its row locked first."""
+        with self.db() as session:
+            due = slot_rounds.overdue_slot_rounds(session)
+        done = []
+        for round_id in due:
+            with self.db() as session:
+                what = slot_rounds.complete_slot_round(session, round_id, self.rng)
+            if what is not None:
+                log.info("slot round %s past its deadline: %s", round_id, what)
                 done.append((round_id, what))
         return done
 
