@@ -13,10 +13,20 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from slot_games import five_reel, tiny, tree_game
 from typer.testing import CliRunner
 
-from pelisali.analysis.slots import PAR_COLUMNS, par_sheet, solve_free_spins, spin_counts
+from pelisali.analysis.slots import (
+    PAR_COLUMNS,
+    cap_cut_bound,
+    lineage_moments,
+    par_sheet,
+    solve_free_spins,
+    spin_counts,
+    sum_moments,
+)
 from pelisali.cli.main import app
 from pelisali.engine import GAMES, Seats, sample_chance
 from pelisali.engine.contract import State
@@ -174,3 +184,38 @@ def test_cli_refuses_an_unknown_slot_and_a_bad_file() -> None:
     assert result.exit_code != 0 and "no slot game 'nope'" in result.output
     result = runner.invoke(app, ["odds", "slot", "fruit", "--par-sheet", "x.pdf"])
     assert result.exit_code != 0 and ".csv or .xlsx" in result.output
+
+
+def test_the_feature_moments_agree_with_the_closed_forms_and_bound_the_cap_tightly() -> None:
+    rules = load_slot_rules("video")
+    table = Paytable(rules)
+    counted = spin_counts(table, rules.reels.free, 20)
+    free = solve_free_spins(rules, counted, 20)
+    moments = lineage_moments(rules, counted, 20, 16)
+    assert rules.feature is not None
+    spun = sum_moments(moments, rules.feature.spins)
+    assert (spun[0], spun[1], spun[2]) == (1, free.mean, free.second)
+    sheet = par_sheet(rules)
+    # The 16th moment bounds what the cap of 5,000 total bets can take from feature
+    # rounds below 1e-11 of the total bet (the second moment alone: 1.4e-3).
+    assert 0 < sheet.cap_bound < Fraction(1, 10**11)
+    one_feature, cap = Counter({0: 1}), 5_000 * 20
+    assert cap_cut_bound(one_feature, spun[:3], cap) > 10**6 * cap_cut_bound(one_feature, spun,
+                                                                             cap)
+
+
+@settings(max_examples=200, deadline=None)
+@given(law=st.lists(st.tuples(st.integers(0, 50), st.integers(1, 9)), min_size=1, max_size=6),
+       base=st.lists(st.tuples(st.integers(0, 30), st.integers(1, 5)), min_size=1, max_size=4),
+       cap=st.integers(1, 80))
+def test_the_cap_bound_is_never_below_the_exact_cut_of_a_finite_law(
+        law: list[tuple[int, int]], base: list[tuple[int, int]], cap: int) -> None:
+    total = sum(weight for _, weight in law)
+    moments = [sum((Fraction(weight, total) * Fraction(value) ** k for value, weight in law),
+                   Fraction(0)) for k in range(9)]
+    wins: Counter[int] = Counter()
+    for b, n in base:
+        wins[b] += n
+    exact = sum((n * Fraction(weight, total) * max(b + value - cap, 0)
+                 for b, n in wins.items() for value, weight in law), Fraction(0))
+    assert cap_cut_bound(wins, moments, cap) >= exact

@@ -29,10 +29,15 @@ feature of ``S`` spins wins ``S mu`` on average, with second moment
 
 The cap cuts a round's total. In a round without the feature it is applied
 exactly. A feature's total is unbounded (retriggers), so the part the cap cuts
-from feature rounds is not computed exactly but bounded: for ``X >= 0``,
-``max(X - C, 0) <= X^2 / (4 C)``, so the cut is at most
-``E[X^2; feature] / (4 C)``; the par sheet gives the RTP without that cut and
-the bound (``cap_bound``): the game's true RTP lies within it below.
+from feature rounds is not computed exactly but bounded: for ``X >= 0`` and any
+``m >= 2``, ``max(X - C, 0) <= X^m (m - 1)^(m - 1) / (m^m C^(m - 1))`` (the
+right side touches the left at ``X = m C / (m - 1)``), so the cut is at most
+``E[X^m; feature] (m - 1)^(m - 1) / (m^m C^(m - 1))`` for each ``m``; the par
+sheet takes the least of these for ``m`` up to :data:`CAP_MOMENTS`. The moments
+are exact: the renewal equation above, raised to the ``k``-th power, gives
+``E[T1^k] (1 - p R)`` from the lower moments (:func:`lineage_moments`). The par
+sheet gives the RTP without that cut and the bound (``cap_bound``): the game's
+true RTP lies within it below.
 
 The volatility index is ``1.645 sigma`` with ``sigma`` the standard deviation of
 one round's win in total bets: 1.645 standard deviations either side hold 90 %
@@ -57,6 +62,9 @@ import numpy.typing as npt
 
 from pelisali.engine.slots import Paytable
 from pelisali.rules.slots import SlotRules
+
+CAP_MOMENTS = 16
+"""The highest moment of a feature round's win the cap's bound is taken from."""
 
 Z90 = Fraction(1645, 1000)
 """The two-sided 90 % normal quantile used by the volatility index."""
@@ -316,6 +324,85 @@ def solve_free_spins(rules: SlotRules, counted: SpinCounts, lines: int) -> FreeS
     return FreeSpins(ew, ew2, p, s / (1 - p * big_r), s * mu, s * m2 + s * (s - 1) * mu * mu)
 
 
+def _power_series(coeffs: Sequence[Fraction], power: int) -> list[Fraction]:
+    """``(sum c_k t^k) ** power``, truncated to the degree of ``coeffs``."""
+    order = len(coeffs)
+    out = [Fraction(1)] + [Fraction(0)] * (order - 1)
+    base, left = list(coeffs), power
+    while left:
+        if left & 1:
+            out = [sum((out[i] * base[k - i] for i in range(k + 1)), Fraction(0))
+                   for k in range(order)]
+        left >>= 1
+        if left:
+            base = [sum((base[i] * base[k - i] for i in range(k + 1)), Fraction(0))
+                    for k in range(order)]
+    return out
+
+
+def sum_moments(moments: Sequence[Fraction], copies: int) -> list[Fraction]:
+    """``E[(Y_1 + ... + Y_n)^k]`` for ``k = 0, 1, ...`` from ``E[Y^k]`` (``moments[0] == 1``)
+    of ``n`` independent copies, by the exponential generating function's power.
+
+    >>> sum_moments([Fraction(1), Fraction(1, 2), Fraction(1, 2)], 2)  # two fair coins
+    [Fraction(1, 1), Fraction(1, 1), Fraction(3, 2)]
+    """
+    egf = [m / math.factorial(k) for k, m in enumerate(moments)]
+    return [c * math.factorial(k) for k, c in enumerate(_power_series(egf, copies))]
+
+
+def lineage_moments(rules: SlotRules, counted: SpinCounts, lines: int,
+                    order: int) -> list[Fraction]:
+    """``E[T1^k]`` for ``k = 0 .. order``: the moments of what one awarded free spin wins
+    with everything it retriggers, in line bets, exact (this module's docstring)."""
+    feature = rules.feature
+    if feature is None:
+        raise ValueError(f"{rules.id} has no free spins")
+    table = Paytable(rules)
+    plain = [0] * (order + 1)  # sum of count * w^k
+    retriggered = [0] * (order + 1)  # the same over the spins that retrigger
+    for (won, sc), count in counted.counts.items():
+        w = (won + table.scatter_pays(sc) * lines) * feature.multiplier
+        power = count
+        for k in range(order + 1):
+            plain[k] += power
+            if sc >= feature.trigger:
+                retriggered[k] += power
+            power *= w
+    n = counted.combinations
+    ew = [Fraction(x, n) for x in plain]
+    ewr = [Fraction(x, n) for x in retriggered]
+    big_r, p = feature.retrigger, ewr[0]
+    moments = [Fraction(1)]
+    for k in range(1, order + 1):
+        # E[S^j] for the R copies a retrigger adds, with E[T1^k] still unknown (0): the
+        # unknown enters E[S^k] once, as R E[T1^k].
+        partial = sum_moments([*moments, Fraction(0)], big_r)
+        known = ew[k] + sum((math.comb(k, j) * ewr[k - j] * partial[j] for j in range(1, k + 1)),
+                            Fraction(0))
+        moments.append(known / (1 - p * big_r))
+    return moments
+
+
+def cap_cut_bound(trigger_wins: Counter[int], feature_moments: Sequence[Fraction],
+                  cap: int) -> Fraction:
+    """The least bound on ``sum_b n_b E[max(b + T - cap, 0)]`` (whole counts ``n_b`` of
+    feature rounds whose base spin won ``b``) over the moments ``m = 2 ..`` of
+    ``X = b + T``, ``T`` the feature's win with moments ``feature_moments``.
+
+    >>> cap_cut_bound(Counter({0: 1}), [Fraction(1), Fraction(1), Fraction(1)], 1)
+    Fraction(1, 4)
+    """
+    best: Fraction | None = None
+    for m in range(2, len(feature_moments)):
+        moment = sum((n * sum((math.comb(m, j) * Fraction(b) ** (m - j) * feature_moments[j]
+                               for j in range(m + 1)), Fraction(0))
+                      for b, n in trigger_wins.items()), Fraction(0))
+        bound = moment * Fraction((m - 1) ** (m - 1), m ** m * cap ** (m - 1))
+        best = bound if best is None else min(best, bound)
+    return best if best is not None else Fraction(0)
+
+
 @dataclass(frozen=True)
 class ParSheet:
     """A slot game's exact figures for ``lines`` lines played (fractions of the total bet
@@ -404,11 +491,12 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
     big_n = base.combinations
     cap = rules.cap.multiplier * lines
     feature = rules.feature
-    free = (solve_free_spins(rules, spin_counts(table, rules.reels.free, lines, tables), lines)
-            if feature else None)
+    free_counts = spin_counts(table, rules.reels.free, lines, tables) if feature else None
+    free = solve_free_spins(rules, free_counts, lines) if free_counts is not None else None
     e_lines = e_scatter = e_x = e_x2 = e_cut = 0  # whole line bets until the end
     hits = trig = trig_b = trig_b2 = 0
     wins: Counter[int] = Counter()
+    trigger_wins: Counter[int] = Counter()  # feature rounds by their base spin's win
     for (won, sc), n in base.counts.items():
         b = won + table.scatter_pays(sc) * lines
         e_lines += n * won
@@ -417,6 +505,7 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
             trig += n
             trig_b += n * b
             trig_b2 += n * b * b
+            trigger_wins[b] += n
             hits += n
             continue
         paid = min(b, cap)
@@ -429,12 +518,14 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
     rtp_feature = Fraction(0)
     bound = Fraction(0)
     sum_x, sum_x2 = Fraction(e_x), Fraction(e_x2)
-    if free is not None and trig:
+    if free is not None and free_counts is not None and trig:
         sum_x += trig_b + trig * free.mean
         x2 = trig_b2 + 2 * trig_b * free.mean + trig * free.second
         sum_x2 += x2
         rtp_feature = trig * free.mean / big_n / lines
-        bound = x2 / (4 * cap) / big_n / lines
+        moments = lineage_moments(rules, free_counts, lines, CAP_MOMENTS)
+        spun = sum_moments(moments, rules.feature.spins if rules.feature else 0)
+        bound = cap_cut_bound(trigger_wins, spun, cap) / big_n / lines
     mean = sum_x / big_n
     variance = (sum_x2 / big_n - mean * mean) / (lines * lines)
     combos = line_combinations(table, rules.reels.base)
