@@ -200,10 +200,10 @@ grant: a bonus grant of 8.00 € to ann
     rules = settings()
     required = amount * rules.wagering_multiple
     if required == 0:
-        # No round id on this transfer: the bet reconciliation matches a round's wins to
-        # its bets' payouts, and free spins are no bet.
+        # A win of the round, as any other: the round's bet was paid the free spins too.
         move(session, GRANT_KEY.format(key=key), HOUSE, accounts.wallet_code(player), amount,
-             TransferKind.WIN, reason=f"free spins of round {round_id}, no wagering required")
+             TransferKind.WIN, reason=f"free spins of round {round_id}, no wagering required",
+             round_id=round_id)
         return None
     deadline = at + timedelta(hours=rules.deadline_hours)
     move(session, GRANT_KEY.format(key=key), HOUSE, bonus_code(player), amount,
