@@ -27,6 +27,7 @@ class AccountKind(enum.StrEnum):
     ROUNDING = "rounding"  # whole cents of paid-down fractions
     EXTERNAL = "external"  # money outside the casino: payments in and out, capital
     TABLE = "table"  # chips at a poker table, the players' money in the table's custody
+    BONUS = "bonus"  # a player's free-spin winnings, locked until wagered (bonus.py)
 
 
 class TransferKind(enum.StrEnum):
@@ -46,6 +47,9 @@ class TransferKind(enum.StrEnum):
     FUNDING = "funding"
     BUY_IN = "buy_in"
     CASH_OUT = "cash_out"
+    BONUS_GRANT = "bonus_grant"  # free-spin winnings locked on the player's bonus account
+    BONUS_RELEASE = "bonus_release"  # wagered through: to the player's wallet
+    BONUS_FORFEIT = "bonus_forfeit"  # not wagered in time: back to the house
 
 
 class RoundStatus(enum.StrEnum):

@@ -348,6 +348,53 @@ class AmlCase(Base):
                       UniqueConstraint("player", "rule", "through", name="one_case_a_finding"))
 
 
+BONUS_STATUSES = ("active", "released", "forfeited")
+
+
+class BonusGrant(Base):
+    """Free-spin winnings locked until wagered (GGPoker house rules, RNG slots 5): the
+    money is on the ledger account ``bonus:PLAYER`` while ``active``; ``released`` to the
+    wallet once ``wagered`` reaches ``required``, ``forfeited`` to the house if the
+    ``deadline`` passes first. ``key`` is the caller's idempotency key of the grant;
+    ``released_by`` the wager key that completed it."""
+
+    __tablename__ = "bonus_grants"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    player: Mapped[str] = mapped_column(String(80))
+    round_id: Mapped[int] = mapped_column(Integer)  # the free spins' round
+    amount: Mapped[int] = mapped_column(BigInteger)
+    required: Mapped[int] = mapped_column(BigInteger)
+    wagered: Mapped[int] = mapped_column(BigInteger, default=0)
+    status: Mapped[str] = mapped_column(String(12), default="active")
+    granted_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    deadline: Mapped[datetime] = mapped_column(UTCDateTime())
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    released_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="bonus_positive_amount"),
+        CheckConstraint("required > 0", name="bonus_required"),
+        CheckConstraint("wagered >= 0 AND wagered <= required", name="bonus_wagered"),
+        CheckConstraint(f"status IN ({', '.join(repr(s) for s in BONUS_STATUSES)})",
+                        name="bonus_status"),
+        Index("ix_bonus_grants_player_status", "player", "status"),
+        Index("ix_bonus_grants_status_deadline", "status", "deadline"),
+    )
+
+
+class BonusWager(Base):
+    """A real-money stake counted toward a player's bonus grants, kept by its key so
+    that a retried stake is counted once: the stake and how much of it counted."""
+
+    __tablename__ = "bonus_wagers"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    player: Mapped[str] = mapped_column(String(80))
+    stake: Mapped[int] = mapped_column(BigInteger)
+    counted: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 class ImmutableRowError(ValueError):
     """A transfer or an audit entry was changed or deleted through the ORM."""
 

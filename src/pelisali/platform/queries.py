@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from pelisali.platform import accounts, poker_tables, rounds, tables
+from pelisali.platform import accounts, bonus, poker_tables, rounds, tables
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import balance
 from pelisali.platform.models import BetRow, GameTable, RoundRow
@@ -283,14 +283,30 @@ class HandLine:
 
 
 @dataclass(frozen=True)
+class BonusLine:
+    """A free-spin bonus's step in a player's history (GGPoker house rules, RNG slots 5):
+    ``granted`` (locked until wagered by ``deadline``), ``released`` to the wallet or
+    ``forfeited`` to the house, with the free spins' round."""
+
+    at: datetime
+    kind: str  # granted, released or forfeited
+    amount: int
+    deadline: datetime
+    round_id: int
+    grant_id: int
+
+
+@dataclass(frozen=True)
 class History:
     """A page of a player's bets and poker hands, newest first, and where the next page
-    of each starts (``bets_before``, ``hands_before``; None: there is no more)."""
+    of each starts (``bets_before``, ``hands_before``; None: there is no more); and the
+    steps of their free-spin bonuses, newest first."""
 
     bets: list[BetLine]
     hands: list[HandLine]
     bets_before: int | None = None
     hands_before: int | None = None
+    bonuses: list[BonusLine] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -368,11 +384,36 @@ def _poker_hands(session: Session, player: str, limit: int, before: int | None =
     return hands, rows[-1].id if len(rows) == HANDS_SHOWN else None
 
 
+def bonus_lines(session: Session, player: str, limit: int = 50) -> list[BonusLine]:
+    """The newest ``limit`` steps of ``player``'s free-spin bonuses, newest first: each
+    grant, and its release or forfeit.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     bonus_lines(s, "ann")
+    []
+    """
+    lines = []
+    for found in bonus.grants(session, player):
+        lines.append(BonusLine(found.granted_at, "granted", found.amount, found.deadline,
+                               found.round_id, found.id))
+        if found.closed_at is not None:
+            lines.append(BonusLine(found.closed_at, found.status, found.amount,
+                                   found.deadline, found.round_id, found.id))
+    # a grant's close sorts after its grant even at the same moment
+    lines.sort(key=lambda line: (line.at, line.grant_id, line.kind != "granted"),
+               reverse=True)
+    return lines[:limit]
+
+
 def history(session: Session, player: str, bets_before: int | None = None,
             hands_before: int | None = None, limit: int = 50) -> History:
     """A page of ``player``'s bets (:func:`pelisali.platform.rounds.history`) and of the
     poker hands they played, ``limit`` of each at most, older than bet ``bets_before``
-    and round ``hands_before`` when given.
+    and round ``hands_before`` when given; and the newest ``limit`` steps of their
+    free-spin bonuses (:func:`bonus_lines`).
 
     >>> from datetime import date
     >>> from pelisali.platform import accounts
@@ -382,7 +423,7 @@ def history(session: Session, player: str, bets_before: int | None = None,
     >>> with transaction(engine) as s:
     ...     _ = accounts.register(s, "ann", date(1990, 1, 1), "FI")
     ...     history(s, "ann")
-    History(bets=[], hands=[], bets_before=None, hands_before=None)
+    History(bets=[], hands=[], bets_before=None, hands_before=None, bonuses=[])
     """
     found = rounds.history(session, player, limit + 1, bets_before)
     bets = found[:limit]
@@ -399,7 +440,7 @@ def history(session: Session, player: str, bets_before: int | None = None,
         [HandLine(row.id, names.get(row.table_id, ""), row.finished_at,
                   next((seat[2] for seat in record.get("seats", []) if seat[1] == player),
                        None)) for row, record in hands],
-        more_bets, more_hands)
+        more_bets, more_hands, bonus_lines(session, player, limit))
 
 
 def _played_hand(session: Session, player: str, round_id: int) -> bool:
