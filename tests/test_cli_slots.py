@@ -4,6 +4,7 @@ mid-feature resumed at the next start, and bad commands refused with nothing tak
 
 from __future__ import annotations
 
+import json
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -115,3 +116,34 @@ def test_table_recover_completes_a_slot_round_left_24_hours(
     with transaction(db) as s:
         assert slot_rounds.playing(s, "rng-slot-video-ann") is None
         assert tables.recall(s, done.round_id).same and check(s).ok
+
+
+def test_bonus_list_and_expire(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'casino.db'}"
+    monkeypatch.setenv("PELISALI_DATABASE_URL", url)
+    db = make_engine(url)
+    upgrade(db)
+    long_ago = now_utc() - timedelta(hours=80)
+    rng = Stops(scatter_stops(VIDEO, (0, 1, 2)), seed=11)
+    with transaction(db) as s:
+        move(s, "fund", "external:owner", "house:bank", 10**8, "funding")
+        accounts.register(s, "ann", date(1990, 1, 1), "FI")
+        accounts.deposit(s, "ann", 5_000, key="d1")
+        tables.own_table(s, "ann", "slot-video")
+        done = slot_rounds.spin(s, "rng-slot-video-ann", "ann", 20, 5, key="k", rng=rng,
+                                at=long_ago)
+        while done.status != "settled":
+            done = slot_rounds.free_spin(s, "rng-slot-video-ann", "ann", done.spins_seen,
+                                         rng, at=long_ago)
+    assert done.to_bonus
+    code, out = run("bonus", "list", "ann", "--json")
+    assert code == 0, out
+    listed = json.loads(out)
+    assert listed["bonus_balance"] == done.to_bonus
+    assert [(g["amount"], g["status"]) for g in listed["grants"]] == [(done.to_bonus, "active")]
+    code, out = run("table", "recover")  # the operator's one maintenance command
+    assert code == 0 and "forfeited (wagered 0.00 of" in out and "1 bonus(es) forfeited" in out
+    code, out = run("bonus", "expire")
+    assert code == 0 and "no bonus past its deadline" in out
+    code, out = run("bonus", "list", "ann")
+    assert "forfeited" in out and "bonus balance 0.00 €" in out

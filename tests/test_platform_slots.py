@@ -21,12 +21,12 @@ from sqlalchemy import Engine, select
 from pelisali.analysis.slots import par_sheet
 from pelisali.engine import GAMES, Seats
 from pelisali.engine.slots import SlotEngine, SlotState, window_at
-from pelisali.platform import queries, tables
+from pelisali.platform import bonus, queries, tables
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import KeyConflict, check, verify_audit
 from pelisali.platform.models import AuditEntry, BetRow, RoundRow
 from pelisali.platform.report import day_report
-from pelisali.platform.rounds import TableError
+from pelisali.platform.rounds import TableError, reconcile_bets
 from pelisali.platform.slot_rounds import (
     complete_slot_round,
     create_slot_table,
@@ -169,10 +169,18 @@ def test_free_spins_are_played_one_request_at_a_time_and_paid_at_the_end(
     base_win = expected.spins[0].units(20) * 5
     assert done.to_wallet == min(base_win, expected.total_win())
     assert (done.to_wallet or 0) + (done.to_bonus or 0) == expected.paid
-    assert wallet(casino, "ann") == 100_000 - 100 + (done.to_wallet or 0) + (done.to_bonus or 0)
+    # The base spin's win goes to the wallet, the free spins' to the bonus balance
+    # (GGPoker RNG slots 5: to be wagered within 72 hours).
+    assert wallet(casino, "ann") == 100_000 - 100 + (done.to_wallet or 0) == done.balance
+    assert done.to_bonus and done.bonus == done.to_bonus
     with transaction(casino) as s:
+        assert bonus.bonus_balance(s, "ann") == done.to_bonus
+        [granted] = bonus.grants(s, "ann")
+        assert (granted.round_id, granted.amount, granted.status) == (
+            round_id, done.to_bonus, "active")
+        assert granted.deadline == AT + timedelta(hours=72)
         assert recall_slot_round(s, round_id).same
-        assert check(s).ok
+        assert check(s).ok and reconcile_bets(s).ok
 
 
 def test_a_round_interrupted_mid_feature_resumes_where_it_stopped(casino: Engine) -> None:
@@ -212,8 +220,10 @@ def test_a_pending_round_is_completed_after_24_hours_and_its_winnings_credited(
     drawn = [int(m["text"]) for m in record["history"] if m["actor"] == -1]
     expected = engine_round(VIDEO, 20, 5, drawn)
     assert drawn[:5] == base and expected.is_terminal()
-    assert wallet(casino, "ann") == 100_000 - 100 + (expected.paid or 0)
+    base_win = min(expected.spins[0].units(20) * 5, expected.total_win())
+    assert wallet(casino, "ann") == 100_000 - 100 + base_win
     with transaction(casino) as s:
+        assert bonus.bonus_balance(s, "ann") == (expected.paid or 0) - base_win
         assert recall_slot_round(s, round_id).same
         audit = s.scalars(select(AuditEntry).where(
             AuditEntry.action == "slot_round_completed")).one()
@@ -259,7 +269,7 @@ def test_random_spins_keep_the_ledger_whole(casino: Engine, seed: int,
     rng = SeededRng(seed)
     example = next(EXAMPLES)
     with transaction(casino) as s:
-        start = wallet_in(s)
+        start, start_bonus = wallet_in(s), bonus.bonus_balance(s, "ann")
         for n, (table, line_index, level_index) in enumerate(bets):
             game = FRUIT if table == "fruit-ann" else VIDEO
             lines = game.rules.bets.lines_played[line_index]
@@ -277,10 +287,65 @@ def test_random_spins_keep_the_ledger_whole(casino: Engine, seed: int,
             assert recall_slot_round(s, done.round_id).same
         report = check(s)
         assert report.ok, report.problems
+        assert reconcile_bets(s).ok
         rows = s.scalars(select(BetRow).where(BetRow.key.like(f"p{example}-%"))).all()
-        assert wallet_in(s) == start - sum(b.stake for b in rows) + sum(b.paid or 0 for b in rows)
+        # Every cent a round paid is in the wallet or the bonus balance, or was released
+        # from the bonus balance to the wallet by the stakes that wagered it through.
+        assert wallet_in(s) + bonus.bonus_balance(s, "ann") == \
+            start + start_bonus - sum(b.stake for b in rows) + sum(b.paid or 0 for b in rows)
 
 
 def wallet_in(session: object) -> int:
     from pelisali.platform.ledger import balance
     return balance(session, "player:ann")  # type: ignore[arg-type]
+
+
+def play_feature_out(casino: Engine, at: datetime, key: str = "f1") -> int:
+    """A video round whose free spins are all played at ``at``; the part they won."""
+    rng = Stops(scatter_stops(VIDEO, (0, 2, 4)), seed=11)
+    with transaction(casino) as s:
+        done = spin(s, "video-ann", "ann", 20, 5, key=key, rng=rng, at=at)
+        while done.status != "settled":
+            done = free_spin(s, "video-ann", "ann", done.spins_seen, rng, at=at)
+    assert done.to_bonus
+    return done.to_bonus
+
+
+def test_free_spin_winnings_wagered_through_on_the_slots_reach_the_wallet(
+        casino: Engine) -> None:
+    won = play_feature_out(casino, AT)
+    before = wallet(casino, "ann")
+    staked = paid = 0
+    rng = SeededRng(12)
+    with transaction(casino) as s:
+        n = 0
+        while bonus.grants(s, "ann")[0].status == "active":  # 5 lines at 1.00 a spin
+            done = spin(s, "fruit-ann", "ann", 5, 100, key=f"w{n}", rng=rng,
+                        at=AT + timedelta(hours=71))
+            staked, paid, n = staked + done.stake, paid + (done.paid or 0), n + 1
+        [released] = bonus.grants(s, "ann")
+        assert released.wagered == released.required == won  # wagered once (the setting)
+        assert staked - 500 < won <= staked  # the spin that completed it released it
+        assert bonus.bonus_balance(s, "ann") == 0
+        assert check(s).ok and reconcile_bets(s).ok
+        lines = queries.history(s, "ann").bonuses
+    assert wallet(casino, "ann") == before - staked + paid + won
+    assert [(b.kind, b.amount) for b in lines] == [("released", won), ("granted", won)]
+
+
+def test_free_spin_winnings_not_wagered_in_72_hours_are_forfeited_audited_and_shown(
+        casino: Engine) -> None:
+    won = play_feature_out(casino, AT)
+    with transaction(casino) as s:
+        spin(s, "fruit-ann", "ann", 5, 100, key="late", rng=SeededRng(1),
+             at=AT + timedelta(hours=72, seconds=1))  # after the deadline: counts nothing
+        assert bonus.forfeit_expired(s, AT + timedelta(hours=72)) == []  # still in time
+        [gone] = bonus.forfeit_expired(s, AT + timedelta(hours=72, seconds=1))
+        assert (gone.amount, gone.wagered, gone.status) == (won, 0, "forfeited")
+        assert bonus.bonus_balance(s, "ann") == 0
+    with transaction(casino) as s:  # the audit entry is written when the forfeit commits
+        entry = s.scalars(select(AuditEntry).where(AuditEntry.action == "bonus forfeit")).one()
+        assert "RNG slots 5" in entry.payload and f'"amount":{won}' in entry.payload
+        lines = queries.history(s, "ann").bonuses
+        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
+    assert [(b.kind, b.amount) for b in lines] == [("forfeited", won), ("granted", won)]

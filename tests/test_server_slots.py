@@ -13,13 +13,13 @@ import pytest
 from dbfixtures import STAFF_PASSWORD, casino, sign_up
 from fastapi.testclient import TestClient
 from slot_games import Stops, scatter_stops
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from pelisali.engine import GAMES, Seats
 from pelisali.engine.slots import SlotEngine
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import check
-from pelisali.platform.models import RoundRow
+from pelisali.platform.models import BonusGrant, RoundRow
 from pelisali.server.app import create_app
 
 VIDEO = GAMES["slot-video"]
@@ -123,3 +123,29 @@ def test_the_scheduler_completes_a_round_left_24_hours(client: TestClient, db: E
     history = client.get("/api/history").json()["bets"]
     assert history[0]["round_id"] == first["round_id"] and history[0]["paid"] is not None
     assert client.get(f"/api/recall/{first['round_id']}").json()["same"] is True
+
+
+def test_free_spin_winnings_show_as_a_bonus_and_the_scheduler_forfeits_them(
+        client: TestClient, db: Engine) -> None:
+    done = client.post("/api/slots/slot-video/spin",
+                       json={"lines": 20, "cents": 5, "key": "s1"}).json()
+    while done["status"] == "playing":
+        done = client.post("/api/slots/slot-video/free-spin",
+                           json={"seen": len(done["spins"])}).json()
+    won = done["to_bonus"]
+    assert won and done["bonus"] == won
+    history = client.get("/api/history").json()
+    assert history["bonus_balance"] == won
+    assert [(b["kind"], b["amount"]) for b in history["bonuses"]] == [("granted", won)]
+    state = client.app.state.pelisali  # type: ignore[attr-defined]
+    assert state.sweep_bonuses() == []  # 72 hours to wager it
+    with transaction(db) as s:
+        grant = s.scalars(select(BonusGrant)).one()
+        grant.deadline = grant.deadline - timedelta(hours=73)
+    [gone] = state.sweep_bonuses()
+    history = client.get("/api/history").json()
+    assert history["bonus_balance"] == 0
+    assert [(b["kind"], b["grant_id"]) for b in history["bonuses"]] == [
+        ("forfeited", gone), ("granted", gone)]
+    with transaction(db) as s:
+        assert check(s).ok

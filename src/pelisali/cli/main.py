@@ -25,6 +25,7 @@ from pelisali.cli.platform import (
     account_app,
     aml_app,
     audit_app,
+    bonus_app,
     db_app,
     history_command,
     house_app,
@@ -302,6 +303,7 @@ app.add_typer(house_app, name="house")
 app.add_typer(report_app, name="report")
 app.add_typer(jackpot_app, name="jackpot")
 app.add_typer(aml_app, name="aml")
+app.add_typer(bonus_app, name="bonus")
 app.command(name="history")(history_command)
 app.command(name="recall")(recall_command)
 app.command(name="serve")(serve)

@@ -6,6 +6,7 @@ directory; every command brings the schema up to date first.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from pelisali.platform.models import Player, Transfer
 
 if TYPE_CHECKING:
     from pelisali.platform.aml import Case
+    from pelisali.platform.bonus import Grant
 
 account_app = typer.Typer(help="Players: create, show, limits, self-exclusion, staff status.",
                           no_args_is_help=True)
@@ -309,14 +311,73 @@ def table_recover(
         "--all", help="finish every open round with bets (after a crash), not only those "
                       "past their 24-hour deadline")] = False,
 ) -> None:
-    """Finish rounds left open with bets at every table, as their rules say."""
+    """Finish rounds left open with bets at every table, as their rules say, and forfeit
+    the free-spin bonuses past their 72 hours (GGPoker RNG slots 5)."""
+    from pelisali.platform import bonus
     from pelisali.platform.tables import recover
 
     with transaction(open_database()) as session:
         done = recover(session, everything=everything)
+        gone = bonus.forfeit_expired(session, actor="recovery")
     for round_id, action in done:
         console.print(f"round {round_id}: {action}")
     console.print(f"{len(done)} round(s) finished")
+    _print_forfeits(gone)
+
+
+def _print_forfeits(gone: Sequence[Grant]) -> None:
+    for grant in gone:
+        console.print(f"bonus {grant.id} of {grant.player}: {format_cents(grant.amount)} € "
+                      f"forfeited (wagered {format_cents(grant.wagered)} of "
+                      f"{format_cents(grant.required)} € by {grant.deadline:%Y-%m-%d %H:%M} "
+                      "UTC)")
+    if gone:
+        console.print(f"{len(gone)} bonus(es) forfeited")
+
+
+bonus_app = typer.Typer(help="Free-spin bonuses: wagered within 72 hours or forfeited "
+                             "(GGPoker RNG slots 5).", no_args_is_help=True)
+
+
+@bonus_app.command("list")
+def bonus_list(name: Annotated[str, typer.Argument(help="the player")],
+               as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+               ) -> None:
+    """A player's free-spin bonuses: granted, wagered, released or forfeited."""
+    from pelisali.platform import bonus
+
+    with _session() as session:
+        found = bonus.grants(session, name)
+        held = bonus.bonus_balance(session, name)
+    if as_json:
+        print(json.dumps({"player": name, "bonus_balance": held, "grants": [
+            {"id": g.id, "round_id": g.round_id, "amount": g.amount, "required": g.required,
+             "wagered": g.wagered, "status": g.status, "granted_at": g.granted_at.isoformat(),
+             "deadline": g.deadline.isoformat(),
+             "closed_at": g.closed_at.isoformat() if g.closed_at else None} for g in found]},
+            indent=2))
+        return
+    table = RichTable("bonus", "round", "amount €", "wagered €", "required €", "status",
+                  "deadline (UTC)")
+    for g in found:
+        table.add_row(str(g.id), str(g.round_id), format_cents(g.amount),
+                      format_cents(g.wagered), format_cents(g.required), g.status,
+                      f"{g.deadline:%Y-%m-%d %H:%M}")
+    console.print(table)
+    console.print(f"bonus balance {format_cents(held)} €")
+
+
+@bonus_app.command("expire")
+def bonus_expire() -> None:
+    """Forfeit every free-spin bonus past its deadline, by an audited transfer to the
+    house (the server's scheduler does this too)."""
+    from pelisali.platform import bonus
+
+    with _session() as session:
+        gone = bonus.forfeit_expired(session, actor="operator")
+    _print_forfeits(gone)
+    if not gone:
+        console.print("no bonus past its deadline")
 
 
 def history_command(
@@ -390,7 +451,6 @@ def report_day(
 ) -> None:
     """Per table: rounds, bets, stakes, payouts, fees, jackpot contributions and payouts,
     rounding, GGR, and the observed RTP against the exact theoretical RTP of the bets."""
-    import json
 
     from pelisali.platform.report import LINES, day_report
 
@@ -533,7 +593,6 @@ def aml_cases(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The open cases (with --all, the closed ones too), with their evidence."""
-    import json
 
     from pelisali.platform.aml import cases
 
@@ -569,7 +628,6 @@ def aml_void(
     """Void the excess over the maximum of a joint-play case (RAY 1.1): its player's
     stake over the maximum treated as never accepted, the net result on it reversed
     between the player and the house bank; the case closed as voided (audit chain)."""
-    import json
 
     from pelisali.platform.aml import void_case
 

@@ -858,7 +858,8 @@ class BetReconciliation:
 def reconcile_bets(session: Session) -> BetReconciliation:
     """Every bet row agrees with the ledger: for each round and player, the stakes of the
     bets placed there (not those carried in from prison) equal the stake transfers, and
-    what the bets were paid equals the win and refund transfers. A slip is one stake
+    what the bets were paid equals the win and refund transfers (and a slot round's
+    free-spin winnings granted as a bonus). A slip is one stake
     transfer and a player's payouts of a round one win transfer; the rows carry each
     bet's part, and this proves the parts add up.
 
@@ -883,10 +884,19 @@ def reconcile_bets(session: Session) -> BetReconciliation:
                     .where(BetRow.carried.is_(False)).group_by(BetRow.round_id, BetRow.player))
     paid = totals(select(BetRow.round_id, BetRow.player, func.sum(BetRow.paid))
                   .where(BetRow.paid > 0).group_by(BetRow.round_id, BetRow.player))
+    returned = ledger(("win", "refund"), Transfer.target_id)
+    # A slot round's free-spin winnings are paid to the player's bonus account.
+    for row in session.execute(
+            select(Transfer.round_id, Account.code, func.sum(Transfer.amount))
+            .join(Account, Account.id == Transfer.target_id)
+            .where(Transfer.kind == "bonus_grant", Transfer.round_id.is_not(None))
+            .group_by(Transfer.round_id, Account.code)):
+        pair = (int(row[0] or 0), str(row[1]).removeprefix("bonus:"))
+        returned[pair] = returned.get(pair, 0) + int(row[2])
     problems = []
     for name, rows, moved in (
             ("staked", placed, ledger(("stake",), Transfer.source_id)),
-            ("paid", paid, ledger(("win", "refund"), Transfer.target_id))):
+            ("paid", paid, returned)):
         for pair in sorted(set(rows) | set(moved)):
             if rows.get(pair, 0) != moved.get(pair, 0):
                 problems.append(f"round {pair[0]}, {pair[1]}: bets {name} {rows.get(pair, 0)}, "

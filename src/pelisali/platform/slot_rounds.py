@@ -56,7 +56,7 @@ from sqlalchemy.orm import Session
 from pelisali.engine import CHANCE, IllegalMove, Seats
 from pelisali.engine.slots import SlotEngine, SlotState, Spin
 from pelisali.money import format_cents
-from pelisali.platform import accounts, metrics, table_layer
+from pelisali.platform import accounts, bonus, metrics, table_layer
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import KeyConflict, append_audit, balance, now_utc
 from pelisali.platform.models import BetRow, GameTable, RoundRow
@@ -76,7 +76,8 @@ PLAYING, SETTLED = RoundStatus.PLAYING, RoundStatus.SETTLED
 class SlotView:
     """A slot round as its player sees it: the engine's view (``spins`` with their stops,
     windows and line wins, ``free_left``, ``win``), the stake, what the round paid to the
-    wallet and to the bonus balance (None while free spins are left), and the wallet."""
+    wallet and to the bonus balance (None while free spins are left), the wallet and the
+    bonus balance (free-spin winnings still to wager)."""
 
     round_id: int
     table: str
@@ -88,6 +89,7 @@ class SlotView:
     to_wallet: int | None
     to_bonus: int | None
     balance: int
+    bonus: int
 
     @property
     def free_left(self) -> int:
@@ -218,8 +220,9 @@ def _pay(session: Session, table: GameTable, row: RoundRow, player: str, state: 
 
 def _credit_feature(session: Session, player: str, amount: int, round_id: int,
                     at: datetime) -> None:
-    accounts.pay(session, player, amount, key=f"settle:{round_id}:feature",
-                 reason=f"free spins of round {round_id}", round_id=round_id)
+    """The free spins' winnings become a bonus to wager within the deadline (GGPoker RNG
+    slots 5); with no wagering asked (a multiple of 0) they go to the wallet."""
+    bonus.grant(session, player, amount, round_id, key=f"settle:{round_id}:feature", at=at)
 
 
 def _answer(session: Session, table: GameTable, row: RoundRow) -> SlotView:
@@ -228,7 +231,8 @@ def _answer(session: Session, table: GameTable, row: RoundRow) -> SlotView:
     base, feature = _split(state) if state.is_terminal() else (None, None)
     return SlotView(row.id, table.name, table.game, str(row.status), state.stake(),
                     state.view(0), state.paid, base, feature,
-                    balance(session, accounts.wallet_code(player)))
+                    balance(session, accounts.wallet_code(player)),
+                    bonus.bonus_balance(session, player))
 
 
 # -- the player's moves ------------------------------------------------------------------
@@ -290,7 +294,9 @@ def spin(session: Session, table_name: str, player: str, lines: int, cents: int,
 
 
 def _count_wagering(session: Session, player: str, stake: int, key: str, at: datetime) -> None:
-    """A real-money slot stake counts toward the player's free-spin bonus wagering."""
+    """A real-money slot stake counts toward the player's free-spin bonus wagering; the
+    bonuses it completes go to the wallet in this transaction."""
+    bonus.count_wagering(session, player, stake, key=f"slot:{key}", at=at)
 
 
 def _again(session: Session, first: BetRow, table: GameTable, player: str,

@@ -36,7 +36,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from pelisali.platform import aml, card_rounds, leases, queries, rounds, slot_rounds
+from pelisali.platform import aml, bonus, card_rounds, leases, queries, rounds, slot_rounds
 from pelisali.platform.db import transaction
 from pelisali.platform.families import POKER, WAGER, family_of
 from pelisali.platform.leases import Lease
@@ -246,6 +246,7 @@ class ServerState:
             for job, every in ((self.sweep_deadlines, DEADLINE_SWEEP_SECONDS),
                                (self.sweep_decisions, DECISION_SWEEP_SECONDS),
                                (self.sweep_slots, DEADLINE_SWEEP_SECONDS),
+                               (self.sweep_bonuses, DEADLINE_SWEEP_SECONDS),
                                (self.scan_aml, AML_SCAN_SECONDS)):
                 await self._periodically(job, every)
             try:
@@ -307,6 +308,16 @@ class ServerState:
                 log.info("slot round %s past its deadline: %s", round_id, what)
                 done.append((round_id, what))
         return done
+
+    def sweep_bonuses(self) -> list[int]:
+        """Forfeit the free-spin bonuses not wagered through within their 72 hours
+        (GGPoker RNG slots 5), by an audited transfer to the house; their ids."""
+        with self.db() as session:
+            gone = bonus.forfeit_expired(session)
+        for grant in gone:
+            log.info("bonus %s of %s forfeited: %s cents not wagered through by %s",
+                     grant.id, grant.player, grant.amount, grant.deadline.isoformat())
+        return [grant.id for grant in gone]
 
     def scan_aml(self) -> list[int]:
         """Run the anti-money-laundering rules; the cases they opened."""

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import Field
 
-from pelisali.platform import queries
+from pelisali.platform import bonus, queries
 from pelisali.server.dependencies import AppState, Player
 from pelisali.server.retry import RetryingRoute
 
@@ -20,15 +20,21 @@ def history(login: Player, state: AppState, bets_before: Cursor = None,
             limit: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
     """A page of the player's bets and poker hands, newest first; ``more`` says where
     the next page of each starts (pass it back as ``bets_before``, ``hands_before``),
-    null when there is no more."""
+    null when there is no more. ``bonuses``: their free-spin bonuses granted, released
+    and forfeited (GGPoker RNG slots 5), newest first, with the bonus balance."""
     with state.db() as session:
         found = queries.history(session, login.name, bets_before, hands_before, limit)
+        bonus_balance = bonus.bonus_balance(session, login.name)
     return {"bets": [{"round_id": b.round_id, "table": b.table, "spot": b.spot,
                       "stake": b.stake, "paid": b.paid, "result": b.result,
                       "at": b.at.isoformat()} for b in found.bets],
             "hands": [{"round_id": h.round_id, "table": h.table,
                        "at": h.at.isoformat() if h.at else None, "chips": h.chips}
                       for h in found.hands],
+            "bonuses": [{"at": b.at.isoformat(), "kind": b.kind, "amount": b.amount,
+                         "deadline": b.deadline.isoformat(), "round_id": b.round_id,
+                         "grant_id": b.grant_id} for b in found.bonuses],
+            "bonus_balance": bonus_balance,
             "more": {"bets_before": found.bets_before, "hands_before": found.hands_before}}
 
 

@@ -57,7 +57,7 @@ def _table(state: ServerState, player: str, game: str) -> str:
 def _answer(view: SlotView) -> dict[str, Any]:
     return {"round_id": view.round_id, "game": view.game, "status": view.status,
             "stake": view.stake, **view.view, "to_wallet": view.to_wallet,
-            "to_bonus": view.to_bonus, "balance": view.balance}
+            "to_bonus": view.to_bonus, "balance": view.balance, "bonus": view.bonus}
 
 
 @router.get("/api/slots")
