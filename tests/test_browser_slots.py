@@ -247,3 +247,65 @@ def test_a_player_spins_wins_plays_the_free_spins_and_resumes_after_a_reload(
         assert page.locator(f"#slot-view {TAPPABLE.split(',')[0]}").count() >= 1
         assert aino.errors == []
     assert faults == [], "\n".join(faults)
+
+
+PLAY = """async (body) => (await fetch("/api/slots/slot-video/spin", {method: "POST",
+    credentials: "same-origin", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body)})).json()"""
+REFUSED = """async ([path, body]) => {
+    const r = await fetch(path, {method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const m = await import('/static/messages.js');
+    const core = await import('/static/core.js');
+    const said = {};
+    for (const lang of ["fi", "sv", "en"]) {
+        core.state.lang = lang;
+        said[lang] = m.errorText(r.status, await r.clone().json());
+    }
+    core.state.lang = "en";
+    return said;
+}"""
+
+
+def test_the_slot_refusals_in_the_players_language(scripted: Served) -> None:
+    """A bet off the rule lists and a free spin with none to play, as the server refuses
+    them, said in Finnish, Swedish and English with the amounts in euros; a spin refused
+    while free spins are left, said on the page, which turns to the round in play."""
+    from playwright.sync_api import expect
+
+    with chromium() as browser:
+        aino = Player(browser, scripted.url, "aino", viewport=SIZES["phone"])
+        page = aino.page
+        lines = page.evaluate(REFUSED, ["/api/slots/slot-video/spin",
+                                        {"lines": 7, "cents": 5, "key": "r1"}])
+        assert lines == {"fi": "7 linjaa ei voi pelata. Linjoja voi pelata 1, 5, 10, 15, 20.",
+                         "sv": "Det går inte att spela 7 linjer. Linjer: 1, 5, 10, 15, 20.",
+                         "en": "7 lines cannot be played. Lines: 1, 5, 10, 15, 20."}
+        level = page.evaluate(REFUSED, ["/api/slots/slot-fruit/spin",
+                                        {"lines": 5, "cents": 3, "key": "r2"}])
+        levels = "0.01 €, 0.02 €, 0.05 €, 0.10 €, 0.20 €, 0.50 €, 1.00 €"
+        assert level["en"] == f"0.03 € a line is not a bet level. Levels: {levels}."
+        assert level["fi"] == f"0.03 € linjaa kohden ei ole panostaso. Tasot: {levels}."
+        assert level["sv"] == f"0.03 € per linje är ingen insatsnivå. Nivåer: {levels}."
+        none = page.evaluate(REFUSED, ["/api/slots/slot-fruit/free-spin", {"seen": 1}])
+        assert none == {"fi": "Pelattavia ilmaiskierroksia ei ole.",
+                        "sv": "Det finns inga gratissnurr att spela.",
+                        "en": "There are no free spins to play."}
+
+        # Free spins won in another tab: this page's Spin is refused, in the player's
+        # language, and the page turns to the round in play.
+        page.click('#lang [data-lang="fi"]')
+        page.goto(f"{scripted.url}/#/slot/slot-video")
+        view = page.locator("#slot-view")
+        expect(view).to_have_attribute("data-status", "none")
+        for key in ("t1", "t2"):  # the line win, then the stars
+            played = page.evaluate(PLAY, {"lines": LINES, "cents": CENTS, "key": key})
+        assert played["status"] == "playing"
+        page.click("#slot-spin")
+        expect(page.locator("#slot-message")).to_have_text(
+            f"Kierroksella {played['round_id']} on 10 ilmaiskierrosta jäljellä: pelaa ne ensin.")
+        expect(view).to_have_attribute("data-status", "playing")
+        expect(page.locator("#slot-free")).to_contain_text("Ilmaiskierroksia jäljellä: 10")
+        expect(page.locator("#slot-spin")).to_have_text("Ilmaiskierros")
+        settled_on_page(page, played)
+        assert aino.errors == []

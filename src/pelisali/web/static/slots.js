@@ -500,6 +500,7 @@ async function resync(game) {
       slot.machine = machine;
       slot.round = machine.playing;
       slot.shown = machine.playing.spins.length;
+      setBalance(machine.playing.balance);
       renderAll();
     }
   } catch { /* the message said what went wrong */ }
