@@ -18,8 +18,11 @@ import pytest
 from dbfixtures import STAFF_PASSWORD, Fixed, casino, setup, sign_up
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
+from slot_games import Stops, scatter_stops
 from sqlalchemy import update
 
+from pelisali.engine import GAMES
+from pelisali.engine.slots import SlotEngine
 from pelisali.platform import (
     accounts,
     aml,
@@ -518,6 +521,37 @@ def _chips_refusals() -> list[Refusal]:
     return found
 
 
+def _slot_refusals(tmp_path: Path) -> list[Refusal]:
+    """The slots' refusals over the API: a bet off the rule lists, a spin while free spins
+    are left, a free spin with none to play or naming spins the player was not shown."""
+    video = GAMES["slot-video"]
+    assert isinstance(video, SlotEngine)
+    client = TestClient(create_app(casino(tmp_path), rng=Stops(scatter_stops(video, (0, 2, 4)))))
+    sign_up(client, "ann", STAFF_PASSWORD, 10_000)
+    found: list[Refusal] = []
+
+    def refused(answer: Any, status: int, code: str, params: dict[str, str]) -> None:
+        assert answer.status_code == status, answer.text
+        body = answer.json()
+        assert (body.get("code"), body.get("params")) == (code, params), body
+        found.append((body["detail"], code, params))
+
+    def spin(lines: int, cents: int, key: str) -> Any:
+        return client.post("/api/slots/slot-video/spin",
+                           json={"lines": lines, "cents": cents, "key": key})
+
+    refused(spin(7, 5, "a"), 400, "slot_lines", {"lines": "7", "choices": "1, 5, 10, 15, 20"})
+    refused(spin(20, 3, "b"), 400, "slot_level",
+            {"cents": "3", "levels": "1, 2, 5, 10, 25, 50"})
+    refused(client.post("/api/slots/slot-fruit/free-spin", json={"seen": 1}), 409,
+            "slot_no_free", {})
+    round_id = str(spin(20, 5, "c").json()["round_id"])  # three stars: ten free spins
+    refused(spin(20, 5, "d"), 400, "slot_free_left", {"round": round_id, "left": "10"})
+    refused(client.post("/api/slots/slot-video/free-spin", json={"seen": 3}), 409,
+            "slot_seen", {"round": round_id, "shown": "1", "seen": "3"})
+    return found
+
+
 def _platform_refusals() -> list[Refusal]:
     """Refusals the API's schemas keep from a browser's well-formed requests, or that
     need a staff member: the platform's own words."""
@@ -604,6 +638,7 @@ def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Refusal]:
             *_blackjack_refusals(tmp_path_factory.mktemp("bj")),
             *_poker_refusals(tmp_path_factory.mktemp("poker")),
             *_room_refusals(tmp_path_factory.mktemp("rooms")),
+            *_slot_refusals(tmp_path_factory.mktemp("slots")),
             *_platform_refusals(), *_chips_refusals(), *LITERAL]
     return made
 

@@ -14,6 +14,10 @@ its ``code`` is ``invalid`` and its ``params`` name the field.
 ('session_time_limit', {'minutes': '60', 'played': '61'})
 >>> coded("raise to 150 is outside 200..9800")
 ('raise_range', {'raise_to': '150', 'raise_min': '200', 'raise_max': '9800'})
+>>> coded("3 cents a line is not a bet level; levels: 1, 2, 5")
+('slot_level', {'cents': '3', 'levels': '1, 2, 5'})
+>>> coded("rng-slot-video-ann: round 4 has shown 2 spins, not 5")
+('slot_seen', {'round': '4', 'shown': '2', 'seen': '5'})
 >>> coded("something else entirely")
 
 A table's internal failure is never told in its own words: each is ``unavailable``.
@@ -83,6 +87,15 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "insurance_max": (rf"^insurance is at most half the bet: (?P<maximum>{_EUROS})$",),
     "insurance_first": (r"^round \d+: insurance is still to be answered$",),
     "double_range": (rf"^a double is more than 0 and at most the bet (?P<stake>{_EUROS})$",),
+    # -- the slots: the bet from the rule lists, free spins one at a time ------------------
+    "slot_lines": (r"^(?P<lines>\d+) lines cannot be played; lines: (?P<choices>\d+(?:, \d+)*)$",),
+    "slot_level": (r"^(?P<cents>\d+) cents a line is not a bet level; "
+                   r"levels: (?P<levels>\d+(?:, \d+)*)$",),
+    "slot_free_left": (r"^\S+: round (?P<round>\d+) has (?P<left>\d+) free spins left; "
+                       r"play them first$",),
+    "slot_no_free": (r"^\S+: no free spins to play$",),
+    "slot_seen": (r"^\S+: round (?P<round>\d+) has shown (?P<shown>\d+) spins, "
+                  r"not (?P<seen>\d+)$",),
     # -- colour chips (RAY 1.2.1, 1.2.2, 1.3.2 "Pelipanokset") -------------------------------
     "chips_value_only": (r"^\S+ takes value chips only \((?P<section>[^)]*)\)$",
                          r"^\S+ is played with value chips only \((?P<section>[^)]*)\)$"),

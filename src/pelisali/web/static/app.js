@@ -1,7 +1,7 @@
 // Pelisali browser client: log in, lobby, the tables, wallet, history, rules.
 // Plain ES modules, no build step: core.js (strings, state, helpers), table.js (the betting
 // table and roulette), games.js (boule, money wheel, dice), cards.js (punto banco,
-// blackjack), live.js (live roulette), poker.js (poker tables).
+// blackjack), live.js (live roulette), poker.js (poker tables), slots.js (the slot machines).
 
 import {
   $, $$, ApiError, I18N, LANGS, addStrings, api, el, euros, gameTitle, hooks,
@@ -17,6 +17,7 @@ import {
   lobbyNotice, openLimits, scheduleRealityCheck, wireRealityCheck,
 } from "./protection.js";
 import { openHistory, openRecall, wireHistory } from "./history.js";
+import { openSlot, rerenderSlot, slotCards, slotList, wireSlot } from "./slots.js";
 
 const COUNTRIES = ["FI", "AX", "SE", "NO", "DK", "IS", "EE", "LV", "LT", "DE", "PL", "NL", "BE",
   "FR", "ES", "PT", "IT", "AT", "CH", "IE", "GB", "US", "CA", "AU"];
@@ -128,8 +129,8 @@ async function onLogout() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Routing: #/lobby, #/table/roulette/C, #/table/sic-bo, #/live/NAME, #/poker/NAME,
-// #/wallet, #/history, #/recall/123, #/rules/roulette/C
+// Routing: #/lobby, #/table/roulette/C, #/table/sic-bo, #/slot/slot-video, #/live/NAME,
+// #/poker/NAME, #/wallet, #/history, #/recall/123, #/rules/roulette/C
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, "");
@@ -151,6 +152,7 @@ async function route() {
     if (page === "table" && hasGame(game)) await openTable(game, variant);
     else if (page === "live" && game) await openLive(game);
     else if (page === "poker" && game) await openPoker(game);
+    else if (page === "slot" && game) await openSlot(game);
     else if (page === "wallet") await openWallet();
     else if (page === "history") await openHistory();
     else if (page === "recall" && /^\d{1,18}$/.test(game ?? "")) await openRecall(game);
@@ -171,6 +173,7 @@ function rerender() {
   const [page] = state.route.split("/");
   if (page === "table" || page === "live") rerenderTable();
   else if (page === "poker") rerenderPoker();
+  else if (page === "slot") rerenderSlot();
   else route();
 }
 
@@ -180,6 +183,7 @@ function rerender() {
 async function openLobby() {
   const mine = state.route;
   state.lobby = await api("/api/lobby");
+  state.slots = await slotList();
   if (state.route !== mine) return;  // the player went on meanwhile: not back to the lobby
   renderLobby();
   showView("lobby");
@@ -216,7 +220,7 @@ function renderLobby() {
         text: t("lobby.play"),
       }) : null,
       playable ? null : el("div", { class: "badge", text: t("lobby.soon") }));
-  }));
+  }), ...slotCards(state.slots ?? []));
   const tables = $("#lobby-tables");
   if (!lobby.tables.length) {
     tables.replaceChildren(el("p", { class: "small", text: t("lobby.empty") }));
@@ -327,6 +331,7 @@ function wire() {
   wireTable();
   wirePoker();
   wireHistory();
+  wireSlot();
   $("#deposit").addEventListener("click", () => walletMove("deposit"));
   $("#withdraw").addEventListener("click", () => walletMove("withdraw"));
   for (const quick of $$("#wallet-quick [data-amount]")) {

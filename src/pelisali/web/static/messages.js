@@ -105,6 +105,11 @@ addStrings({
     "err.other": "Pyyntöä ei hyväksytty.",
     "err.table_refused": "Tämä pöytä ei ole avoinna sinulle.",
     "err.busy": "Palvelu on hetken ruuhkainen. Yritä uudelleen.",
+    "err.slot_lines": "{lines} linjaa ei voi pelata. Linjoja voi pelata {choices}.",
+    "err.slot_level": "{cents} linjaa kohden ei ole panostaso. Tasot: {levels}.",
+    "err.slot_free_left": "Kierroksella {round} on {left} ilmaiskierrosta jäljellä: pelaa ne ensin.",
+    "err.slot_no_free": "Pelattavia ilmaiskierroksia ei ole.",
+    "err.slot_seen": "Kierroksesta {round} on näytetty {shown} pyöräytystä, ei {seen}. Avaa peli uudelleen.",
     "status.restricted": "rajoitettu", "status.barred": "suljettu",
     "field.name": "nimi", "field.password": "salasana", "field.born": "syntymäaika",
     "field.country": "asuinmaa", "field.amount": "summa", "field.bets": "panokset",
@@ -211,6 +216,11 @@ addStrings({
     "err.other": "Förfrågan godkändes inte.",
     "err.table_refused": "Det här bordet är inte öppet för dig.",
     "err.busy": "Tjänsten är tillfälligt upptagen. Försök igen.",
+    "err.slot_lines": "Det går inte att spela {lines} linjer. Linjer: {choices}.",
+    "err.slot_level": "{cents} per linje är ingen insatsnivå. Nivåer: {levels}.",
+    "err.slot_free_left": "Omgång {round} har {left} gratissnurr kvar: spela dem först.",
+    "err.slot_no_free": "Det finns inga gratissnurr att spela.",
+    "err.slot_seen": "Av omgång {round} har {shown} snurr visats, inte {seen}. Öppna spelet igen.",
     "status.restricted": "begränsat", "status.barred": "spärrat",
     "field.name": "namn", "field.password": "lösenord", "field.born": "födelsedatum",
     "field.country": "land", "field.amount": "belopp", "field.bets": "insatser",
@@ -317,6 +327,11 @@ addStrings({
     "err.other": "The request was not accepted.",
     "err.table_refused": "This table is not open to you.",
     "err.busy": "The service is busy for a moment. Try again.",
+    "err.slot_lines": "{lines} lines cannot be played. Lines: {choices}.",
+    "err.slot_level": "{cents} a line is not a bet level. Levels: {levels}.",
+    "err.slot_free_left": "Round {round} has {left} free spins left: play them first.",
+    "err.slot_no_free": "There are no free spins to play.",
+    "err.slot_seen": "Round {round} has shown {shown} spins, not {seen}. Open the game again.",
     "status.restricted": "restricted", "status.barred": "barred",
     "field.name": "name", "field.password": "password", "field.born": "date of birth",
     "field.country": "country", "field.amount": "amount", "field.bets": "bets",
@@ -327,7 +342,7 @@ addStrings({
 
 // Params holding euros ("12.50") or cents alone (a poker table's chips: "1250").
 const AMOUNTS = ["held", "wanted", "limit", "stake", "minimum", "maximum", "call", "raise_to",
-  "raise_min", "raise_max"];
+  "raise_min", "raise_max", "cents"];
 // A blackjack decision the server names in English, as the table's buttons say it.
 const DECISIONS = ["hit", "stand", "double", "split"];
 // The colour chips' palette (pelisali.platform.colour_chips.PALETTE), named in each language.
@@ -356,6 +371,9 @@ export function errorText(status, data) {
   if (!code) return null;
   const params = { ...(data.params ?? {}) };
   for (const key of AMOUNTS) if (key in params) params[key] = amountOf(params[key]);
+  if (params.levels) {  // a slot's bet levels, in cents: "1, 2, 5" -> "0.01 €, 0.02 €, 0.05 €"
+    params.levels = String(params.levels).split(",").map((c) => amountOf(c.trim())).join(", ");
+  }
   if (params.until) {
     params.until = ` ${localTime(params.until)}`;
   } else if (code === "excluded") params.until = "";
