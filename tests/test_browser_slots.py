@@ -308,3 +308,46 @@ def test_the_slot_refusals_in_the_players_language(scripted: Served) -> None:
         expect(page.locator("#slot-spin")).to_have_text("Ilmaiskierros")
         settled_on_page(page, played)
         assert aino.errors == []
+
+
+FEATURE_ONLY_SPIN = """async () => {
+    const post = async (path, body) => (await fetch(path, {method: "POST",
+        credentials: "same-origin", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify(body)})).json();
+    let done = await post("/api/slots/slot-video/spin", {lines: 20, cents: 5, key: "b1"});
+    while (done.status === "playing") {
+        done = await post("/api/slots/slot-video/free-spin", {seen: done.spins.length});
+    }
+    return done;
+}"""
+
+
+@pytest.fixture
+def feature_first(tmp_path: Path) -> Iterator[Served]:
+    """The real server, its slots drawing the feature first, then seeded stops."""
+    with serving(tmp_path, rng=Stops(FEATURE, seed=11)) as running:
+        yield running
+
+
+def test_the_history_shows_the_free_spin_bonus_and_its_deadline(
+        feature_first: Served) -> None:
+    from playwright.sync_api import expect
+
+    with chromium() as browser:
+        aino = Player(browser, feature_first.url, "aino", viewport=(360, 740))
+        page = aino.page
+        page.click('#lang [data-lang="en"]')
+        done = page.evaluate(FEATURE_ONLY_SPIN)
+        assert done["to_bonus"] > 0
+        page.click("#nav-history")
+        row = page.locator("#bonus-rows tr.bonus-granted")
+        expect(row).to_have_count(1)
+        expect(row.locator(".bonus-kind")).to_have_text("Granted")
+        expect(row.locator(".amount")).to_have_text(euros(done["to_bonus"]))
+        assert row.get_attribute("data-round") == str(done["round_id"])
+        expect(page.locator("#bonus-balance")).to_contain_text(
+            f"Bonus balance {euros(done['to_bonus'])}:")
+        expect(page.locator("#bonus-empty")).to_be_hidden()
+        assert check_page(page, "history", 360) == []
+        page.click('#lang [data-lang="fi"]')
+        expect(row.locator(".bonus-kind")).to_have_text("Myönnetty")

@@ -16,6 +16,11 @@ addStrings({
     "recall.same": "Toistotarkistus: peli toistettiin kirjauksestaan ja tulos on sama kuin kirjattu.",
     "recall.differs": "Toistotarkistus: toisto ei täsmää kirjaukseen. Ota yhteys asiakaspalveluun.",
     "recall.rake": "Rake", "recall.player": "Pelaaja",
+    "history.bonuses": "Ilmaiskierrosbonukset", "col.amount": "Määrä", "history.bonusEvent": "Tapahtuma",
+    "history.deadline": "Kierrätettävä viimeistään", "history.noBonuses": "Ei bonuksia.",
+    "history.bonusBalance": "Bonussaldo {amount}: ilmaiskierrosten voitot, jotka on kierrätettävä 72 tunnin kuluessa, muuten ne menetetään.",
+    "bonus.granted": "Myönnetty", "bonus.released": "Kierrätetty, pelitilille",
+    "bonus.forfeited": "Menetetty (ei kierrätetty ajoissa)",
   },
   sv: {
     "history.more": "Äldre insatser", "history.hands": "Pokerhänder",
@@ -26,6 +31,11 @@ addStrings({
     "recall.same": "Omspelskontroll: spelet spelades om från sin registrering och gav samma resultat.",
     "recall.differs": "Omspelskontroll: omspelet stämmer inte med registreringen. Kontakta kundtjänst.",
     "recall.rake": "Rake", "recall.player": "Spelare",
+    "history.bonuses": "Bonusar från gratissnurr", "col.amount": "Belopp", "history.bonusEvent": "Händelse",
+    "history.deadline": "Omsätts senast", "history.noBonuses": "Inga bonusar.",
+    "history.bonusBalance": "Bonussaldo {amount}: vinster från gratissnurr som ska omsättas inom 72 timmar, annars förverkas de.",
+    "bonus.granted": "Beviljad", "bonus.released": "Omsatt, till spelkontot",
+    "bonus.forfeited": "Förverkad (inte omsatt i tid)",
   },
   en: {
     "history.more": "Older bets", "history.hands": "Poker hands",
@@ -36,6 +46,11 @@ addStrings({
     "recall.same": "Replay check: the round was replayed from its record and came out as recorded.",
     "recall.differs": "Replay check: the replay does not match the record. Please contact customer service.",
     "recall.rake": "Rake", "recall.player": "Player",
+    "history.bonuses": "Free-spin bonuses", "col.amount": "Amount", "history.bonusEvent": "Event",
+    "history.deadline": "Wager by", "history.noBonuses": "No bonuses.",
+    "history.bonusBalance": "Bonus balance {amount}: free-spin winnings to wager within 72 hours, or they are forfeited.",
+    "bonus.granted": "Granted", "bonus.released": "Wagered through, to the wallet",
+    "bonus.forfeited": "Forfeited (not wagered in time)",
   },
 });
 
@@ -80,6 +95,16 @@ function handRow(hand) {
     el("td", { class: "at", text: when(hand.at) }));
 }
 
+function bonusRow(bonus) {
+  return el("tr", { class: `bonus-row bonus-${bonus.kind}`, "data-round": String(bonus.round_id),
+    "data-grant": String(bonus.grant_id) },
+  roundLink(bonus.round_id),
+  el("td", { class: "bonus-kind", text: t(`bonus.${bonus.kind}`) }),
+  el("td", { class: "amount", text: euros(bonus.amount) }),
+  el("td", { class: "deadline", text: when(bonus.deadline) }),
+  el("td", { class: "at", text: when(bonus.at) }));
+}
+
 /** Ask for the next page of bets or hands and add it below what is shown. */
 async function older(which) {
   const more = state.historyMore;
@@ -110,6 +135,10 @@ export async function openHistory() {
   $("#history-empty").hidden = page.bets.length > 0;
   $("#hands-rows").replaceChildren(...page.hands.map(handRow));
   $("#hands-empty").hidden = page.hands.length > 0;
+  $("#bonus-rows").replaceChildren(...(page.bonuses ?? []).map(bonusRow));
+  $("#bonus-empty").hidden = (page.bonuses ?? []).length > 0;
+  $("#bonus-balance").textContent = t("history.bonusBalance",
+    { amount: euros(page.bonus_balance ?? 0) });
   showMore();
   showView("history");
 }
