@@ -224,6 +224,130 @@ def line_tables(table: Paytable) -> LineTables:
     return np.array(rows_next, dtype=np.int64), np.array(rows_pay, dtype=np.int64)
 
 
+WaysRuns = tuple[tuple[int, int] | None, ...]
+"""For each of :attr:`~pelisali.engine.slots.Paytable.ways_symbols`: its run's (ways, wild
+ways) products so far, or ``None`` once settled."""
+
+
+def _ways_reels(table: Paytable, strips: Sequence[Sequence[str]]
+                ) -> list[list[tuple[tuple[tuple[int, int], ...], int, int]]]:
+    """Each reel's distinct (column's ways factors, scatters) with how many stops show them:
+    columns that judge alike are one."""
+    rows, scatter = table.rules.rows, table.scatter
+    out = []
+    for strip in strips:
+        found: Counter[tuple[tuple[tuple[int, int], ...], int]] = Counter()
+        for stop in range(len(strip)):
+            column = [strip[(stop + row) % len(strip)] for row in range(rows)]
+            found[table.column_ways(column), column.count(scatter) if scatter else 0] += 1
+        out.append([(factors, sc, n) for (factors, sc), n in found.items()])
+    return out
+
+
+def ways_counts(table: Paytable, strips: Sequence[Sequence[str]]) -> SpinCounts:
+    """Count every stop combination of a ways game's ``strips`` by its ways wins (coins) and
+    scatters, exactly: the reels walked left to right, a class of partial spins keyed by the
+    win settled so far, the scatters seen and each symbol's running (ways, wild ways)
+    products, classes that meet merged; a class with every run settled takes the scatters of
+    the reels left by convolution.
+
+    >>> from pelisali.rules.slots import load_slot_rules
+    >>> rules = load_slot_rules("fruit")  # counted as if it paid any-way
+    >>> counted = ways_counts(Paytable(rules), rules.reels.base)
+    >>> counted.combinations == 32 ** 3 == sum(counted.counts.values())
+    True
+    """
+    reels = _ways_reels(table, strips)
+    pays = table.ways_pay
+    last = len(reels)
+    # the longest run that can still pay: a run past it is settled at no pay at once
+    reach = [max((n for n in range(last + 1) if row[n]), default=0) for row in pays]
+    later: list[Counter[int]] = [Counter({0: 1})]
+    for reel in reversed(reels[1:]):
+        grown: Counter[int] = Counter()
+        for have, n in later[-1].items():
+            for _, sc, m in reel:
+                grown[have + sc] += n * m
+        later.append(grown)
+    later.reverse()
+    start: WaysRuns = tuple((1, 1) if reach[i] else None for i in range(len(pays)))
+    classes: dict[tuple[int, int, WaysRuns], int] = {(0, 0, start): 1}
+    out: Counter[tuple[int, int]] = Counter()
+    for r, reel in enumerate(reels):
+        grown_classes: defaultdict[tuple[int, int, WaysRuns], int] = defaultdict(int)
+        for (won, seen, runs), n in classes.items():
+            for factors, sc, m in reel:
+                win = won
+                moved: list[tuple[int, int] | None] = []
+                for i, run in enumerate(runs):
+                    if run is None:
+                        moved.append(None)
+                        continue
+                    total, wild = factors[i]
+                    if not total:  # the run ends on reel r: r reels long
+                        win += pays[i][r] * (run[0] - run[1])
+                        moved.append(None)
+                    elif r + 1 == last:
+                        win += pays[i][last] * (run[0] * total - run[1] * wild)
+                        moved.append(None)
+                    elif r + 1 > reach[i]:
+                        moved.append(None)  # running past its longest pay: it pays nothing
+                    else:
+                        moved.append((run[0] * total, run[1] * wild))
+                key = (win, seen + sc, tuple(moved))
+                if any(run is not None for run in moved):
+                    grown_classes[key] += n * m
+                else:
+                    for extra, k in later[r].items():
+                        out[win, seen + sc + extra] += n * m * k
+        classes = grown_classes
+    assert not classes  # noqa: S101 - every run is settled on the last reel
+    return SpinCounts(math.prod(len(s) for s in strips), dict(out))
+
+
+def ways_combinations(table: Paytable, strips: Sequence[Sequence[str]],
+                      lines: int) -> list[Combination]:
+    """Every symbol's ways win by run length: the stop combinations that give it and its
+    share of the RTP at ``lines`` coins bet (each symbol walked alone: a symbol's ways do not
+    depend on the others').
+
+    >>> from pelisali.rules.slots import load_slot_rules
+    >>> rules = load_slot_rules("fruit")  # counted as if it paid any-way
+    >>> top = ways_combinations(Paytable(rules), rules.reels.base, 1)[0]
+    >>> top.kind, top.symbol, top.count, top.pays
+    ('ways', 'WILD', 3, 400)
+    """
+    reels = _ways_reels(table, strips)
+    total_stops = math.prod(len(s) for s in strips)
+    rows = []
+    for i, symbol in enumerate(table.ways_symbols):
+        live: Counter[tuple[int, int]] = Counter({(1, 1): 1})
+        hits: Counter[int] = Counter()
+        ways: Counter[int] = Counter()
+        for r, reel in enumerate(reels):
+            rest = math.prod(len(s) for s in strips[r + 1:])
+            grown: Counter[tuple[int, int]] = Counter()
+            for (t, w), n in live.items():
+                for factors, _, m in reel:
+                    total, wild = factors[i]
+                    if total:
+                        grown[t * total, w * wild] += n * m
+                    elif table.ways_pay[i][r] and t > w:
+                        hits[r] += n * m * rest
+                        ways[r] += n * m * rest * (t - w)
+            live = grown
+        for (t, w), n in live.items():
+            if table.ways_pay[i][len(reels)] and t > w:
+                hits[len(reels)] += n
+                ways[len(reels)] += n * (t - w)
+        for count, n in hits.items():
+            pay = table.ways_pay[i][count]
+            rows.append(Combination("ways", symbol, count, pay, n, Fraction(n, total_stops),
+                                    Fraction(pay * ways[count], total_stops * lines)))
+    rows.sort(key=lambda c: (-c.pays, c.symbol, -c.count))
+    return rows
+
+
 @dataclass(frozen=True)
 class Combination:
     """A winning combination on one line (or of scatters, or the feature) for the par sheet."""
@@ -457,7 +581,7 @@ class ParSheet:
         free = self.free_spins
         return {
             "game": f"slot-{self.rules.id}", "name": self.rules.name.en,
-            "lines": self.lines, "combinations": self.combinations,
+            "ways": self.rules.ways, "lines": self.lines, "combinations": self.combinations,
             "rtp": f(self.rtp), "rtp_lines": f(self.rtp_lines),
             "rtp_scatter": f(self.rtp_scatter), "rtp_feature": f(self.rtp_feature),
             "cap": self.rules.cap.multiplier, "cap_cut": f(self.cap_cut),
@@ -486,12 +610,19 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
     if lines not in rules.bets.lines_played:
         raise ValueError(f"{lines} lines cannot be played in {rules.id}")
     table = Paytable(rules)
-    tables = line_tables(table)
-    base = spin_counts(table, rules.reels.base, lines, tables)
+    if rules.ways:
+        def count(strips: Sequence[Sequence[str]]) -> SpinCounts:
+            return ways_counts(table, strips)
+    else:
+        tables = line_tables(table)
+
+        def count(strips: Sequence[Sequence[str]]) -> SpinCounts:
+            return spin_counts(table, strips, lines, tables)
+    base = count(rules.reels.base)
     big_n = base.combinations
     cap = rules.cap.multiplier * lines
     feature = rules.feature
-    free_counts = spin_counts(table, rules.reels.free, lines, tables) if feature else None
+    free_counts = count(rules.reels.free) if feature else None
     free = solve_free_spins(rules, free_counts, lines) if free_counts is not None else None
     e_lines = e_scatter = e_x = e_x2 = e_cut = 0  # whole line bets until the end
     hits = trig = trig_b = trig_b2 = 0
@@ -528,7 +659,8 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
         bound = cap_cut_bound(trigger_wins, spun, cap) / big_n / lines
     mean = sum_x / big_n
     variance = (sum_x2 / big_n - mean * mean) / (lines * lines)
-    combos = line_combinations(table, rules.reels.base)
+    combos = (ways_combinations(table, rules.reels.base, lines) if rules.ways
+              else line_combinations(table, rules.reels.base))
     if rules.scatter:
         sc_counts: Counter[int] = Counter()
         for (_, sc), n in base.counts.items():
@@ -581,8 +713,11 @@ def summary(sheet: ParSheet) -> list[tuple[str, str]]:
     """The headline figures as (name, text) pairs."""
     def both(x: Fraction) -> str:
         return f"{x} = {float(x):.8f}"
-    out = [("lines played", str(sheet.lines)), ("stop combinations", f"{sheet.combinations:,}"),
-           ("RTP", both(sheet.rtp)), ("RTP line pays", both(sheet.rtp_lines)),
+    ways = sheet.rules.ways
+    out = [("bet multiplier (coins), any-way pays" if ways else "lines played",
+            str(sheet.lines)), ("stop combinations", f"{sheet.combinations:,}"),
+           ("RTP", both(sheet.rtp)), ("RTP ways pays" if ways else "RTP line pays",
+                                      both(sheet.rtp_lines)),
            ("RTP scatter pays", both(sheet.rtp_scatter)),
            ("RTP free-spin feature", both(sheet.rtp_feature)),
            ("max win (cap)", f"{sheet.rules.cap.multiplier} x total bet"),
