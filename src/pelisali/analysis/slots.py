@@ -16,6 +16,17 @@ What decides a line's pay is :meth:`~pelisali.engine.slots.Paytable.line_pay`
 itself, the function the engine pays with; a test checks the counting
 against a walk over every stop combination of a small game.
 
+A game that pays any-way (``ways = true``) is counted by :func:`ways_counts`
+the same way round: each reel reduced to its distinct columns as
+:meth:`~pelisali.engine.slots.Paytable.column_ways` judges them (each symbol's
+cells with wilds counted as their multipliers, and the wild part), a class of
+partial spins keyed by the win settled so far, the scatters seen and, for each
+symbol whose run still grows, its ways product and wild-only product; a run
+that ends settles ``pay(symbol, length) * (ways - wild ways)``, classes that
+meet are merged, and a class with every run settled takes the later reels'
+scatters by convolution. Its counts feed the same par sheet, free-spin
+solution and cap bound.
+
 The free-spin feature with retriggers is solved exactly. Let one free spin
 win ``w`` line bets (its multiplier applied) and retrigger with probability
 ``p``, adding ``R`` spins. Free spins are independent and alike, so the win
@@ -271,35 +282,42 @@ def ways_counts(table: Paytable, strips: Sequence[Sequence[str]]) -> SpinCounts:
         later.append(grown)
     later.reverse()
     start: WaysRuns = tuple((1, 1) if reach[i] else None for i in range(len(pays)))
-    classes: dict[tuple[int, int, WaysRuns], int] = {(0, 0, start): 1}
+    # classes by their runs, then by (win settled, scatters seen): a run's step depends on
+    # the runs and the column alone, so it is taken once for all the wins and scatters
+    classes: dict[WaysRuns, Counter[tuple[int, int]]] = {start: Counter({(0, 0): 1})}
     out: Counter[tuple[int, int]] = Counter()
     for r, reel in enumerate(reels):
-        grown_classes: defaultdict[tuple[int, int, WaysRuns], int] = defaultdict(int)
-        for (won, seen, runs), n in classes.items():
-            for factors, sc, m in reel:
-                win = won
-                moved: list[tuple[int, int] | None] = []
-                for i, run in enumerate(runs):
-                    if run is None:
-                        moved.append(None)
-                        continue
+        by_factors: defaultdict[tuple[tuple[int, int], ...], Counter[int]] = defaultdict(Counter)
+        for factors, sc, m in reel:
+            by_factors[factors][sc] += m
+        grown_classes: defaultdict[WaysRuns, Counter[tuple[int, int]]] = defaultdict(Counter)
+        for runs, sub in classes.items():
+            alive = [(i, run) for i, run in enumerate(runs) if run is not None]
+            for factors, scatters in by_factors.items():
+                gain = 0
+                moved = list(runs)
+                for i, (ways, wilds) in alive:
                     total, wild = factors[i]
                     if not total:  # the run ends on reel r: r reels long
-                        win += pays[i][r] * (run[0] - run[1])
-                        moved.append(None)
+                        gain += pays[i][r] * (ways - wilds)
+                        moved[i] = None
                     elif r + 1 == last:
-                        win += pays[i][last] * (run[0] * total - run[1] * wild)
-                        moved.append(None)
+                        gain += pays[i][last] * (ways * total - wilds * wild)
+                        moved[i] = None
                     elif r + 1 > reach[i]:
-                        moved.append(None)  # running past its longest pay: it pays nothing
+                        moved[i] = None  # running past its longest pay: it pays nothing
                     else:
-                        moved.append((run[0] * total, run[1] * wild))
-                key = (win, seen + sc, tuple(moved))
+                        moved[i] = (ways * total, wilds * wild)
                 if any(run is not None for run in moved):
-                    grown_classes[key] += n * m
+                    target = grown_classes[tuple(moved)]
+                    for (won, seen), n in sub.items():
+                        for sc, m in scatters.items():
+                            target[won + gain, seen + sc] += n * m
                 else:
-                    for extra, k in later[r].items():
-                        out[win, seen + sc + extra] += n * m * k
+                    for (won, seen), n in sub.items():
+                        for sc, m in scatters.items():
+                            for extra, k in later[r].items():
+                                out[won + gain, seen + sc + extra] += n * m * k
         classes = grown_classes
     assert not classes  # noqa: S101 - every run is settled on the last reel
     return SpinCounts(math.prod(len(s) for s in strips), dict(out))
@@ -599,7 +617,8 @@ class ParSheet:
 
 
 def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
-    """The exact par sheet of a slot game, by counting (no sampling).
+    """The exact par sheet of a slot game, by counting (no sampling); ``lines`` are the lines
+    played, or a ways game's bet multiplier (coins), by default the most.
 
     >>> from pelisali.rules.slots import load_slot_rules
     >>> sheet = par_sheet(load_slot_rules("fruit"))
