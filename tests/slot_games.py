@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -135,6 +136,20 @@ def five_reel_ways() -> SlotRules:
     raw.update(id="five-ways", ways=True, paylines=[], paylines_section=None)
     raw["bets"]["lines_played"] = [1, 20]
     return slot_rules_from(raw)
+
+
+def toml_text(raw: dict[str, Any]) -> str:
+    """Rule data as a TOML file's text (every value inline; ``None`` left out)."""
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()
+                                    if x is not None) + " }"
+        if isinstance(v, list | tuple):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return json.dumps(v)
+    return "".join(f"{k} = {value(v)}\n" for k, v in raw.items() if v is not None)
 
 
 class Stops(SeededRng):

@@ -6,14 +6,18 @@ chance tree, and the par sheet's figures."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
-from slot_games import five_reel_ways, ways_game, ways_raw
+from slot_games import five_reel_ways, toml_text, ways_game, ways_raw
+from typer.testing import CliRunner
 
 from pelisali.analysis.slots import par_sheet, solve_free_spins, ways_counts
+from pelisali.cli.main import app
 from pelisali.engine import Seats
 from pelisali.engine.contract import State
 from pelisali.engine.slots import Paytable, SlotEngine, SlotState, WaysWin, Window, window_at
@@ -185,3 +189,21 @@ def test_a_capped_ways_game_cuts_exactly() -> None:
         walked += min(table.settle(rules.reels.base, stops, 10).units(10), 30)
     assert sheet.cap_cut > 0
     assert sheet.rtp == walked / (sheet.combinations * 10)
+
+
+def test_the_cli_counts_and_simulates_a_ways_game_given_by_path(tmp_path: Path) -> None:
+    path = tmp_path / "ways.toml"
+    path.write_text(toml_text(ways_raw()), encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["odds", "slot", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["ways"] is True and data["lines"] == 25
+    assert data["rtp"]["exact"] == str(par_sheet(ways_game()).rtp)
+    result = runner.invoke(app, ["odds", "slot", str(path), "--lines", "10"],
+                           env={"COLUMNS": "160"})
+    assert result.exit_code == 0 and "bet multiplier (coins), any-way pays" in result.output
+    result = runner.invoke(app, ["simulate", "slot", str(path), "--spins", "200000", "--seed",
+                                 "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["agrees"]
