@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from pelisali.analysis.slots import par_sheet, solve_free_spins, ways_counts
 from pelisali.cli.main import app
-from pelisali.engine import Seats
+from pelisali.engine import IllegalMove, Seats
 from pelisali.engine.contract import State
 from pelisali.engine.slots import Paytable, SlotEngine, SlotState, WaysWin, Window, window_at
 from pelisali.rules import RuleDataError
@@ -52,6 +52,15 @@ def test_a_window_pays_every_symbols_ways() -> None:
     assert view["bet"] == {"lines": 10, "cents": 1}
     # a ways win is pays x ways x the coin, whatever the bet multiplier
     assert play(rules, "spin 25 10", 4, 6, 6).paid == 2080
+
+
+def test_a_ways_bet_is_coins_of_a_value() -> None:
+    state = SlotEngine("slot-ways", ways_game()).new_state(Seats(1))
+    assert [a.text() for a in state.legal_actions()][:2] == ["spin 1 1", "spin 1 10"]
+    with pytest.raises(IllegalMove, match="7 coins cannot be played; coins: 1, 10, 25"):
+        state.apply("spin 7 1")
+    with pytest.raises(IllegalMove, match="5 cents a coin is not a bet level"):
+        state.apply("spin 10 5")
 
 
 def test_the_ways_events_name_each_win() -> None:

@@ -368,11 +368,14 @@ class SlotState(State):
         if not isinstance(action, Spin):
             raise IllegalMove(f"{action.text()!r} is not an action of {self.game.title()}")
         bets = self.game.rules.bets
+        ways = self.game.rules.ways  # a ways game bets coins of a value, not lines
         if action.lines not in bets.lines_played:
-            raise IllegalMove(f"{action.lines} lines cannot be played; lines: "
+            what = "coins" if ways else "lines"
+            raise IllegalMove(f"{action.lines} {what} cannot be played; {what}: "
                               f"{', '.join(map(str, bets.lines_played))}")
         if action.cents not in bets.cents_per_line:
-            raise IllegalMove(f"{action.cents} cents a line is not a bet level; levels: "
+            what = "a coin" if ways else "a line"
+            raise IllegalMove(f"{action.cents} cents {what} is not a bet level; levels: "
                               f"{', '.join(map(str, bets.cents_per_line))}")
 
     def _apply(self, action: Action) -> Step:
