@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,6 +94,62 @@ def five_reel_feature() -> SlotRules:
     rules["reels"]["free"] = rules["reels"]["base"]
     rules["feature"]["retrigger"] = 1
     return slot_rules_from(rules)
+
+
+def ways_raw(**changes: Any) -> dict[str, Any]:
+    """A 3-reel, 3-row game that pays any-way: a doubling wild W for A, B and C, a plain wild
+    V for A alone, a scatter S paying and starting free spins that retrigger; 7 x 8 x 7 base
+    stops, small enough to walk every stop combination."""
+    raw = tiny_raw(
+        id="ways", rows=3, symbols=["W", "V", "S", "A", "B", "C"], ways=True,
+        reels={"section": "test game",
+               "base": [["A", "B", "S", "C", "A", "W", "B"],
+                        ["W", "A", "B", "S", "C", "B", "V", "A"],
+                        ["A", "C", "W", "S", "B", "C", "A"]],
+               "free": [["A", "S", "B", "A", "C", "W"], ["W", "A", "C", "B", "V", "S", "B"],
+                        ["B", "A", "W", "C", "A", "S"]]},
+        pays=[{"symbol": "W", "count": 3, "pays": 40}, {"symbol": "W", "count": 2, "pays": 4},
+              {"symbol": "V", "count": 3, "pays": 15},
+              {"symbol": "A", "count": 3, "pays": 8}, {"symbol": "A", "count": 2, "pays": 1},
+              {"symbol": "B", "count": 3, "pays": 5}, {"symbol": "C", "count": 3, "pays": 3},
+              {"symbol": "C", "count": 1, "pays": 1}],
+        wilds=[{"symbol": "W", "substitutes": ["A", "B", "C"], "multiplier": 2,
+                "section": "test game"},
+               {"symbol": "V", "substitutes": ["A"], "section": "test game"}],
+        scatter={"symbol": "S", "section": "test game",
+                 "pays": [{"count": 2, "pays": 1}, {"count": 3, "pays": 4}]},
+        feature={"trigger": 3, "spins": 3, "retrigger": 3, "multiplier": 2,
+                 "section": "test game"},
+        bets={"cents_per_line": [1, 10], "lines_played": [1, 10, 25], "section": "test game"})
+    del raw["paylines"], raw["paylines_section"]
+    raw.update(changes)
+    return raw
+
+
+def ways_game(**changes: Any) -> SlotRules:
+    return slot_rules_from(ways_raw(**changes))
+
+
+def five_reel_ways() -> SlotRules:
+    """The 5-reel test game (4^2 x 5^3 stops) paying any-way, a feature that ends."""
+    raw = five_reel_feature().model_dump(mode="json")
+    raw.update(id="five-ways", ways=True, paylines=[], paylines_section=None)
+    raw["bets"]["lines_played"] = [1, 20]
+    return slot_rules_from(raw)
+
+
+def toml_text(raw: dict[str, Any]) -> str:
+    """Rule data as a TOML file's text (every value inline; ``None`` left out)."""
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()
+                                    if x is not None) + " }"
+        if isinstance(v, list | tuple):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return json.dumps(v)
+    return "".join(f"{k} = {value(v)}\n" for k, v in raw.items() if v is not None)
 
 
 class Stops(SeededRng):

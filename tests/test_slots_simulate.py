@@ -8,12 +8,13 @@ from __future__ import annotations
 import itertools
 import json
 from collections import defaultdict
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
-from slot_games import five_reel, five_reel_feature, tiny
+from slot_games import five_reel, five_reel_feature, five_reel_ways, tiny, ways_game
 from typer.testing import CliRunner
 
 from pelisali.analysis.slot_simulate import (
@@ -106,6 +107,14 @@ def _huge_pays() -> SlotRules:
     return slot_rules_from(raw)
 
 
+def _video_ways() -> SlotRules:
+    """Star Treasure's strips and pays paid any-way: 64-stop reels, so the simulator chains
+    three reel groups."""
+    raw = load_slot_rules("video").model_dump(mode="json")
+    raw.update(ways=True, paylines=[], paylines_section=None)
+    return slot_rules_from(raw)
+
+
 CASES = {
     "tiny, 3 lines": (tiny, 3, (0.5, 0.0), 0.4),
     "tiny, 1 line": (tiny, 1, (0.5, 0.0), 0.4),
@@ -116,6 +125,12 @@ CASES = {
     "fruit": (lambda: load_slot_rules("fruit"), 5, (0.0, 0.0), 0.5),
     "video, 20 lines": (lambda: load_slot_rules("video"), 20, (0.45, 0.04), 0.4),
     "video, 5 lines": (lambda: load_slot_rules("video"), 5, (0.45, 0.04), 0.4),
+    "ways, 25 coins": (ways_game, 25, (0.4, 0.1), 0.4),
+    "ways, 1 coin": (ways_game, 1, (0.4, 0.1), 0.4),
+    "ways, capped at 3 x the bet": (
+        lambda: ways_game(cap={"multiplier": 3, "section": "test game"}), 10, (0.4, 0.1), 0.5),
+    "five reels, ways": (five_reel_ways, 20, (0.4, 0.1), 0.4),
+    "video paying any-way (three reel groups)": (lambda: _video_ways(), 20, (0.45, 0.04), 0.5),
 }
 
 
@@ -183,6 +198,19 @@ def test_a_deliberately_wrong_strip_is_flagged() -> None:
     rtp = flagged.figures[0]
     assert rtp.name == "RTP" and not rtp.inside and abs(rtp.z_score) > flagged.family_z
     # against its own par sheet the wrong strip is a game like any other
+    assert check_sample(simulate_slot(wrong, spins, seed=1), moved).agrees
+
+
+def test_a_wrong_strip_in_a_ways_game_is_flagged() -> None:
+    right = ways_game()
+    wrong = _swap(right, 1, 6, "A")  # reel 2: its one V (a wild for A) becomes an A
+    sheet, moved = par_sheet(right), par_sheet(wrong)
+    assert Fraction(101, 100) < moved.rtp / sheet.rtp < Fraction(103, 100)  # a small change
+    spins = 1_000_000
+    honest = check_sample(simulate_slot(right, spins, seed=1), sheet)
+    flagged = check_sample(simulate_slot(wrong, spins, seed=1), sheet)
+    assert honest.agrees, honest.verdict()
+    assert not flagged.agrees and flagged.verdict().startswith("DISAGREES")
     assert check_sample(simulate_slot(wrong, spins, seed=1), moved).agrees
 
 

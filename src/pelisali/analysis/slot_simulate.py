@@ -17,6 +17,13 @@ of truth for what a window pays:
   matrix product (exact: every partial sum is a whole number below 2**24, else
   an integer sum is used); the scatters are summed the same way.
 
+A game that pays any-way is judged from
+:meth:`~pelisali.engine.slots.Paytable.column_ways`: for every joint stop of
+a group, each symbol's run within the group, its ways and wild-only products
+and whether the run covers the whole group (:func:`ways_group_tables`); a
+spin chains its groups as a run goes reel by reel, and each symbol pays its
+pay for the run's length times its ways less its wild-only ways.
+
 A round is the base spin; a base spin with ``trigger`` scatters starts the
 free spins, played on the free strips in vectorised rounds (every round still
 in its feature plays one more spin each time, each win times the feature's
@@ -139,6 +146,8 @@ class StripTables:
     groups: tuple[tuple[int, ...], ...]
     rows: tuple[npt.NDArray[np.int32], ...]
     scatters: tuple[npt.NDArray[np.int32], ...]
+    ways: tuple[npt.NDArray[np.int64], ...] = ()
+    """A ways game's groups: :func:`ways_group_tables`."""
 
     def joint(self, stops: npt.NDArray[np.int64]) -> Groups:
         """Per-reel stops ``(spins, reels)`` as joint group indices (the first reel of a
@@ -161,8 +170,44 @@ class StripTables:
         return [math.prod(self.lengths[r] for r in g) for g in self.groups]
 
 
+def ways_group_tables(table: Paytable, strips: Sequence[Sequence[str]],
+                      group: Sequence[int]) -> npt.NDArray[np.int64]:
+    """A ways game's reel group at every joint stop (the first reel most significant), for
+    each of ``Paytable.ways_symbols``: ``[reels of its run within the group, the run's ways
+    product, its wild-only product, 1 if the run covers the whole group]``, from
+    ``Paytable.column_ways``; groups chain as a run does reel by reel.
+
+    >>> from pelisali.rules.slots import load_slot_rules
+    >>> rules = load_slot_rules("fruit")  # judged as if it paid any-way
+    >>> table = Paytable(rules)
+    >>> ways_group_tables(table, rules.reels.base, (0, 1)).shape
+    (1024, 8, 4)
+    """
+    rows = table.rules.rows
+    width = len(table.ways_symbols)
+    run = np.zeros((1, width), dtype=np.int64)
+    ways = np.ones((1, width), dtype=np.int64)
+    wild = np.ones((1, width), dtype=np.int64)
+    full = np.ones((1, width), dtype=bool)
+    for r in group:
+        strip = strips[r]
+        factors = np.array([table.column_ways([strip[(stop + row) % len(strip)]
+                                               for row in range(rows)])
+                            for stop in range(len(strip))], dtype=np.int64).reshape(
+                                len(strip), width, 2)  # (stops, symbols, 2)
+        grows = full[:, None, :] & (factors[None, :, :, 0] > 0)  # (joint, stops, symbols)
+        run = (run[:, None, :] + grows).reshape(-1, width)
+        ways = np.where(grows, ways[:, None, :] * factors[None, :, :, 0],
+                        ways[:, None, :]).reshape(-1, width)
+        wild = np.where(grows, wild[:, None, :] * factors[None, :, :, 1],
+                        wild[:, None, :]).reshape(-1, width)
+        full = grows.reshape(-1, width)
+    return np.stack([run, ways, wild, full.astype(np.int64)], axis=2)
+
+
 def _strip_tables(rules: SlotRules, strips: Sequence[Sequence[str]], lines: int,
-                  scatter: str | None) -> StripTables:
+                  scatter: str | None, table: Paytable | None = None) -> StripTables:
+    """``table`` given: a ways game (``lines`` then 0: no paylines)."""
     k = len(rules.symbols)
     codes = {s: i for i, s in enumerate(rules.symbols)}
     paylines = rules.paylines[:lines]
@@ -179,11 +224,12 @@ def _strip_tables(rules: SlotRules, strips: Sequence[Sequence[str]], lines: int,
                              for stop in range(n)], dtype=np.int64).T  # (lines, stops)
             shown = np.array([sum(strip[(stop + row) % n] == scatter for row in range(rules.rows))
                               for stop in range(n)], dtype=np.int64)
-            part = (part[:, :, None] + reel[:, None, :]).reshape(lines, -1)
+            part = (part[:, :, None] + reel[:, None, :]).reshape(lines, part.shape[1] * n)
             seen = (seen[:, None] + shown[None, :]).ravel()
         parts.append(np.ascontiguousarray(part.T, dtype=np.int32))
         scatters.append(seen.astype(np.int32))
-    return StripTables(lengths, tuple(groups), tuple(parts), tuple(scatters))
+    ways = tuple(ways_group_tables(table, strips, g) for g in groups) if table else ()
+    return StripTables(lengths, tuple(groups), tuple(parts), tuple(scatters), ways)
 
 
 class BatchSlot:
@@ -203,7 +249,13 @@ class BatchSlot:
                              f"{', '.join(map(str, rules.bets.lines_played))}")
         self.rules, self.lines = rules, lines
         table = Paytable(rules)
-        pays = line_pay_lookup(table)
+        self.ways = rules.ways
+        # a ways game: each symbol's pay by run length, flat, and where each symbol's row
+        # starts
+        self.ways_pay = np.array(table.ways_pay, dtype=np.int64).ravel()
+        self.ways_at = np.arange(len(table.ways_symbols), dtype=np.int64) * (
+            rules.reel_count + 1)
+        pays = np.zeros(1, dtype=np.int32) if self.ways else line_pay_lookup(table)
         # summed over the lines by a float32 matrix product: exact while every partial sum
         # is a whole number below 2**24; else by an integer sum
         self.exact_float = int(pays.max(initial=0)) * lines < 1 << 24
@@ -214,7 +266,8 @@ class BatchSlot:
         self.scatter_units = np.array([table.scatter_pays(c) * lines for c in range(most + 1)],
                                       dtype=np.int64)
         sets = [rules.reels.base, *([rules.reels.free] if rules.reels.free else [])]
-        self.tables = [_strip_tables(rules, s, lines, self.scatter) for s in sets]
+        self.tables = [_strip_tables(rules, s, 0, self.scatter, table) if self.ways
+                       else _strip_tables(rules, s, lines, self.scatter) for s in sets]
         self.cap = rules.cap.multiplier * lines
 
     def spin_units(self, strip_set: int, groups: Groups) -> tuple[Int, Int]:
@@ -224,7 +277,10 @@ class BatchSlot:
         tables = self.tables[strip_set]
         n = len(groups[0])
         units = np.empty(n, dtype=np.int64)
-        for start in range(0, n, CHUNK):
+        for start in range(0, n if self.ways else 0, CHUNK):
+            units[start:start + CHUNK] = self._ways_units(
+                tables, [g[start:start + CHUNK] for g in groups])
+        for start in range(0, 0 if self.ways else n, CHUNK):
             part = [g[start:start + CHUNK] for g in groups]
             index = tables.rows[0].take(part[0], axis=0)
             for rows, joint in zip(tables.rows[1:], part[1:], strict=True):
@@ -238,6 +294,23 @@ class BatchSlot:
         for counts, joint in zip(tables.scatters[1:], groups[1:], strict=True):
             seen += counts.take(joint)
         return units + self.scatter_units.take(seen), seen
+
+    def _ways_units(self, tables: StripTables, groups: Groups) -> Int:
+        """A chunk's ways wins in coins: each symbol's run chained group by group (a group
+        extends only the runs that covered every reel before it), then its pay for the run's
+        length times its ways less its wild-only ways."""
+        first = tables.ways[0].take(groups[0], axis=0)  # (spins, symbols, 4)
+        run, ways, wild, full = (first[:, :, i] for i in range(4))
+        for part, joint in zip(tables.ways[1:], groups[1:], strict=True):
+            got = part.take(joint, axis=0)
+            more = full.astype(bool)
+            run = run + np.where(more, got[:, :, 0], 0)
+            ways = np.where(more, ways * got[:, :, 1], ways)
+            wild = np.where(more, wild * got[:, :, 2], wild)
+            full = full * got[:, :, 3]
+        pays = self.ways_pay.take(self.ways_at + run)
+        won: Int = (pays * (ways - wild)).sum(axis=1)
+        return won
 
     def play(self, spins: int, draw: Drawer) -> RoundsPlayed:
         """Play ``spins`` rounds, the feature included, with stops from ``draw``.

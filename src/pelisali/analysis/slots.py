@@ -16,6 +16,17 @@ What decides a line's pay is :meth:`~pelisali.engine.slots.Paytable.line_pay`
 itself, the function the engine pays with; a test checks the counting
 against a walk over every stop combination of a small game.
 
+A game that pays any-way (``ways = true``) is counted by :func:`ways_counts`
+the same way round: each reel reduced to its distinct columns as
+:meth:`~pelisali.engine.slots.Paytable.column_ways` judges them (each symbol's
+cells with wilds counted as their multipliers, and the wild part), a class of
+partial spins keyed by the win settled so far, the scatters seen and, for each
+symbol whose run still grows, its ways product and wild-only product; a run
+that ends settles ``pay(symbol, length) * (ways - wild ways)``, classes that
+meet are merged, and a class with every run settled takes the later reels'
+scatters by convolution. Its counts feed the same par sheet, free-spin
+solution and cap bound.
+
 The free-spin feature with retriggers is solved exactly. Let one free spin
 win ``w`` line bets (its multiplier applied) and retrigger with probability
 ``p``, adding ``R`` spins. Free spins are independent and alike, so the win
@@ -222,6 +233,137 @@ def line_tables(table: Paytable) -> LineTables:
                 pays.append(table.line_pay(grown)[2])
         rows_next[c], rows_pay[c] = nexts, pays
     return np.array(rows_next, dtype=np.int64), np.array(rows_pay, dtype=np.int64)
+
+
+WaysRuns = tuple[tuple[int, int] | None, ...]
+"""For each of :attr:`~pelisali.engine.slots.Paytable.ways_symbols`: its run's (ways, wild
+ways) products so far, or ``None`` once settled."""
+
+
+def _ways_reels(table: Paytable, strips: Sequence[Sequence[str]]
+                ) -> list[list[tuple[tuple[tuple[int, int], ...], int, int]]]:
+    """Each reel's distinct (column's ways factors, scatters) with how many stops show them:
+    columns that judge alike are one."""
+    rows, scatter = table.rules.rows, table.scatter
+    out = []
+    for strip in strips:
+        found: Counter[tuple[tuple[tuple[int, int], ...], int]] = Counter()
+        for stop in range(len(strip)):
+            column = [strip[(stop + row) % len(strip)] for row in range(rows)]
+            found[table.column_ways(column), column.count(scatter) if scatter else 0] += 1
+        out.append([(factors, sc, n) for (factors, sc), n in found.items()])
+    return out
+
+
+def ways_counts(table: Paytable, strips: Sequence[Sequence[str]]) -> SpinCounts:
+    """Count every stop combination of a ways game's ``strips`` by its ways wins (coins) and
+    scatters, exactly: the reels walked left to right, a class of partial spins keyed by the
+    win settled so far, the scatters seen and each symbol's running (ways, wild ways)
+    products, classes that meet merged; a class with every run settled takes the scatters of
+    the reels left by convolution.
+
+    >>> from pelisali.rules.slots import load_slot_rules
+    >>> rules = load_slot_rules("fruit")  # counted as if it paid any-way
+    >>> counted = ways_counts(Paytable(rules), rules.reels.base)
+    >>> counted.combinations == 32 ** 3 == sum(counted.counts.values())
+    True
+    """
+    reels = _ways_reels(table, strips)
+    pays = table.ways_pay
+    last = len(reels)
+    # the longest run that can still pay: a run past it is settled at no pay at once
+    reach = [max((n for n in range(last + 1) if row[n]), default=0) for row in pays]
+    later: list[Counter[int]] = [Counter({0: 1})]
+    for reel in reversed(reels[1:]):
+        grown: Counter[int] = Counter()
+        for have, n in later[-1].items():
+            for _, sc, m in reel:
+                grown[have + sc] += n * m
+        later.append(grown)
+    later.reverse()
+    start: WaysRuns = tuple((1, 1) if reach[i] else None for i in range(len(pays)))
+    # classes by their runs, then by (win settled, scatters seen): a run's step depends on
+    # the runs and the column alone, so it is taken once for all the wins and scatters
+    classes: dict[WaysRuns, Counter[tuple[int, int]]] = {start: Counter({(0, 0): 1})}
+    out: Counter[tuple[int, int]] = Counter()
+    for r, reel in enumerate(reels):
+        by_factors: defaultdict[tuple[tuple[int, int], ...], Counter[int]] = defaultdict(Counter)
+        for factors, sc, m in reel:
+            by_factors[factors][sc] += m
+        grown_classes: defaultdict[WaysRuns, Counter[tuple[int, int]]] = defaultdict(Counter)
+        for runs, sub in classes.items():
+            alive = [(i, run) for i, run in enumerate(runs) if run is not None]
+            for factors, scatters in by_factors.items():
+                gain = 0
+                moved = list(runs)
+                for i, (ways, wilds) in alive:
+                    total, wild = factors[i]
+                    if not total:  # the run ends on reel r: r reels long
+                        gain += pays[i][r] * (ways - wilds)
+                        moved[i] = None
+                    elif r + 1 == last:
+                        gain += pays[i][last] * (ways * total - wilds * wild)
+                        moved[i] = None
+                    elif r + 1 > reach[i]:
+                        moved[i] = None  # running past its longest pay: it pays nothing
+                    else:
+                        moved[i] = (ways * total, wilds * wild)
+                if any(run is not None for run in moved):
+                    target = grown_classes[tuple(moved)]
+                    for (won, seen), n in sub.items():
+                        for sc, m in scatters.items():
+                            target[won + gain, seen + sc] += n * m
+                else:
+                    for (won, seen), n in sub.items():
+                        for sc, m in scatters.items():
+                            for extra, k in later[r].items():
+                                out[won + gain, seen + sc + extra] += n * m * k
+        classes = grown_classes
+    assert not classes  # noqa: S101 - every run is settled on the last reel
+    return SpinCounts(math.prod(len(s) for s in strips), dict(out))
+
+
+def ways_combinations(table: Paytable, strips: Sequence[Sequence[str]],
+                      lines: int) -> list[Combination]:
+    """Every symbol's ways win by run length: the stop combinations that give it and its
+    share of the RTP at ``lines`` coins bet (each symbol walked alone: a symbol's ways do not
+    depend on the others').
+
+    >>> from pelisali.rules.slots import load_slot_rules
+    >>> rules = load_slot_rules("fruit")  # counted as if it paid any-way
+    >>> top = ways_combinations(Paytable(rules), rules.reels.base, 1)[0]
+    >>> top.kind, top.symbol, top.count, top.pays
+    ('ways', 'WILD', 3, 400)
+    """
+    reels = _ways_reels(table, strips)
+    total_stops = math.prod(len(s) for s in strips)
+    rows = []
+    for i, symbol in enumerate(table.ways_symbols):
+        live: Counter[tuple[int, int]] = Counter({(1, 1): 1})
+        hits: Counter[int] = Counter()
+        ways: Counter[int] = Counter()
+        for r, reel in enumerate(reels):
+            rest = math.prod(len(s) for s in strips[r + 1:])
+            grown: Counter[tuple[int, int]] = Counter()
+            for (t, w), n in live.items():
+                for factors, _, m in reel:
+                    total, wild = factors[i]
+                    if total:
+                        grown[t * total, w * wild] += n * m
+                    elif table.ways_pay[i][r] and t > w:
+                        hits[r] += n * m * rest
+                        ways[r] += n * m * rest * (t - w)
+            live = grown
+        for (t, w), n in live.items():
+            if table.ways_pay[i][len(reels)] and t > w:
+                hits[len(reels)] += n
+                ways[len(reels)] += n * (t - w)
+        for count, n in hits.items():
+            pay = table.ways_pay[i][count]
+            rows.append(Combination("ways", symbol, count, pay, n, Fraction(n, total_stops),
+                                    Fraction(pay * ways[count], total_stops * lines)))
+    rows.sort(key=lambda c: (-c.pays, c.symbol, -c.count))
+    return rows
 
 
 @dataclass(frozen=True)
@@ -457,7 +599,7 @@ class ParSheet:
         free = self.free_spins
         return {
             "game": f"slot-{self.rules.id}", "name": self.rules.name.en,
-            "lines": self.lines, "combinations": self.combinations,
+            "ways": self.rules.ways, "lines": self.lines, "combinations": self.combinations,
             "rtp": f(self.rtp), "rtp_lines": f(self.rtp_lines),
             "rtp_scatter": f(self.rtp_scatter), "rtp_feature": f(self.rtp_feature),
             "cap": self.rules.cap.multiplier, "cap_cut": f(self.cap_cut),
@@ -475,7 +617,8 @@ class ParSheet:
 
 
 def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
-    """The exact par sheet of a slot game, by counting (no sampling).
+    """The exact par sheet of a slot game, by counting (no sampling); ``lines`` are the lines
+    played, or a ways game's bet multiplier (coins), by default the most.
 
     >>> from pelisali.rules.slots import load_slot_rules
     >>> sheet = par_sheet(load_slot_rules("fruit"))
@@ -486,12 +629,19 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
     if lines not in rules.bets.lines_played:
         raise ValueError(f"{lines} lines cannot be played in {rules.id}")
     table = Paytable(rules)
-    tables = line_tables(table)
-    base = spin_counts(table, rules.reels.base, lines, tables)
+    if rules.ways:
+        def count(strips: Sequence[Sequence[str]]) -> SpinCounts:
+            return ways_counts(table, strips)
+    else:
+        tables = line_tables(table)
+
+        def count(strips: Sequence[Sequence[str]]) -> SpinCounts:
+            return spin_counts(table, strips, lines, tables)
+    base = count(rules.reels.base)
     big_n = base.combinations
     cap = rules.cap.multiplier * lines
     feature = rules.feature
-    free_counts = spin_counts(table, rules.reels.free, lines, tables) if feature else None
+    free_counts = count(rules.reels.free) if feature else None
     free = solve_free_spins(rules, free_counts, lines) if free_counts is not None else None
     e_lines = e_scatter = e_x = e_x2 = e_cut = 0  # whole line bets until the end
     hits = trig = trig_b = trig_b2 = 0
@@ -528,7 +678,8 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
         bound = cap_cut_bound(trigger_wins, spun, cap) / big_n / lines
     mean = sum_x / big_n
     variance = (sum_x2 / big_n - mean * mean) / (lines * lines)
-    combos = line_combinations(table, rules.reels.base)
+    combos = (ways_combinations(table, rules.reels.base, lines) if rules.ways
+              else line_combinations(table, rules.reels.base))
     if rules.scatter:
         sc_counts: Counter[int] = Counter()
         for (_, sc), n in base.counts.items():
@@ -581,8 +732,11 @@ def summary(sheet: ParSheet) -> list[tuple[str, str]]:
     """The headline figures as (name, text) pairs."""
     def both(x: Fraction) -> str:
         return f"{x} = {float(x):.8f}"
-    out = [("lines played", str(sheet.lines)), ("stop combinations", f"{sheet.combinations:,}"),
-           ("RTP", both(sheet.rtp)), ("RTP line pays", both(sheet.rtp_lines)),
+    ways = sheet.rules.ways
+    out = [("bet multiplier (coins), any-way pays" if ways else "lines played",
+            str(sheet.lines)), ("stop combinations", f"{sheet.combinations:,}"),
+           ("RTP", both(sheet.rtp)), ("RTP ways pays" if ways else "RTP line pays",
+                                      both(sheet.rtp_lines)),
            ("RTP scatter pays", both(sheet.rtp_scatter)),
            ("RTP free-spin feature", both(sheet.rtp_feature)),
            ("max win (cap)", f"{sheet.rules.cap.multiplier} x total bet"),

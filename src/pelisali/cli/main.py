@@ -81,7 +81,7 @@ def games(as_json: JsonOpt = False) -> None:
 def odds(
     game: GameArg,
     name: Annotated[str | None, typer.Argument(
-        help="slot: the slot game (fruit, video)")] = None,
+        help="slot: the slot game (fruit, video) or a slot rule file FILE.toml")] = None,
     variant: VariantOpt = None,
     sets: SetOpt = None,
     decks: Annotated[int | None, typer.Option(help="baccarat: decks in a full shoe")] = None,
@@ -89,7 +89,7 @@ def odds(
         help="baccarat: the shoe's remaining cards, e.g. 'A=31,2=32,...,K=30' or ten counts "
              "for values 0-9")] = None,
     lines: Annotated[int | None, typer.Option(
-        help="slot: lines played (default: every line)")] = None,
+        help="slot: lines played, or a ways game's bet multiplier (default: the most)")] = None,
     par_file: Annotated[Path | None, typer.Option(
         "--par-sheet", help="slot: write the par sheet to FILE.csv or FILE.xlsx")] = None,
     as_json: JsonOpt = False,
@@ -136,12 +136,12 @@ def simulate(
     game: GameArg,
     seed: Annotated[int, typer.Option(help="seed: the same seed gives the same output")],
     name: Annotated[str | None, typer.Argument(
-        help="slot: the slot game (fruit, video)")] = None,
+        help="slot: the slot game (fruit, video) or a slot rule file FILE.toml")] = None,
     rounds: Annotated[int | None, typer.Option(help="rounds to simulate")] = None,
     spins: Annotated[int | None, typer.Option(
         help="slot: rounds to simulate (a paid spin and the free spins it starts)")] = None,
     lines: Annotated[int | None, typer.Option(
-        help="slot: lines played (default: every line)")] = None,
+        help="slot: lines played, or a ways game's bet multiplier (default: the most)")] = None,
     strips: Annotated[Path | None, typer.Option(
         help="slot: play the strips of this rule file against NAME's par sheet")] = None,
     variant: VariantOpt = None,
@@ -251,7 +251,7 @@ def _print_simulation(result: SimResult, title: str, as_json: bool) -> None:
 def play(
     game: GameArg,
     name: Annotated[str | None, typer.Argument(
-        help="slot: the slot game (fruit, video)")] = None,
+        help="slot: the slot game (fruit, video) or a slot rule file FILE.toml")] = None,
     variant: VariantOpt = None,
     sets: SetOpt = None,
     balance: Annotated[str, typer.Option(

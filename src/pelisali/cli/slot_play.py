@@ -199,6 +199,9 @@ class SlotTerminal:
         for win in spin["lines"]:
             console.print(f"  line {win['line'] + 1}: {win['count']} x {win['symbol']} pays "
                           f"{format_cents(win['pays'] * bet)} €")
+        for win in spin["ways"]:
+            console.print(f"  {win['count']} x {win['symbol']} in {win['ways']} ways pays "
+                          f"{format_cents(win['pays'] * bet)} €")
         if spin["scatters"] and scatter:
             console.print(f"  {spin['scatters']} x {scatter}")
         self.round = done if done.status == "playing" else None
@@ -214,7 +217,8 @@ class SlotTerminal:
 
     def pays(self) -> None:
         rules = self.engine.rules
-        table = RichTable("symbol", "count", "pays (line bets)")
+        table = RichTable("symbol", "count", "pays (coins a way)" if rules.ways
+                          else "pays (line bets)")
         for pay in rules.pays:
             table.add_row(pay.symbol, str(pay.count), str(pay.pays))
         if rules.scatter is not None:
@@ -230,8 +234,12 @@ class SlotTerminal:
             console.print(f"{feature.trigger} x {rules.scatter.symbol if rules.scatter else ''}"
                           f" start {feature.spins} free spins (+{feature.retrigger} in the "
                           f"feature), wins x{feature.multiplier}")
-        console.print(f"lines (rows from the top, reel by reel): "
-                      f"{'; '.join(''.join(map(str, line)) for line in rules.paylines)}")
+        if rules.ways:
+            console.print("any-way pays: a symbol's ways from the leftmost reel, anywhere in "
+                          "each reel's column; pays are coins a way")
+        else:
+            console.print(f"lines (rows from the top, reel by reel): "
+                          f"{'; '.join(''.join(map(str, line)) for line in rules.paylines)}")
 
     def history(self) -> None:
         with transaction(self.db) as session:

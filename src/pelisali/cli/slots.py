@@ -16,16 +16,30 @@ from pelisali.analysis.slot_simulate import check_sample, simulate_slot
 from pelisali.analysis.slots import par_sheet, summary, write_par_sheet
 from pelisali.cli.common import console, fail
 from pelisali.rules import RuleDataError
-from pelisali.rules.slots import load_slot_file, load_slot_rules, slot_game_ids
+from pelisali.rules.slots import SlotRules, load_slot_file, load_slot_rules, slot_game_ids
+
+
+def slot_rules_named(name: str) -> SlotRules:
+    """A shipped slot game (``fruit`` or ``slot-fruit``) or, for a name ending ``.toml``, the
+    slot rule file at that path (a game being designed, a test game).
+
+    >>> slot_rules_named("slot-fruit").id
+    'fruit'
+    """
+    if name.lower().endswith(".toml"):
+        return load_slot_file(Path(name))
+    return load_slot_rules(name.removeprefix("slot-"))
 
 
 def slot_odds_command(name: str | None, lines: int | None, par_file: Path | None,
                       as_json: bool) -> None:
-    """Print (and write) the par sheet of slot ``name`` (``fruit`` or ``slot-fruit``)."""
+    """Print (and write) the par sheet of slot ``name`` (``fruit``, ``slot-fruit`` or a rule
+    file ``FILE.toml``)."""
     if not name:
-        fail(f"name the slot game: pelisali odds slot NAME ({', '.join(slot_game_ids())})")
+        fail(f"name the slot game: pelisali odds slot NAME ({', '.join(slot_game_ids())} or "
+             f"FILE.toml)")
     try:
-        rules = load_slot_rules(name.removeprefix("slot-"))
+        rules = slot_rules_named(name)
     except RuleDataError as error:
         fail(str(error))
     if par_file is not None and par_file.suffix.lower() not in (".csv", ".xlsx"):
@@ -49,8 +63,9 @@ def slot_odds_command(name: str | None, lines: int | None, par_file: Path | None
     for key, value in summary(sheet):
         table.add_row(key, value)
     console.print(table)
-    combos = RichTable(title="winning combinations (one line; scatters and the feature on "
-                             "the total bet)")
+    combos = RichTable(title="winning combinations (" + (
+        "ways pays in coins, their RTP share on the bet" if rules.ways else "one line")
+        + "; scatters and the feature on the total bet)")
     for col in ("kind", "combination", "pays", "count", "probability", "RTP share"):
         combos.add_column(col, justify="left" if col in ("kind", "combination") else "right")
     for c in sheet.combos:
@@ -71,15 +86,16 @@ def slot_simulate_command(name: str | None, spins: int, seed: int, lines: int | 
     file's strips, against the par sheet of the packaged game: the strips found on a
     machine checked against the par sheet filed for it."""
     if not name:
-        fail(f"name the slot game: pelisali simulate slot NAME ({', '.join(slot_game_ids())})")
+        fail(f"name the slot game: pelisali simulate slot NAME ({', '.join(slot_game_ids())} "
+             f"or FILE.toml)")
     try:
-        rules = load_slot_rules(name.removeprefix("slot-"))
+        rules = slot_rules_named(name)
         played = rules if strips_file is None else load_slot_file(strips_file)
     except RuleDataError as error:
         fail(str(error))
     if played is not rules:
-        same = ("rows", "symbols", "paylines", "pays", "wilds", "scatter", "feature", "cap",
-                "bets")
+        same = ("rows", "symbols", "paylines", "ways", "pays", "wilds", "scatter", "feature",
+                "cap", "bets")
         differ = [key for key in same if getattr(played, key) != getattr(rules, key)]
         if played.reel_count != rules.reel_count:
             differ.insert(0, "reels")
@@ -104,8 +120,10 @@ def slot_simulate_command(name: str | None, spins: int, seed: int, lines: int | 
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         where = f" on the strips of {strips_file}" if strips_file is not None else ""
+        bet = f"{sheet.lines} coins a spin, any-way pays" if rules.ways else \
+            f"{sheet.lines} lines"
         table = RichTable(title=f"{rules.name.en} (slot-{rules.id}): {spins:,} spins{where}, "
-                                f"{sheet.lines} lines, seed {seed}")
+                                f"{bet}, seed {seed}")
         for col in ("figure", "exact", "observed", "99 % interval", ""):
             table.add_column(col, justify="left" if col == "figure" else "right")
         for f in check.figures:

@@ -22,6 +22,22 @@ The wild rule (the issue leaves it open; this is the house's choice):
 
 Every pay is a whole multiple of the line bet, so every win is whole cents.
 
+The any-way rule (``ways = true``; the house's choice):
+
+* a game that pays any-way has no paylines; symbol ``X`` pays for its longest
+  run of consecutive reels from the leftmost in which ``X``, or a wild
+  standing for ``X``, shows anywhere in the reel's column;
+* the win is the pay table's entry for ``X`` and that run length (none: no
+  win) times the ways: the product over the run's reels of the cells showing
+  ``X`` or a wild for ``X``, each wild cell counted as its multiplier (a way
+  through a doubling wild pays double), less the ways made of wilds alone;
+* those pay instead as the wild's own: the longest run of reels showing the
+  wild, its pay for that length times the product of the wild's cells, no
+  multiplier (as on a line);
+* every symbol pays its own ways, so one spin may pay several symbols;
+* the bet is ``lines`` coins (the bet multiplier) of ``cents`` each; a ways
+  pay is in coins, so a ways win is ``pays x ways x cents``: whole cents.
+
 >>> from pelisali.engine import GAMES, Seats
 >>> state = GAMES["slot-fruit"].new_state(Seats(1))
 >>> state = state.apply("spin 5 10").state
@@ -72,6 +88,17 @@ class LineWin:
 
 
 @dataclass(frozen=True)
+class WaysWin:
+    """An any-way win: ``symbol`` on the first ``count`` reels in ``ways`` ways, paying
+    ``pays`` coins (the pay table's entry times the ways; the free-spin multiplier not)."""
+
+    symbol: str
+    count: int
+    ways: int
+    pays: int
+
+
+@dataclass(frozen=True)
 class SpinResult:
     """One spin's window settled, in line bets before the free-spin multiplier."""
 
@@ -81,10 +108,14 @@ class SpinResult:
     scatter_pays: int
     """Multiples of the total bet."""
     triggers: bool
+    ways: tuple[WaysWin, ...] = ()
+    """A ways game's wins (its ``lines`` are empty)."""
 
     def units(self, lines_played: int) -> int:
-        """The spin's win in line bets: the line wins and the scatter pay on the total bet."""
-        return sum(w.pays for w in self.lines) + self.scatter_pays * lines_played
+        """The spin's win in line bets (coins in a ways game): the line or ways wins and the
+        scatter pay on the total bet."""
+        return (sum(w.pays for w in self.lines) + sum(w.pays for w in self.ways)
+                + self.scatter_pays * lines_played)
 
 
 class Paytable:
@@ -113,6 +144,11 @@ class Paytable:
         self.wild_order = [s for s in self.pay if s in self.wild_mult]
         self.scatter = rules.scatter.symbol if rules.scatter else None
         self.scatter_pay = {p.count: p.pays for p in rules.scatter.pays} if rules.scatter else {}
+        # any-way pays: the natural symbols, then the wilds paying alone
+        self.ways_symbols = (*self.order, *self.wild_order)
+        self.ways_pay = tuple(tuple(self.pay[s].get(n, 0) for n in range(self.reels + 1))
+                              for s in self.ways_symbols)
+        """``ways_pay[i][n]``: the pay of ``ways_symbols[i]`` on a run of ``n`` reels."""
 
     def line_pay(self, symbols: Sequence[str]) -> tuple[str, int, int]:
         """The best pay of the symbols on a line, read from the left: ``(symbol, count,
@@ -156,6 +192,45 @@ class Paytable:
                 return True
         return any(all(s == wild for s in prefix) for wild in self.wild_order)
 
+    def column_ways(self, column: Sequence[str]) -> tuple[tuple[int, int], ...]:
+        """What one reel's column gives each of :attr:`ways_symbols` in a ways game:
+        ``(ways, wild ways)``, the cells showing the symbol or a wild for it (each wild cell
+        counted as its multiplier) and the part of that from wild cells. A wild's own entry
+        counts its cells, with no wild part: its ways are wilds alone. The one place a column
+        is judged: the engine, the par sheet and the simulator all read it.
+
+        >>> table = Paytable(load_slot_rules("fruit"))  # its WILD stands for all, no multiplier
+        >>> dict(zip(table.ways_symbols, table.column_ways(("SEVEN", "WILD", "BAR"))))["SEVEN"]
+        (2, 1)
+        """
+        out = []
+        for symbol in self.order:
+            wild = sum(self.wild_mult[s] for s in column if s in self.wilds_for[symbol])
+            out.append((column.count(symbol) + wild, wild))
+        out.extend((column.count(wild), 0) for wild in self.wild_order)
+        return tuple(out)
+
+    def ways_wins(self, columns: Sequence[Sequence[str]]) -> tuple[WaysWin, ...]:
+        """The any-way wins of a window given by reel columns (the engine docstring's rule).
+
+        >>> table = Paytable(load_slot_rules("fruit"))  # BAR pays 3 only: its run of 2 no win
+        >>> table.ways_wins([("SEVEN", "BAR", "PLUM"), ("WILD", "SEVEN", "BAR"),
+        ...                  ("SEVEN", "LEMON", "CHERRY")])
+        (WaysWin(symbol='SEVEN', count=3, ways=2, pays=300),)
+        """
+        wins = []
+        for i, reels in enumerate(zip(*map(self.column_ways, columns), strict=True)):
+            count, ways, wild = 0, 1, 1
+            for total, wilds in reels:
+                if not total:
+                    break
+                count, ways, wild = count + 1, ways * total, wild * wilds
+            ways -= wild  # the ways of wilds alone pay as the wild's own
+            pays = self.ways_pay[i][count] * ways
+            if pays:
+                wins.append(WaysWin(self.ways_symbols[i], count, ways, pays))
+        return tuple(wins)
+
     def scatter_pays(self, scatters: int) -> int:
         """Total bets paid for ``scatters`` scatters anywhere in the window."""
         pays = 0
@@ -169,6 +244,7 @@ class Paytable:
         """The window at ``stops`` (each the strip index on the top row) settled."""
         window = window_at(strips, stops, self.rules.rows)
         wins = []
+        ways = self.ways_wins(list(zip(*window, strict=True))) if self.rules.ways else ()
         for index, rows in enumerate(self.rules.paylines[:lines_played]):
             symbol, count, pays = self.line_pay([window[row][r] for r, row in enumerate(rows)])
             if pays:
@@ -176,7 +252,7 @@ class Paytable:
         scatters = sum(row.count(self.scatter) for row in window) if self.scatter else 0
         feature = self.rules.feature
         return SpinResult(tuple(stops), tuple(wins), scatters, self.scatter_pays(scatters),
-                          feature is not None and scatters >= feature.trigger)
+                          feature is not None and scatters >= feature.trigger, ways)
 
 
 def window_at(strips: Sequence[Sequence[str]], stops: Sequence[int], rows: int) -> Window:
@@ -292,11 +368,14 @@ class SlotState(State):
         if not isinstance(action, Spin):
             raise IllegalMove(f"{action.text()!r} is not an action of {self.game.title()}")
         bets = self.game.rules.bets
+        ways = self.game.rules.ways  # a ways game bets coins of a value, not lines
         if action.lines not in bets.lines_played:
-            raise IllegalMove(f"{action.lines} lines cannot be played; lines: "
+            what = "coins" if ways else "lines"
+            raise IllegalMove(f"{action.lines} {what} cannot be played; {what}: "
                               f"{', '.join(map(str, bets.lines_played))}")
         if action.cents not in bets.cents_per_line:
-            raise IllegalMove(f"{action.cents} cents a line is not a bet level; levels: "
+            what = "a coin" if ways else "a line"
+            raise IllegalMove(f"{action.cents} cents {what} is not a bet level; levels: "
                               f"{', '.join(map(str, bets.cents_per_line))}")
 
     def _apply(self, action: Action) -> Step:
@@ -305,8 +384,9 @@ class SlotState(State):
             raise IllegalMove("the round is over; nothing more can happen")
         history = (*self.history, Move(mover, action))
         if isinstance(action, Spin):
+            unit = "coins" if self.game.rules.ways else "lines"
             return Step(replace(self, bet=action, history=history),
-                        (Event("bet", f"{action.lines} lines at "
+                        (Event("bet", f"{action.lines} {unit} at "
                                       f"{format_cents(action.cents)}: "
                                       f"{format_cents(action.lines * action.cents)}", (0,)),))
         if not isinstance(action, ChanceOutcome):
@@ -329,6 +409,9 @@ class SlotState(State):
         for win in result.lines:
             events.append(Event("line", f"line {win.line + 1}: {win.count} x {win.symbol} pays "
                                         f"{win.pays} x the line bet"))
+        for way in result.ways:
+            events.append(Event("ways", f"{way.count} x {way.symbol} in {way.ways} ways pays "
+                                        f"{way.pays} coins"))
         if result.scatter_pays:
             events.append(Event("scatter", f"{result.scatters} scatters pay "
                                            f"{result.scatter_pays} x the total bet"))
@@ -387,6 +470,8 @@ class SlotState(State):
             "spins": [{"stops": list(s.stops), "window": [list(r) for r in self.window(i)],
                        "lines": [{"line": w.line, "symbol": w.symbol, "count": w.count,
                                   "pays": w.pays} for w in s.lines],
+                       "ways": [{"symbol": w.symbol, "count": w.count, "ways": w.ways,
+                                 "pays": w.pays} for w in s.ways],
                        "scatters": s.scatters, "free": bool(i)}
                       for i, s in enumerate(self.spins)],
             "free_left": self.free_left,

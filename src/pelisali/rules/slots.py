@@ -1,8 +1,10 @@
 """Slot games as rule data: one TOML file a game in ``data/slots/``.
 
 A file gives the reel strips (a base set and, for a game with free spins, a
-free-spin set), the window's rows, the paylines (the row on each reel), the pay
-table (left-to-right line pays as multiples of the line bet), the wild symbols
+free-spin set), the window's rows, the paylines (the row on each reel) or, with
+``ways = true``, no paylines (the game pays any-way: see
+:mod:`pelisali.engine.slots`), the pay table (left-to-right pays as multiples
+of the line bet, or of the coin in a ways game), the wild symbols
 (what each stands for, and a multiplier), the scatter pays (multiples of the
 total bet for scatters anywhere in the window), the scatter-triggered free-spin
 feature, the maximum win of a round (a multiple of the total bet) and the bet
@@ -82,7 +84,8 @@ class Feature(Strict):
 
 class Bets(Strict):
     """The bet a player chooses: cents on each line, and how many lines (the first lines of
-    the list) are played."""
+    the list) are played. In a ways game ``lines_played`` are the bet multipliers (coins)
+    and ``cents_per_line`` the coin's value: the total bet is their product."""
 
     cents_per_line: tuple[int, ...] = Field(min_length=1)
     lines_played: tuple[int, ...] = Field(min_length=1)
@@ -113,9 +116,10 @@ class SlotRules(Strict):
     rows: int = Field(ge=1, le=5)
     symbols: tuple[str, ...] = Field(min_length=2)
     reels: Reels
-    paylines: tuple[tuple[int, ...], ...] = Field(min_length=1)
-    paylines_section: Section
-    ways: Literal[False] = False
+    paylines: tuple[tuple[int, ...], ...] = ()
+    paylines_section: Section | None = None
+    ways: bool = False
+    """Pays any-way (every symbol's ways from the leftmost reel) instead of on paylines."""
     pays: tuple[LinePay, ...] = Field(min_length=1)
     pays_section: Section
     wilds: tuple[Wild, ...] = ()
@@ -150,6 +154,13 @@ class SlotRules(Strict):
                 if unknown:
                     raise ValueError(f"{key}: reel {r + 1} has unknown symbol(s) "
                                      f"{', '.join(unknown)}; symbols are {', '.join(self.symbols)}")
+        if self.ways and self.paylines:
+            raise ValueError("paylines: a ways game (ways = true) pays any-way; give no "
+                             "paylines")
+        if not self.ways and not self.paylines:
+            raise ValueError("paylines: give at least one payline (or ways = true)")
+        if self.paylines and self.paylines_section is None:
+            raise ValueError("paylines_section: name the section the paylines come from")
         for i, line in enumerate(self.paylines):
             if len(line) != n:
                 raise ValueError(f"paylines: line {i + 1} names {len(line)} rows for {n} reels")
@@ -187,7 +198,11 @@ class SlotRules(Strict):
         elif self.reels.free:
             raise ValueError("reels.free: free-spin strips without a feature")
         played = list(self.bets.lines_played)
-        if sorted(set(played)) != played or played[0] < 1 or played[-1] > len(self.paylines):
+        if self.ways:
+            if sorted(set(played)) != played or played[0] < 1:
+                raise ValueError("bets: lines_played (a ways game's bet multipliers) are "
+                                 "rising whole numbers from 1")
+        elif sorted(set(played)) != played or played[0] < 1 or played[-1] > len(self.paylines):
             raise ValueError(f"bets: lines_played rise from 1 to {len(self.paylines)}")
         if any(c <= 0 for c in self.bets.cents_per_line):
             raise ValueError("bets: cents_per_line are positive whole cents")

@@ -78,7 +78,7 @@ def machine(game: str, login: Player, state: AppState) -> dict[str, Any]:
     return {
         "game": game, "name": rules.name.model_dump(), "rows": rules.rows,
         "reels": rules.reel_count, "symbols": list(rules.symbols),
-        "paylines": [list(line) for line in rules.paylines],
+        "paylines": [list(line) for line in rules.paylines], "ways": rules.ways,
         "pays": [p.model_dump() for p in rules.pays],
         "wilds": [w.model_dump() for w in rules.wilds],
         "scatter": None if rules.scatter is None else rules.scatter.model_dump(),
