@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, bindparam, insert, select, update
+from sqlalchemy import Engine, Table, bindparam, exists, insert, select, update
 from sqlalchemy.orm import Session
 
 from pelisali.engine import IllegalMove
@@ -89,13 +89,18 @@ _ROUNDS = cast(Table, RoundRow.__table__)
 _BETS = cast(Table, BetRow.__table__)
 _JACKPOTS = cast(Table, Jackpot.__table__)
 
-_LOCK_TABLES = (select(_TABLES).where(_TABLES.c.name.in_(bindparam("names", expanding=True)))
-                .order_by(_TABLES.c.id).with_for_update())
-_OPEN_ROUNDS = (select(_ROUNDS.c.table_id).distinct()
-                .where(_ROUNDS.c.table_id.in_(bindparam("tables", expanding=True)),
-                       _ROUNDS.c.status.in_((RoundStatus.BETTING, RoundStatus.DECIDING))))
-_WITH_JACKPOTS = (select(_JACKPOTS.c.table_id).distinct()
-                  .where(_JACKPOTS.c.table_id.in_(bindparam("tables", expanding=True))))
+# The batch's tables locked, each with whether it has a round open or a jackpot (either
+# sends its slip the usual way), and whether any of the slips' first keys was used (the
+# rare case that needs _USED_KEYS): one round trip for what the batch reads first.
+_LOCK_TABLES = (select(
+    _TABLES,
+    exists().where(_ROUNDS.c.table_id == _TABLES.c.id,
+                   _ROUNDS.c.status.in_((RoundStatus.BETTING, RoundStatus.DECIDING)))
+    .label("round_open"),
+    exists().where(_JACKPOTS.c.table_id == _TABLES.c.id).label("jackpot"),
+    exists().where(_BETS.c.key.in_(bindparam("keys", expanding=True))).label("key_used"))
+    .where(_TABLES.c.name.in_(bindparam("names", expanding=True)))
+    .order_by(_TABLES.c.id).with_for_update(of=_TABLES))
 _USED_KEYS = select(_BETS.c.key).where(_BETS.c.key.in_(bindparam("keys", expanding=True)))
 _NEW_ROUNDS = insert(_ROUNDS).returning(_ROUNDS.c.id, sort_by_parameter_order=True)
 _INSERT_BETS = insert(_BETS)
@@ -221,14 +226,12 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
     outcomes: list[RngOutcome | None] = [None] * len(slips)
     connection = session.connection()
     session.flush()
-    found = {row.name: row for row in connection.execute(
-        _LOCK_TABLES, {"names": sorted({s.table for s in slips})})}
-    ids = [row.id for row in found.values()]
-    busy = ({r[0] for r in connection.execute(_OPEN_ROUNDS, {"tables": ids})}
-            | {r[0] for r in connection.execute(_WITH_JACKPOTS, {"tables": ids})}
-            if ids else set())
     firsts = [k for slip in slips for k in (slip.key, f"{slip.key}/0")]
-    used = set(connection.execute(_USED_KEYS, {"keys": firsts}).scalars()) if firsts else set()
+    found = {row.name: row for row in connection.execute(
+        _LOCK_TABLES, {"names": sorted({s.table for s in slips}), "keys": firsts})}
+    busy = {row.id for row in found.values() if row.round_open or row.jackpot}
+    used = (set(connection.execute(_USED_KEYS, {"keys": firsts}).scalars())
+            if any(row.key_used for row in found.values()) else set())
     usual: list[int] = []
     seen: set[str] = set()
     candidates: list[int] = []
