@@ -107,9 +107,6 @@ _INSERT_BETS = insert(_BETS)
 _SETTLED = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("round"))
             .values(status=RoundStatus.SETTLED, finished_at=bindparam("at"),
                     record=bindparam("rec")))
-_PAY_BETS = (update(_BETS).where(_BETS.c.round_id == bindparam("round"),
-                                 _BETS.c.number == bindparam("bet_number"))
-             .values(paid=bindparam("bet_paid"), result=bindparam("bet_result")))
 _WAGER_GAMES = frozenset({"roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo"})
 
 
@@ -325,16 +322,11 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
         # The round the check placed the slip in, now with its number (which only the
         # record's fixed part carries).
         t.round.base = t.round.base.model_copy(update={"round_id": t.round_id})
-    bets = [{"round_id": t.round_id, "number": r.bet_id, "player": t.slip.player,
-             "spot": spot, "stake": r.accepted, "key": t.slip.bet_key(i), "level": 0,
-             "carried": False, "created_at": opened}
-            for t in kept for i, (r, spot) in enumerate(zip(t.receipts, t.spots, strict=True))]
-    connection.execute(_INSERT_BETS, bets)
     stakes: list[Posting] = []
     postings: list[Posting] = []
     expected: dict[str, int] = {}
     drawn: list[dict[str, Any]] = []
-    paid: list[dict[str, Any]] = []
+    bets: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
     at = now_utc()
     settled_bets = 0
@@ -359,8 +351,15 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
             raise TableError(f"{name} round {rid} holds a bet in prison")
         record = t.round.record(RoundStatus.SETTLED, settlements)
         derived = derived_of(record, t.round.wager)
-        paid += [{"round": rid, "bet_number": s.bet_id, "bet_paid": s.paid,
-                  "bet_result": s.result} for s in settlements]
+        # The bets are written once drawn, with what they paid: no update after.
+        outcome = {s.bet_id: s for s in settlements}
+        for i, (r, spot) in enumerate(zip(t.receipts, t.spots, strict=True)):
+            got = outcome.get(r.bet_id)
+            bets.append({"round_id": rid, "number": r.bet_id, "player": t.slip.player,
+                         "spot": spot, "stake": r.accepted, "key": t.slip.bet_key(i),
+                         "level": 0, "carried": False, "created_at": opened,
+                         "paid": None if got is None else got.paid,
+                         "result": None if got is None else got.result})
         won = [s for s in settlements if s.paid]
         payouts = [Posting(f"settle:{rid}:{t.slip.player}", BANK, wallet,
                            sum(s.paid for s in won), "win",
@@ -375,9 +374,8 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
         outcomes[t.index] = RngOutcome(rid, tuple(t.receipts), tuple(settlements),
                                        _faces(derived))
     table_layer.check_postings(stakes, expected)
+    connection.execute(_INSERT_BETS, bets)
     connection.execute(_SETTLED, drawn)
-    if paid:
-        connection.execute(_PAY_BETS, paid)
     post(session, stakes + postings, actor="rng-desk", action="rounds",
          note={"rounds": notes}, fresh=True, locked=locked)
     # Each wallet was locked before the batch; after it, it holds what it held then and
