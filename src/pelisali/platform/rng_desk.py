@@ -246,7 +246,7 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
         else:
             seen.add(slip.table)
             candidates.append(n)
-    check = accounts.StakeCheck(session, [slips[n].player for n in candidates])
+    check = accounts.StakeCheck(session, [slips[n].player for n in candidates], lock=True)
     taken: list[_Taken] = []
     opened = now_utc()
     for n in candidates:
@@ -274,7 +274,10 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
             r.accepted for r in t.receipts)
     refusals = {p: reason for p, total in totals.items()
                 if (reason := check.over_limit(p, total))}
-    locked = lock_accounts(session, [accounts.wallet_code(p) for p in totals])
+    codes = [accounts.wallet_code(p) for p in totals]
+    locked: dict[str, Any] = {c: check.wallets[c] for c in codes if c in check.wallets}
+    if len(locked) < len(codes):  # a wallet not the player's own row: locked the usual way
+        locked = lock_accounts(session, codes)
     wallets = {code: int(row.balance) for code, row in locked.items()}
     kept: list[_Taken] = []
     for t in taken:
