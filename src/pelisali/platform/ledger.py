@@ -254,7 +254,12 @@ _DIGESTS = select(_TRANSFERS.c.key, _TRANSFERS.c.digest).where(
 _LOCK_ACCOUNTS = (select(_ACCOUNTS.c.code, _ACCOUNTS.c.id, _ACCOUNTS.c.kind, _ACCOUNTS.c.balance)
                   .where(_ACCOUNTS.c.code.in_(bindparam("codes", expanding=True)))
                   .order_by(_ACCOUNTS.c.id).with_for_update())
-_ACCOUNT_ROWS = (select(_ACCOUNTS.c.code, _ACCOUNTS.c.id, _ACCOUNTS.c.kind, _ACCOUNTS.c.balance)
+# Each with its shards' sum (0 for an account without), which a sharded account's
+# no-credit check adds: read with the row rather than in a round trip of its own.
+_ACCOUNT_ROWS = (select(_ACCOUNTS.c.code, _ACCOUNTS.c.id, _ACCOUNTS.c.kind, _ACCOUNTS.c.balance,
+                        select(func.coalesce(func.sum(_SHARDS.c.balance), 0))
+                        .where(_SHARDS.c.account_id == _ACCOUNTS.c.id)
+                        .scalar_subquery().label("shards"))
                  .where(_ACCOUNTS.c.code.in_(bindparam("codes", expanding=True))))
 _SHIFT_BALANCE = (update(_ACCOUNTS).where(
     _ACCOUNTS.c.id == bindparam("account"),
@@ -362,7 +367,9 @@ def _apply(session: Session, postings: Sequence[Posting],
         row = rows[code]
         held = row.balance
         if delta < 0 and code in SHARDED:
-            held += _shards_sum(connection, row.id, code)
+            shards = getattr(row, "shards", None)  # a row of _ACCOUNT_ROWS has it
+            held += (int(shards) if shards is not None
+                     else _shards_sum(connection, row.id, code))
         if row.kind != "external" and held + delta < 0:
             raise LedgerError(f"{code} holds {format_cents(held)}, not "
                               f"{format_cents(-delta)}: no credit")
