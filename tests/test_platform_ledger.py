@@ -243,6 +243,21 @@ def test_concurrent_writers_make_one_chain(engine: Engine) -> None:
         assert check(s).ok
 
 
+@pytest.mark.parametrize("entries", [1, 3, 40])
+def test_a_transaction_s_entries_are_chained_in_their_order(engine: Engine,
+                                                           entries: int) -> None:
+    """One entry, a few, and more than PostgreSQL writes in the statement that moves the
+    chain's head: all in the order they were made, one unbroken line."""
+    with transaction(engine) as s:
+        for n in range(entries):
+            move(s, f"f{n}", "external:owner", "house:bank", 1 + n, "funding")
+    with transaction(engine) as s:
+        report = verify_audit(s)
+        assert report.ok, report.problems
+        payloads = s.scalars(select(AuditEntry.payload).order_by(AuditEntry.id)).all()
+        assert [f'"key":"f{n}"' in p for n, p in enumerate(payloads)] == [True] * entries
+
+
 def test_a_savepoint_kept_does_not_take_the_chain_early(engine: Engine) -> None:
     """A savepoint that commits inside a transaction leaves its entries for the
     transaction's commit: the chain's head is not locked before the transaction ends."""

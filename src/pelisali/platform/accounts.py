@@ -29,7 +29,7 @@ from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import cast
+from typing import NamedTuple, cast
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Table, and_, bindparam, func, select
@@ -350,6 +350,15 @@ class Standing:
     account_id: int
 
 
+class Wallet(NamedTuple):
+    """A wallet's row as :func:`pelisali.platform.ledger.post` takes those it locked."""
+
+    code: str
+    id: int
+    kind: str
+    balance: int
+
+
 _PLAYERS = cast(Table, Player.__table__)
 _LIMITS = cast(Table, Limit.__table__)
 # The players with their loss limits in force, in one statement.
@@ -360,6 +369,19 @@ _STANDINGS = (select(*(_PLAYERS.c[f.name] for f in fields(Standing)), _LIMITS.c.
                                        _LIMITS.c.effective_at <= bindparam("at")))
               .where(_PLAYERS.c.name.in_(bindparam("names", expanding=True)))
               .order_by(_PLAYERS.c.id, _LIMITS.c.effective_at, _LIMITS.c.id))
+_WALLETS = cast(Table, Account.__table__)
+# The same, each with their wallet locked (in id order: the order every transfer locks in),
+# for a caller that moves their money next: one round trip instead of two.
+_STANDINGS_LOCKED = (
+    select(*(_PLAYERS.c[f.name] for f in fields(Standing)), _LIMITS.c.period,
+           _LIMITS.c.amount, *(_WALLETS.c[f].label(f"wallet_{f}") for f in Wallet._fields))
+    .join(_WALLETS, _WALLETS.c.id == _PLAYERS.c.account_id)
+    .outerjoin(_LIMITS, and_(_LIMITS.c.player_id == _PLAYERS.c.id,
+                             _LIMITS.c.kind.in_(("loss", SESSION)),
+                             _LIMITS.c.effective_at <= bindparam("at")))
+    .where(_PLAYERS.c.name.in_(bindparam("names", expanding=True)))
+    .order_by(_WALLETS.c.id, _LIMITS.c.effective_at, _LIMITS.c.id)
+    .with_for_update(of=_WALLETS))
 
 
 class StakeCheck:
@@ -379,17 +401,23 @@ class StakeCheck:
     """
 
     def __init__(self, session: Session, names: Iterable[str],
-                 at: datetime | None = None) -> None:
+                 at: datetime | None = None, lock: bool = False) -> None:
+        """``lock``: also lock the players' wallets, read into :attr:`wallets`."""
         self.session, self.at = session, at or now_utc()
         session.flush()
         connection = session.connection()
         self.players: dict[str, Standing] = {}
         self.limits: dict[tuple[int, str], int | None] = {}
+        self.wallets: dict[str, Wallet] = {}  # by code: the wallets locked
         width = len(fields(Standing))
-        for row in connection.execute(_STANDINGS, {"names": sorted(set(names)), "at": self.at}):
+        for row in connection.execute(_STANDINGS_LOCKED if lock else _STANDINGS,
+                                      {"names": sorted(set(names)), "at": self.at}):
             standing = Standing(*row[:width])
             self.players[standing.name] = standing
-            period, amount = row[width:]
+            period, amount = row[width:width + 2]
+            if lock:
+                wallet = Wallet(*row[width + 2:])
+                self.wallets[wallet.code] = wallet
             if period is not None:  # rows come oldest limit first: the latest wins
                 self.limits[(standing.id, period)] = amount  # the session's, per "session"
 

@@ -36,6 +36,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -48,13 +49,16 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    literal,
     or_,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, aliased
+from sqlalchemy.sql.dml import Insert
 
 from pelisali.money import format_cents
 from pelisali.platform import metrics
@@ -254,7 +258,12 @@ _DIGESTS = select(_TRANSFERS.c.key, _TRANSFERS.c.digest).where(
 _LOCK_ACCOUNTS = (select(_ACCOUNTS.c.code, _ACCOUNTS.c.id, _ACCOUNTS.c.kind, _ACCOUNTS.c.balance)
                   .where(_ACCOUNTS.c.code.in_(bindparam("codes", expanding=True)))
                   .order_by(_ACCOUNTS.c.id).with_for_update())
-_ACCOUNT_ROWS = (select(_ACCOUNTS.c.code, _ACCOUNTS.c.id, _ACCOUNTS.c.kind, _ACCOUNTS.c.balance)
+# Each with its shards' sum (0 for an account without), which a sharded account's
+# no-credit check adds: read with the row rather than in a round trip of its own.
+_ACCOUNT_ROWS = (select(_ACCOUNTS.c.code, _ACCOUNTS.c.id, _ACCOUNTS.c.kind, _ACCOUNTS.c.balance,
+                        select(func.coalesce(func.sum(_SHARDS.c.balance), 0))
+                        .where(_SHARDS.c.account_id == _ACCOUNTS.c.id)
+                        .scalar_subquery().label("shards"))
                  .where(_ACCOUNTS.c.code.in_(bindparam("codes", expanding=True))))
 _SHIFT_BALANCE = (update(_ACCOUNTS).where(
     _ACCOUNTS.c.id == bindparam("account"),
@@ -271,6 +280,30 @@ _LOCK_HEAD = select(_HEAD.c.hash).where(_HEAD.c.id == bindparam("chain")).with_f
 _FREE_HEAD = (select(_HEAD.c.id, _HEAD.c.hash).order_by((_HEAD.c.id + bindparam("lane")) % CHAINS)
               .limit(1).with_for_update(skip_locked=True))
 _INSERT_AUDIT = insert(_AUDIT)
+# PostgreSQL: a chain's head moved on as the entries are written, in one statement (a
+# data-modifying WITH runs whether or not the INSERT reads it).
+_MOVED_HEAD = (update(_HEAD).where(_HEAD.c.id == bindparam("head_chain"),
+                                   _HEAD.c.hash == bindparam("head_old"))
+               .values(hash=bindparam("head_new"),
+                       entries=_HEAD.c.entries + bindparam("head_count", type_=BigInteger()))
+               .returning(_HEAD.c.id).cte("moved_head"))
+_AUDIT_COLUMNS = ("chain", "at", "actor", "action", "payload", "previous", "hash")
+_MOVING_MOST = 32  # entries one statement writes with the head; more go in two
+
+
+@cache
+def _append_moving_head(entries: int) -> Insert:
+    """``entries`` audit rows (bound as ``{column}_{n}``) written in their order, the
+    chain's head moved on in the same statement; one statement a count of entries,
+    built once (a multi-row ``values()`` could not be cached)."""
+    rows = [select(literal(n).label("n"),
+                   *(bindparam(f"{c}_{n}", type_=_AUDIT.c[c].type).label(c)
+                     for c in _AUDIT_COLUMNS))
+            for n in range(entries)]
+    source = (rows[0] if entries == 1 else union_all(*rows)).subquery()
+    return (insert(_AUDIT).from_select(
+        _AUDIT_COLUMNS, select(*(source.c[c] for c in _AUDIT_COLUMNS)).order_by(source.c.n))
+        .add_cte(_MOVED_HEAD))
 
 
 def post(session: Session, postings: Sequence[Posting], actor: str = "system",
@@ -362,7 +395,9 @@ def _apply(session: Session, postings: Sequence[Posting],
         row = rows[code]
         held = row.balance
         if delta < 0 and code in SHARDED:
-            held += _shards_sum(connection, row.id, code)
+            shards = getattr(row, "shards", None)  # a row of _ACCOUNT_ROWS has it
+            held += (int(shards) if shards is not None
+                     else _shards_sum(connection, row.id, code))
         if row.kind != "external" and held + delta < 0:
             raise LedgerError(f"{code} holds {format_cents(held)}, not "
                               f"{format_cents(-delta)}: no credit")
@@ -593,6 +628,12 @@ def _chain_pending(session: Session) -> None:
         else:
             chain, head = free
         rows, last = entries_after(chain, head)
+        if len(rows) <= _MOVING_MOST:
+            connection.execute(_append_moving_head(len(rows)), {
+                "head_chain": chain, "head_old": head, "head_new": last,
+                "head_count": len(rows),
+                **{f"{c}_{n}": row[c] for n, row in enumerate(rows) for c in _AUDIT_COLUMNS}})
+            return
         connection.execute(_MOVE_HEAD, {"chain": chain, "old": head, "new": last,
                                         "count": len(rows)})
         connection.execute(_INSERT_AUDIT, rows)

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, bindparam, insert, select, update
+from sqlalchemy import Engine, Table, bindparam, exists, insert, select, update
 from sqlalchemy.orm import Session
 
 from pelisali.engine import IllegalMove
@@ -89,22 +89,24 @@ _ROUNDS = cast(Table, RoundRow.__table__)
 _BETS = cast(Table, BetRow.__table__)
 _JACKPOTS = cast(Table, Jackpot.__table__)
 
-_LOCK_TABLES = (select(_TABLES).where(_TABLES.c.name.in_(bindparam("names", expanding=True)))
-                .order_by(_TABLES.c.id).with_for_update())
-_OPEN_ROUNDS = (select(_ROUNDS.c.table_id).distinct()
-                .where(_ROUNDS.c.table_id.in_(bindparam("tables", expanding=True)),
-                       _ROUNDS.c.status.in_((RoundStatus.BETTING, RoundStatus.DECIDING))))
-_WITH_JACKPOTS = (select(_JACKPOTS.c.table_id).distinct()
-                  .where(_JACKPOTS.c.table_id.in_(bindparam("tables", expanding=True))))
+# The batch's tables locked, each with whether it has a round open or a jackpot (either
+# sends its slip the usual way), and whether any of the slips' first keys was used (the
+# rare case that needs _USED_KEYS): one round trip for what the batch reads first.
+_LOCK_TABLES = (select(
+    _TABLES,
+    exists().where(_ROUNDS.c.table_id == _TABLES.c.id,
+                   _ROUNDS.c.status.in_((RoundStatus.BETTING, RoundStatus.DECIDING)))
+    .label("round_open"),
+    exists().where(_JACKPOTS.c.table_id == _TABLES.c.id).label("jackpot"),
+    exists().where(_BETS.c.key.in_(bindparam("keys", expanding=True))).label("key_used"))
+    .where(_TABLES.c.name.in_(bindparam("names", expanding=True)))
+    .order_by(_TABLES.c.id).with_for_update(of=_TABLES))
 _USED_KEYS = select(_BETS.c.key).where(_BETS.c.key.in_(bindparam("keys", expanding=True)))
 _NEW_ROUNDS = insert(_ROUNDS).returning(_ROUNDS.c.id, sort_by_parameter_order=True)
 _INSERT_BETS = insert(_BETS)
 _SETTLED = (update(_ROUNDS).where(_ROUNDS.c.id == bindparam("round"))
             .values(status=RoundStatus.SETTLED, finished_at=bindparam("at"),
                     record=bindparam("rec")))
-_PAY_BETS = (update(_BETS).where(_BETS.c.round_id == bindparam("round"),
-                                 _BETS.c.number == bindparam("bet_number"))
-             .values(paid=bindparam("bet_paid"), result=bindparam("bet_result")))
 _WAGER_GAMES = frozenset({"roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo"})
 
 
@@ -221,14 +223,12 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
     outcomes: list[RngOutcome | None] = [None] * len(slips)
     connection = session.connection()
     session.flush()
-    found = {row.name: row for row in connection.execute(
-        _LOCK_TABLES, {"names": sorted({s.table for s in slips})})}
-    ids = [row.id for row in found.values()]
-    busy = ({r[0] for r in connection.execute(_OPEN_ROUNDS, {"tables": ids})}
-            | {r[0] for r in connection.execute(_WITH_JACKPOTS, {"tables": ids})}
-            if ids else set())
     firsts = [k for slip in slips for k in (slip.key, f"{slip.key}/0")]
-    used = set(connection.execute(_USED_KEYS, {"keys": firsts}).scalars()) if firsts else set()
+    found = {row.name: row for row in connection.execute(
+        _LOCK_TABLES, {"names": sorted({s.table for s in slips}), "keys": firsts})}
+    busy = {row.id for row in found.values() if row.round_open or row.jackpot}
+    used = (set(connection.execute(_USED_KEYS, {"keys": firsts}).scalars())
+            if any(row.key_used for row in found.values()) else set())
     usual: list[int] = []
     seen: set[str] = set()
     candidates: list[int] = []
@@ -246,7 +246,7 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
         else:
             seen.add(slip.table)
             candidates.append(n)
-    check = accounts.StakeCheck(session, [slips[n].player for n in candidates])
+    check = accounts.StakeCheck(session, [slips[n].player for n in candidates], lock=True)
     taken: list[_Taken] = []
     opened = now_utc()
     for n in candidates:
@@ -274,7 +274,10 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
             r.accepted for r in t.receipts)
     refusals = {p: reason for p, total in totals.items()
                 if (reason := check.over_limit(p, total))}
-    locked = lock_accounts(session, [accounts.wallet_code(p) for p in totals])
+    codes = [accounts.wallet_code(p) for p in totals]
+    locked: dict[str, Any] = {c: check.wallets[c] for c in codes if c in check.wallets}
+    if len(locked) < len(codes):  # a wallet not the player's own row: locked the usual way
+        locked = lock_accounts(session, codes)
     wallets = {code: int(row.balance) for code, row in locked.items()}
     kept: list[_Taken] = []
     for t in taken:
@@ -322,16 +325,11 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
         # The round the check placed the slip in, now with its number (which only the
         # record's fixed part carries).
         t.round.base = t.round.base.model_copy(update={"round_id": t.round_id})
-    bets = [{"round_id": t.round_id, "number": r.bet_id, "player": t.slip.player,
-             "spot": spot, "stake": r.accepted, "key": t.slip.bet_key(i), "level": 0,
-             "carried": False, "created_at": opened}
-            for t in kept for i, (r, spot) in enumerate(zip(t.receipts, t.spots, strict=True))]
-    connection.execute(_INSERT_BETS, bets)
     stakes: list[Posting] = []
     postings: list[Posting] = []
     expected: dict[str, int] = {}
     drawn: list[dict[str, Any]] = []
-    paid: list[dict[str, Any]] = []
+    bets: list[dict[str, Any]] = []
     notes: list[dict[str, Any]] = []
     at = now_utc()
     settled_bets = 0
@@ -356,8 +354,15 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
             raise TableError(f"{name} round {rid} holds a bet in prison")
         record = t.round.record(RoundStatus.SETTLED, settlements)
         derived = derived_of(record, t.round.wager)
-        paid += [{"round": rid, "bet_number": s.bet_id, "bet_paid": s.paid,
-                  "bet_result": s.result} for s in settlements]
+        # The bets are written once drawn, with what they paid: no update after.
+        outcome = {s.bet_id: s for s in settlements}
+        for i, (r, spot) in enumerate(zip(t.receipts, t.spots, strict=True)):
+            got = outcome.get(r.bet_id)
+            bets.append({"round_id": rid, "number": r.bet_id, "player": t.slip.player,
+                         "spot": spot, "stake": r.accepted, "key": t.slip.bet_key(i),
+                         "level": 0, "carried": False, "created_at": opened,
+                         "paid": None if got is None else got.paid,
+                         "result": None if got is None else got.result})
         won = [s for s in settlements if s.paid]
         payouts = [Posting(f"settle:{rid}:{t.slip.player}", BANK, wallet,
                            sum(s.paid for s in won), "win",
@@ -372,9 +377,8 @@ def _play(session: Session, kept: list[_Taken], opened: Any, rng: Rng,
         outcomes[t.index] = RngOutcome(rid, tuple(t.receipts), tuple(settlements),
                                        _faces(derived))
     table_layer.check_postings(stakes, expected)
+    connection.execute(_INSERT_BETS, bets)
     connection.execute(_SETTLED, drawn)
-    if paid:
-        connection.execute(_PAY_BETS, paid)
     post(session, stakes + postings, actor="rng-desk", action="rounds",
          note={"rounds": notes}, fresh=True, locked=locked)
     # Each wallet was locked before the batch; after it, it holds what it held then and
