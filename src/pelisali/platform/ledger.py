@@ -215,7 +215,7 @@ def _locked(session: Session, codes: Iterable[str]) -> dict[str, Account]:
              .with_for_update().execution_options(populate_existing=True))
     rows = session.scalars(query).all()  # the balances as the lock holder sees them
     if len(rows) < len(wanted):
-        for code in set(wanted) - {row.code for row in rows}:
+        for code in sorted(set(wanted) - {row.code for row in rows}):
             open_account(session, code)
         rows = session.scalars(query).all()
     return {row.code: row for row in rows}
@@ -360,7 +360,7 @@ def lock_accounts(session: Session, codes: Iterable[str]) -> dict[str, Any]:
     connection = session.connection()
     rows = {row.code: row for row in connection.execute(_LOCK_ACCOUNTS, {"codes": codes})}
     if len(rows) < len(codes):
-        for code in set(codes) - set(rows):
+        for code in sorted(set(codes) - set(rows)):
             open_account(session, code)
         rows = {row.code: row for row in connection.execute(_LOCK_ACCOUNTS, {"codes": codes})}
     return rows
