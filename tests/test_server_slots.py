@@ -46,6 +46,8 @@ def test_the_machine_shows_its_reels_lines_pays_and_bets(client: TestClient) -> 
     assert (machine["rows"], machine["reels"], len(machine["paylines"])) == (3, 5, 20)
     assert machine["lines_played"] == [1, 5, 10, 15, 20]
     assert machine["feature"]["spins"] == 10 and machine["playing"] is None
+    assert machine["strips"]["base"][2] == list(VIDEO.rules.reels.base[2])
+    assert len(machine["strips"]["free"]) == 5
     assert client.get("/api/slots/slot-nope").status_code == 404
 
 

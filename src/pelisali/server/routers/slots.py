@@ -84,6 +84,9 @@ def machine(game: str, login: Player, state: AppState) -> dict[str, Any]:
         "scatter": None if rules.scatter is None else rules.scatter.model_dump(),
         "feature": None if rules.feature is None else rules.feature.model_dump(),
         "cap": rules.cap.multiplier,
+        # The strips are the par sheet's, public: the browser turns the real reels.
+        "strips": {"base": [list(strip) for strip in rules.reels.base],
+                   "free": [list(strip) for strip in rules.reels.free]},
         "lines_played": list(rules.bets.lines_played),
         "cents_per_line": list(rules.bets.cents_per_line),
         "playing": None if found is None else _answer(found),

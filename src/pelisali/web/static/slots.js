@@ -274,8 +274,12 @@ async function turnReels(spin) {
     const blur = motion ? 10 + 4 * r : 0; // symbols passing before the stop
     const strip = el("div", { class: "slot-strip" },
       Array.from({ length: rows }, (_, row) => cell(spin.window[row][r], r, row)),
-      Array.from({ length: blur }, () => {
-        const passing = cell(symbols[Math.floor(Math.random() * symbols.length)], r, -1);
+      Array.from({ length: blur }, (_, k) => {
+        // The strip's own symbols below the window: those that have just passed.
+        const reelStrip = (spin.free ? slot.machine.strips?.free : slot.machine.strips?.base)?.[r];
+        const passing = cell(reelStrip
+          ? reelStrip[(spin.stops[r] + rows + k) % reelStrip.length]
+          : symbols[k % symbols.length], r, -1);
         passing.classList.add("passing");
         passing.removeAttribute("data-row");
         passing.setAttribute("aria-hidden", "true");
