@@ -77,6 +77,9 @@ from pelisali.rules.slots import SlotRules
 CAP_MOMENTS = 16
 """The highest moment of a feature round's win the cap's bound is taken from."""
 
+CAP_BOUND_UNIT = 10**15
+"""The cap's bound is rounded up to a whole part in this of the total bet."""
+
 Z90 = Fraction(1645, 1000)
 """The two-sided 90 % normal quantile used by the volatility index."""
 
@@ -675,7 +678,9 @@ def par_sheet(rules: SlotRules, lines: int | None = None) -> ParSheet:
         rtp_feature = trig * free.mean / big_n / lines
         moments = lineage_moments(rules, free_counts, lines, CAP_MOMENTS)
         spun = sum_moments(moments, rules.feature.spins if rules.feature else 0)
-        bound = cap_cut_bound(trigger_wins, spun, cap) / big_n / lines
+        # Rounded up to a whole 1e-15 of the total bet: still a bound, and readable.
+        exact = cap_cut_bound(trigger_wins, spun, cap) / big_n / lines
+        bound = Fraction(math.ceil(exact * CAP_BOUND_UNIT), CAP_BOUND_UNIT)
     mean = sum_x / big_n
     variance = (sum_x2 / big_n - mean * mean) / (lines * lines)
     combos = (ways_combinations(table, rules.reels.base, lines) if rules.ways
