@@ -67,15 +67,24 @@ class EquityResult:
 
 
 Values = list[npt.NDArray[np.int32]]  # per ranking, (hands, boards)
-Settle = Callable[[npt.NDArray[np.int8]], npt.NDArray[np.float64]]
+Positions = npt.NDArray[np.uint8]  # (boards, cards drawn): positions in the deck left
+Settle = Callable[[Positions], npt.NDArray[np.float64]]
+Cards = Callable[[npt.NDArray[np.intp]], npt.NDArray[np.int8]]  # rows -> their cards
 
 
 @cache
-def _subsets(n: int, k: int) -> npt.NDArray[np.int8]:
-    """Every k-subset of range(n), colex order (read-only, shared by every call)."""
-    rows = colex_combinations(n, k)
-    rows.setflags(write=False)
-    return rows
+def _subsets(n: int, k: int) -> npt.NDArray[np.uint64]:
+    """Every k-subset of range(n) (k at most 8), colex order, a row's positions packed in
+    the bytes of one word (a draw is one gather); read-only, shared by every call."""
+    packed = np.zeros((math.comb(n, k), 8), dtype=np.uint8)
+    packed[:, :k] = colex_combinations(n, k)
+    words = packed.view(np.uint64).ravel()
+    words.setflags(write=False)
+    return words
+
+
+def _unpack(words: npt.NDArray[np.uint64], k: int) -> Positions:
+    return words.view(np.uint8).reshape(len(words), 8)[:, :k]
 
 
 def stream(seed: int, block: int) -> SeededRng:
@@ -84,23 +93,23 @@ def stream(seed: int, block: int) -> SeededRng:
     return SeededRng(np.random.SeedSequence(seed, spawn_key=(block,)))
 
 
-def draw_sets(rng: SeededRng, n: int, k: int, size: int) -> npt.NDArray[np.int8]:
+def draw_sets(rng: SeededRng, n: int, k: int, size: int) -> Positions:
     """``size`` k-subsets of range(n), each equally likely, as increasing rows: one draw
     below C(n, k) each, the subset's rank in colex order. For cards that go to one board
     (order does not matter); C(n, k) at most EXACT_LIMIT."""
     total = math.comb(n, k)
-    if total > EXACT_LIMIT:
+    if total > EXACT_LIMIT or k > 8:
         raise ValueError(f"C({n}, {k}) subsets are too many to rank")
-    return _subsets(n, k).take(rng.randbelow_many(total, size), axis=0)
+    return _unpack(_subsets(n, k).take(rng.randbelow_many(total, size)), k)
 
 
-def draw_ordered(rng: SeededRng, n: int, k: int, size: int) -> npt.NDArray[np.int8]:
+def draw_ordered(rng: SeededRng, n: int, k: int, size: int) -> Positions:
     """``size`` sequences of k different positions in range(n), each equally likely: a
     partial Fisher–Yates shuffle of every row, step i swapping position i with one drawn
     from i to n - 1. For cards dealt to several hands or boards."""
     if k > n:
         raise CardError(f"{k} cards are needed and {n} are left in the deck")
-    order = np.tile(np.arange(n, dtype=np.int8), size)
+    order = np.tile(np.arange(n, dtype=np.uint8), size)
     here = np.arange(0, size * n, n)
     for i in range(k):
         there = here + rng.randbelow_many(n - i, size)
@@ -138,18 +147,19 @@ def _sums(values: Values) -> npt.NDArray[np.float64]:
     """(wins, ties, pot shares) over a block of boards from the hands' values (one
     ranking, or a high and a low)."""
     high = values[0]
-    top = high == high.max(axis=0)
     if len(values) > 1:
         return _share_sums(_pot_shares(high, values[1]))
+    if len(high) == 2:  # heads-up: a win is the higher value, a tie half the pot
+        wins = np.array([np.count_nonzero(high[0] > high[1]),
+                         np.count_nonzero(high[1] > high[0])])
+        ties = high.shape[1] - wins.sum()
+        return np.stack([wins, [ties, ties], wins + ties / 2]).astype(np.float64)
+    top = high == high.max(axis=0)
     n = top.sum(axis=0)
     wins = (top & (n == 1)).sum(axis=1)
     split = np.flatnonzero(n > 1)  # rare: the shares are only worked out here
     shares = wins + (top[:, split] / n[split]).sum(axis=1)
     return np.stack([wins, top.sum(axis=1) - wins, shares]).astype(np.float64)
-
-
-def _keys(cards: npt.NDArray[np.int8]) -> list[npt.NDArray[np.int64]]:
-    return [CARD_KEY.take(cards[:, j]) for j in range(cards.shape[1])]
 
 
 def _may_hold_suited(cards: npt.NDArray[np.int8], others: int, ranking: str) -> bool:
@@ -159,33 +169,59 @@ def _may_hold_suited(cards: npt.NDArray[np.int8], others: int, ranking: str) -> 
     return suited is not None and most + others >= suited
 
 
-def _board_values(holes: list[npt.NDArray[np.int8]], boards: npt.NDArray[np.int8],
+class _Boards:
+    """A block of boards: the known cards and, per board, positions drawn from the deck
+    left. The card keys come from the positions; the cards only for the rows asked."""
+
+    def __init__(self, fixed: npt.NDArray[np.int8], rest: npt.NDArray[np.int8],
+                 drawn: Positions) -> None:
+        self.fixed, self.rest, self.drawn, self.size = fixed, rest, drawn, len(drawn)
+        self.rest_keys = CARD_KEY[rest]
+
+    def card_keys(self) -> list[npt.NDArray[np.int64]]:
+        """Each board card's CARD_KEY, a column each."""
+        return ([np.full(self.size, CARD_KEY[c]) for c in self.fixed]
+                + [self.rest_keys.take(self.drawn[:, j]) for j in range(self.drawn.shape[1])])
+
+    def key(self) -> npt.NDArray[np.int64]:
+        """The sum of each board's card keys."""
+        total = np.full(self.size, CARD_KEY[self.fixed].sum())
+        for j in range(self.drawn.shape[1]):
+            total += self.rest_keys.take(self.drawn[:, j])
+        return total
+
+    def cards(self, at: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
+        """The (len(at), 5) cards of the boards ``at``."""
+        return np.hstack([np.broadcast_to(self.fixed, (len(at), len(self.fixed))),
+                          self.rest.take(self.drawn[at])])
+
+
+def _board_values(holes: list[npt.NDArray[np.int8]], boards: _Boards,
                   rankings: tuple[str, ...]) -> Values:
-    """Each hand's value on each (N, 5) board, best five of hole and board cards: the
-    board's card keys summed once, each hand adding its own."""
-    board_key = sum(_keys(boards), np.zeros(len(boards), dtype=np.int64))
-    out: Values = [np.empty((len(holes), len(boards)), dtype=np.int32) for _ in rankings]
+    """Each hand's value on each board, best five of hole and board cards: the board's
+    card keys summed once, each hand adding its own."""
+    board_key = boards.key()
+    out: Values = [np.empty((len(holes), boards.size), dtype=np.int32) for _ in rankings]
     for h, hole in enumerate(holes):
         keys = board_key + CARD_KEY[hole].sum()
-        k = len(hole) + boards.shape[1]
 
         def cards_of(at: npt.NDArray[np.intp], hole: npt.NDArray[np.int8] = hole
                      ) -> npt.NDArray[np.int8]:
-            return np.hstack([np.broadcast_to(hole, (len(at), len(hole))), boards[at]])
+            return np.hstack([np.broadcast_to(hole, (len(at), len(hole))), boards.cards(at)])
         for r, ranking in enumerate(rankings):
-            out[r][h] = key_values(keys, k, ranking, cards_of)
+            out[r][h] = key_values(keys, len(hole) + 5, ranking, cards_of)
     return out
 
 
-def _omaha_values(holes: list[npt.NDArray[np.int8]], boards: npt.NDArray[np.int8],
+def _omaha_values(holes: list[npt.NDArray[np.int8]], boards: _Boards,
                   rankings: tuple[str, ...]) -> Values:
-    """Each hand's value on each (N, 5) board making exactly two hole and three board
-    cards: every pair of hole cards with every three of the board, the board threes'
-    keys summed once for all hands."""
-    card_keys = _keys(boards)
-    threes = list(itertools.combinations(range(boards.shape[1]), 3))
+    """Each hand's value on each board making exactly two hole and three board cards:
+    every pair of hole cards with every three of the board, the board threes' keys
+    summed once for all hands."""
+    card_keys = boards.card_keys()
+    threes = list(itertools.combinations(range(5), 3))
     three_keys = [card_keys[a] + card_keys[b] + card_keys[c] for a, b, c in threes]
-    out: Values = [np.full((len(holes), len(boards)), NO_HAND_32, dtype=np.int32)
+    out: Values = [np.full((len(holes), boards.size), NO_HAND_32, dtype=np.int32)
                    for _ in rankings]
     for h, hole in enumerate(holes):
         for two in itertools.combinations(hole.tolist(), 2):
@@ -197,7 +233,7 @@ def _omaha_values(holes: list[npt.NDArray[np.int8]], boards: npt.NDArray[np.int8
                 def cards_of(at: npt.NDArray[np.intp], pair: npt.NDArray[np.int8] = pair,
                              three: tuple[int, ...] = three) -> npt.NDArray[np.int8]:
                     return np.hstack([np.broadcast_to(pair, (len(at), 2)),
-                                      boards[at][:, list(three)]])
+                                      boards.cards(at)[:, list(three)]])
                 for r, ranking in enumerate(rankings):
                     np.maximum(out[r][h], key_values(keys, 5, ranking,
                                                      cards_of if suited[r] else None),
@@ -215,12 +251,12 @@ def _run(settle: Settle, rest: npt.NDArray[np.int8], need: int, count: int, seed
         start = b * BLOCK
         size = min(BLOCK, count - start)
         if how == "exact":
-            drawn = _subsets(len(rest), need)[start:start + size]
+            drawn = _unpack(_subsets(len(rest), need)[start:start + size], need)
         elif how == "sets":
             drawn = draw_sets(stream(seed, b), len(rest), need, size)
         else:
             drawn = draw_ordered(stream(seed, b), len(rest), need, size)
-        return settle(rest.take(drawn))
+        return settle(drawn)
 
     sums = np.zeros((3, hands))
     for b, part in enumerate(pool_map(block, range(-(-count // BLOCK)))):
@@ -286,9 +322,8 @@ def equity(hands: Sequence[Sequence[str]], board: Sequence[str] = (), dead: Sequ
     values = _omaha_values if exactly_two else _board_values
     _prepare(rankings, 5) if exactly_two else _prepare(rankings, *{len(h) + 5 for h in holes})
 
-    def settle(drawn: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
-        boards = np.hstack([np.broadcast_to(fixed, (len(drawn), len(fixed))), drawn])
-        return _sums(values(holes, boards, rankings))
+    def settle(drawn: Positions) -> npt.NDArray[np.float64]:
+        return _sums(values(holes, _Boards(fixed, rest, drawn), rankings))
 
     count = total if use_exact else trials
     sums = _run(settle, rest, need, count, seed, "exact" if use_exact else "sets",
@@ -315,11 +350,13 @@ def stud_equity(hands: Sequence[Sequence[str]], dead: Sequence[str] = (), trials
     rankings = (ranking,) if low is None else (ranking, low)
     _prepare(rankings, 7)
 
-    def settle(drawn: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
+    def settle(drawn: Positions) -> npt.NDArray[np.float64]:
         out: Values = [np.empty((len(hands), len(drawn)), dtype=np.int32) for _ in rankings]
         for h, cards in enumerate(known):
-            own = drawn[:, starts[h]:starts[h + 1]]
-            keys = sum(_keys(own), np.full(len(drawn), CARD_KEY[cards].sum()))
+            own = rest.take(drawn[:, starts[h]:starts[h + 1]])
+            keys = np.full(len(drawn), CARD_KEY[cards].sum())
+            for j in range(own.shape[1]):
+                keys += CARD_KEY.take(own[:, j])
 
             def cards_of(at: npt.NDArray[np.intp], cards: npt.NDArray[np.int8] = cards,
                          own: npt.NDArray[np.int8] = own) -> npt.NDArray[np.int8]:
@@ -352,12 +389,11 @@ def double_board_equity(hands: Sequence[Sequence[str]], boards: tuple[Sequence[s
     holes = [_indices(h) for h in hands]
     _prepare(("high",), *{len(h) + 5 for h in holes})
 
-    def settle(drawn: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
+    def settle(drawn: Positions) -> npt.NDArray[np.float64]:
         share = np.zeros((len(hands), len(drawn)))
         at = 0
         for cards, need in zip(fixed, needs, strict=True):
-            board = np.hstack([np.broadcast_to(cards, (len(drawn), len(cards))),
-                               drawn[:, at:at + need]])
+            board = _Boards(cards, rest, drawn[:, at:at + need])
             at += need
             share += 0.5 * _pot_shares(_board_values(holes, board, ("high",))[0], None)
         return _share_sums(share)
