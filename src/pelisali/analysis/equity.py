@@ -25,7 +25,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -72,10 +72,10 @@ Settle = Callable[[Positions], npt.NDArray[np.float64]]
 Cards = Callable[[npt.NDArray[np.intp]], npt.NDArray[np.int8]]  # rows -> their cards
 
 
-@cache
+@lru_cache(maxsize=4)  # at most 14 MB each (C(48, 5) words)
 def _subsets(n: int, k: int) -> npt.NDArray[np.uint64]:
     """Every k-subset of range(n) (k at most 8), colex order, a row's positions packed in
-    the bytes of one word (a draw is one gather); read-only, shared by every call."""
+    the bytes of one word (a draw is one gather); read-only, shared by the calls."""
     packed = np.zeros((math.comb(n, k), 8), dtype=np.uint8)
     packed[:, :k] = colex_combinations(n, k)
     words = packed.view(np.uint64).ravel()
