@@ -50,14 +50,22 @@ class Census:
 
 @cache
 def colex_combinations(n: int, k: int) -> npt.NDArray[np.int8]:
-    """Every k-subset of range(n), colexicographic order (so subsets of range(m) come first)."""
-    if k == 0:
-        return np.zeros((1, 0), dtype=np.int8)
-    parts = []
-    for last in range(k - 1, n):
-        head = colex_combinations(last, k - 1)
-        parts.append(np.hstack([head, np.full((len(head), 1), last, dtype=np.int8)]))
-    return np.vstack(parts)
+    """Every k-subset of range(n), colexicographic order (so subsets of range(m) come first).
+
+    Built one size at a time: the j-subsets ending in ``last`` are the first
+    C(last, j - 1) rows of the (j - 1)-subsets, each with ``last`` appended.
+    """
+    rows = np.zeros((1, 0), dtype=np.int8)
+    for j in range(1, k + 1):
+        counts = [math.comb(last, j - 1) for last in range(j - 1, n)]
+        grown = np.empty((sum(counts), j), dtype=np.int8)
+        at = 0
+        for last, count in enumerate(counts, start=j - 1):
+            grown[at:at + count, :-1] = rows[:count]
+            grown[at:at + count, -1] = last
+            at += count
+        rows = grown
+    return rows
 
 
 def all_hands(k: int) -> list[npt.NDArray[np.int8]]:

@@ -31,7 +31,7 @@ does.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 
@@ -46,12 +46,15 @@ from pelisali.poker.evaluate import (
     RANK_KEYS,
     high_values,
     map_chunks,
+    rank_table,
+    tables,
 )
 from pelisali.poker.rankings import RULES
 
 NO_HAND = np.iinfo(np.int64).min
 BATCH_RANKINGS = tuple(RULES)
 _NONE = np.iinfo(np.int32).min  # NO_HAND in the int32 tables: below every value, as max needs
+NO_HAND_32 = _NONE  # NO_HAND in the int32 values of key_values
 _ALL_IN_SUIT = 15  # the off-suit rank's slot in a suited index when all five share the suit
 
 
@@ -254,6 +257,44 @@ def batch_values(hands: npt.ArrayLike, ranking: str) -> npt.NDArray[np.int64]:
     if ranking == "high":
         return high_values(_checked(hands)).astype(np.int64)
     values: npt.NDArray[np.int64] = ranking_values(hands, (ranking,))[0]
+    return values
+
+
+def prepare_key_values(ranking: str, k: int) -> None:
+    """Build the tables :func:`key_values` reads for k cards, in this thread."""
+    if ranking == "high":
+        tables(), rank_table(k)
+    else:
+        build_tables((ranking,), k)
+
+
+def key_values(keys: npt.NDArray[np.int64], k: int, ranking: str,
+               cards_of: Callable[[npt.NDArray[np.intp]], npt.NDArray[np.int8]] | None
+               ) -> npt.NDArray[np.int32]:
+    """Values of N hands of k cards from each hand's sum of ``CARD_KEY``, NO_HAND_32 where
+    no low qualifies.
+
+    The sums decide every hand with fewer than the ranking's ``suited`` of any suit; the
+    others (a flush possible) are valued from their cards, ``cards_of(rows)`` giving the
+    (len(rows), k) cards of those rows; ``cards_of`` None vouches that no hand holds
+    ``suited`` of a suit (Omaha's unsuited pairs). Sums over shared cards are added once per board
+    (equity), not once per hand. Tables must be built first (:func:`prepare_key_values`):
+    this runs on worker threads, without the pool.
+    """
+    if ranking == "high":
+        values: npt.NDArray[np.int32] = rank_table(k).take(keys >> 12)
+        if cards_of is None:
+            return values
+        at = np.flatnonzero(tables().flush_suit.take(keys & 0xFFF) >= 0)
+        if at.size:
+            values[at] = high_values(cards_of(at), threads=False)
+        return values
+    values = _rank_values(ranking, k).take(multisets(k)[1].take(keys >> 12))
+    suited = RULES[ranking].suited
+    if suited is not None and cards_of is not None:
+        at = np.flatnonzero(_suit_holding(suited).take(keys & 0xFFF) >= 0)
+        if at.size:
+            values[at] = _values_chunk((ranking,), cards_of(at))[0]
     return values
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, total_ordering
@@ -122,6 +122,7 @@ def high_value(cards: Sequence[int]) -> int:
 CARD_KEY = (CARD_RANK_KEY.astype(np.int64) << 12) | CARD_SUIT_KEY
 BATCH_CHUNK = 1 << 16  # rows a step: small enough to stay in cache
 _POOL = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)  # NumPy releases the GIL
+_In = TypeVar("_In")
 _Out = TypeVar("_Out")
 
 
@@ -167,6 +168,12 @@ def map_chunks(fn: Callable[[npt.NDArray[np.int8]], _Out], array: npt.NDArray[np
     if threads and len(chunks) > 1:
         return list(_POOL.map(fn, chunks))
     return [fn(c) for c in chunks]
+
+
+def pool_map(fn: Callable[[_In], _Out], items: Iterable[_In]) -> Iterator[_Out]:
+    """``fn`` over ``items`` on the pool's threads, the results in order (``fn`` must not
+    wait on the pool itself, nor read tables it has not had built first)."""
+    return _POOL.map(fn, items)
 
 
 RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "low-soko", "front")
