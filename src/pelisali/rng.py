@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import os
 import secrets
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 T = TypeVar("T")
 
@@ -50,6 +51,8 @@ class SecureRng:
         return secrets.randbelow(n)
 
     def randbelow_many(self, n: int, size: int) -> npt.NDArray[np.int64]:
+        import numpy as np
+
         _check_bound(n)
         # Rejection sampling on 64-bit words: accept only below the largest
         # multiple of n, so every residue is equally likely.
@@ -72,6 +75,8 @@ class SeededRng:
     """
 
     def __init__(self, seed: int | np.random.SeedSequence) -> None:
+        import numpy as np
+
         self.seed = seed
         self.name = f"seeded:{seed}" if isinstance(seed, int) else "seeded"
         self._gen = np.random.Generator(np.random.PCG64(seed))
@@ -81,6 +86,8 @@ class SeededRng:
         return int(self._gen.integers(0, n))
 
     def randbelow_many(self, n: int, size: int) -> npt.NDArray[np.int64]:
+        import numpy as np
+
         _check_bound(n)
         return self._gen.integers(0, n, size=size, dtype=np.int64)
 

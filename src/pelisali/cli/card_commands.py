@@ -6,32 +6,29 @@ import json
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe, parse_composition
-from pelisali.analysis.card_simulate import simulate_cards
-from pelisali.analysis.simulate import SimResult
-from pelisali.cli.common import console, fail, parse_sets
-from pelisali.games import GameError
-from pelisali.games.blackjack_rules import BlackjackConfig
-from pelisali.games.punto_banco import PuntoBancoConfig, PuntoBancoTable
-from pelisali.rng import SeededRng
+from pelisali.cli.common import console, fail, parse_sets, progress_bar
+
+if TYPE_CHECKING:
+    from pelisali.analysis.simulate import SimResult
+    from pelisali.games.blackjack_rules import BlackjackConfig
+
+# The analysis and the card engines are imported by the commands that run them.
 
 blackjack_app = typer.Typer(help="Blackjack analysis: basic strategy for a table's rules.",
                             no_args_is_help=True)
 
 
-def _progress(as_json: bool) -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeRemainingColumn(), console=console, disable=as_json, transient=True)
-
-
 def baccarat_odds_command(sets: list[str] | None, decks: int | None, remaining: str | None,
                           as_json: bool) -> None:
+    from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe, parse_composition
+    from pelisali.games import GameError
+    from pelisali.games.punto_banco import PuntoBancoConfig
+
     try:
         settings = parse_sets(sets)
         if decks is not None:
@@ -65,6 +62,9 @@ def baccarat_odds_command(sets: list[str] | None, decks: int | None, remaining: 
 
 
 def _blackjack_config(sets: list[str] | None) -> BlackjackConfig:
+    from pelisali.games import GameError
+    from pelisali.games.blackjack_rules import BlackjackConfig
+
     try:
         return BlackjackConfig.from_settings(parse_sets(sets))
     except GameError as exc:
@@ -75,7 +75,7 @@ def blackjack_odds_command(sets: list[str] | None, as_json: bool) -> None:
     from pelisali.analysis.blackjack_ca import basic_strategy, expected_return
 
     config = _blackjack_config(sets)
-    with _progress(as_json) as progress:
+    with progress_bar(as_json) as progress:
         task = progress.add_task("combinatorial analysis", total=None)
 
         def step(done: int, total: int) -> None:
@@ -98,6 +98,13 @@ def blackjack_odds_command(sets: list[str] | None, as_json: bool) -> None:
 
 def simulate_card_command(game: str, rounds: int, seed: int, sets: list[str] | None,
                           workers: int | None, as_json: bool) -> SimResult:
+    from pelisali.analysis.baccarat_odds import baccarat_odds, full_shoe
+    from pelisali.analysis.card_simulate import simulate_cards
+    from pelisali.games import GameError
+    from pelisali.games.blackjack_rules import BlackjackConfig
+    from pelisali.games.punto_banco import PuntoBancoConfig, PuntoBancoTable
+    from pelisali.rng import SeededRng
+
     settings = parse_sets(sets)
     exact: dict[str, Fraction] = {}
     try:
@@ -113,7 +120,7 @@ def simulate_card_command(game: str, rounds: int, seed: int, sets: list[str] | N
             exact = {"basic strategy": 1 + Fraction(value).limit_denominator(10**12)}
     except GameError as exc:
         fail(str(exc))
-    with _progress(as_json) as progress:
+    with progress_bar(as_json) as progress:
         task = progress.add_task(f"simulating {game}", total=rounds)
         return simulate_cards(game, rounds, seed, settings, workers,
                               progress=lambda n: progress.advance(task, n), exact=exact)

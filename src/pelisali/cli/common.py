@@ -3,14 +3,17 @@ money given on the command line, errors."""
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
 
-from pelisali.games import GameError, WagerGame, make_game
 from pelisali.money import MoneyError, parse_amount
-from pelisali.rules import RuleDataError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from pelisali.games import WagerGame
 
 console = Console()
 err = Console(stderr=True)
@@ -28,7 +31,25 @@ def parse_sets(pairs: list[str] | None) -> dict[str, str | bool]:
     return out
 
 
+def progress_bar(disable: bool = False) -> Progress:
+    """The progress bar of a long command: what it does, the bar, done of total and the
+    time left; cleared when the work ends."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=console, disable=disable, transient=True)
+
+
 def load_game(game: str, variant: str | None, sets: list[str] | None) -> WagerGame:
+    from pelisali.games import GameError, make_game
+    from pelisali.rules import RuleDataError
+
     try:
         return make_game(game, variant, parse_sets(sets))
     except (GameError, RuleDataError) as exc:

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from pelisali.analysis.odds import exact_odds
-from pelisali.analysis.simulate import SimResult
-from pelisali.analysis.simulate import simulate as run_simulation
-from pelisali.analysis.walk import simulate as simulate_contract
-from pelisali.cli.card_commands import (
-    baccarat_odds_command,
-    blackjack_app,
-    blackjack_odds_command,
-    simulate_card_command,
-)
-from pelisali.cli.common import CARD_GAMES, console, fail, load_game, parse_sets
+from pelisali.cli.card_commands import blackjack_app
+from pelisali.cli.common import CARD_GAMES, console, fail, load_game, parse_sets, progress_bar
 from pelisali.cli.platform import (
     account_app,
     aml_app,
@@ -38,11 +28,13 @@ from pelisali.cli.platform import (
 )
 from pelisali.cli.poker import poker_app
 from pelisali.cli.serve import login_app, serve
-from pelisali.cli.slots import slot_odds_command, slot_simulate_command
-from pelisali.engine import GAMES as ENGINE_GAMES
-from pelisali.engine import Game, Seats
-from pelisali.rng import SeededRng
-from pelisali.rules import available, load_rules
+
+if TYPE_CHECKING:
+    from pelisali.analysis.simulate import SimResult
+    from pelisali.engine import Game
+
+# Each command imports what it runs (the engines, the analysis, the platform, NumPy,
+# SQLAlchemy) when it runs, so `pelisali --help` and a light command start quickly.
 
 app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact, auditable games.",
                   no_args_is_help=True, add_completion=False)
@@ -58,6 +50,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 @app.command()
 def games(as_json: JsonOpt = False) -> None:
     """Every game and version with its rulebook section."""
+    from pelisali.rules import available, load_rules
+
     rows = []
     for game, variant in available():
         rules = load_rules(game, variant)
@@ -97,21 +91,29 @@ def odds(
     """Exact RTP and house edge of every bet type, from the engine's own outcomes; for
     ``slot NAME`` the exact par sheet."""
     if game.lower() == "slot":
+        from pelisali.cli.slots import slot_odds_command
+
         slot_odds_command(name, lines, par_file, as_json)
         return
     if name is not None or lines is not None or par_file is not None:
         fail("a second name, --lines and --par-sheet are for 'odds slot NAME'")
     kind = CARD_GAMES.get(game.lower())
     if kind == "punto-banco":
+        from pelisali.cli.card_commands import baccarat_odds_command
+
         baccarat_odds_command(sets, decks, remaining, as_json)
         return
     if kind == "blackjack":
         if remaining is not None:
             fail("--remaining is for baccarat")
+        from pelisali.cli.card_commands import blackjack_odds_command
+
         blackjack_odds_command([*(sets or []), *([f"decks={decks}"] if decks else [])], as_json)
         return
     if decks is not None or remaining is not None:
         fail("--decks and --remaining are for baccarat")
+    from pelisali.analysis.odds import exact_odds
+
     engine = load_game(game, variant, sets)
     rows = exact_odds(engine)
     if as_json:
@@ -168,6 +170,8 @@ def simulate(
             fail("give a positive --spins (or --rounds) for 'simulate slot NAME'")
         if variant is not None or sets or seats is not None:
             fail("--variant, --set and --seats are not for 'simulate slot NAME'")
+        from pelisali.cli.slots import slot_simulate_command
+
         slot_simulate_command(name, count, seed, lines, workers, strips, as_json)
         return
     if name is not None or spins is not None or lines is not None or strips is not None:
@@ -176,21 +180,26 @@ def simulate(
         fail("Missing option '--rounds'")
     if rounds <= 0:
         fail("--rounds must be positive")
+    from pelisali.engine import GAMES as ENGINE_GAMES
+
     if game in ENGINE_GAMES and game.lower() not in (*LEGACY_SIMULATIONS, *CARD_GAMES):
         _simulate_contract(ENGINE_GAMES[game], rounds, seed, seats, as_json)
         return
     if seats is not None:
         fail("--seats is for the games simulated through the engine contract (poker)")
     if game.lower() in CARD_GAMES:
+        from pelisali.cli.card_commands import simulate_card_command
+
         result = simulate_card_command(CARD_GAMES[game.lower()], rounds, seed, sets,
                                        workers or None, as_json)
         _print_simulation(result, f"{CARD_GAMES[game.lower()]}: {rounds:,} rounds, seed {seed}",
                           as_json)
         return
+
+    from pelisali.analysis.simulate import simulate as run_simulation
+
     engine = load_game(game, variant, sets)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, disable=as_json,
-                  transient=True) as progress:
+    with progress_bar(as_json) as progress:
         task = progress.add_task(f"simulating {engine.title()}", total=rounds)
         result = run_simulation(engine, rounds, seed, workers or None,
                                 progress=lambda n: progress.advance(task, n))
@@ -202,15 +211,18 @@ LEGACY_SIMULATIONS = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo"
 
 def _simulate_contract(game: Game, rounds: int, seed: int, seats: int | None,
                        as_json: bool) -> None:
+
+    from pelisali.analysis.walk import simulate as simulate_contract
+    from pelisali.engine import Seats
+    from pelisali.rng import SeededRng
+
     usual = game.default_seats()
     if seats is not None:
         if not game.min_seats <= seats <= game.max_seats:
             fail(f"{game.game_id} seats {game.min_seats} to {game.max_seats}, not {seats}")
         stacks = (usual.stacks[0],) * seats if usual.stacks else ()
         usual = Seats(seats, stacks, usual.button)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, disable=as_json,
-                  transient=True) as progress:
+    with progress_bar(as_json) as progress:
         task = progress.add_task(f"self-play {game.title()}", total=rounds)
         result = simulate_contract(game, usual, rounds, SeededRng(seed),
                                    progress=lambda n: progress.advance(task, n))

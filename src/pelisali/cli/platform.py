@@ -15,19 +15,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table as RichTable
-from sqlalchemy import Engine, select
-from sqlalchemy.orm import Session
 
 from pelisali.cli.common import console, euros, fail
 from pelisali.money import format_cents
-from pelisali.platform import accounts
-from pelisali.platform.db import database_url, make_engine, snapshot, transaction, upgrade
-from pelisali.platform.ledger import LedgerError, balance, check, now_utc, verify_audit
-from pelisali.platform.models import Player, Transfer
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlalchemy.orm import Session
+
     from pelisali.platform.aml import Case
     from pelisali.platform.bonus import Grant
+    from pelisali.platform.models import Player
+
+# SQLAlchemy and the platform are imported by the commands that open the database.
 
 account_app = typer.Typer(help="Players: create, show, limits, self-exclusion, staff status.",
                           no_args_is_help=True)
@@ -41,6 +41,8 @@ db_app = typer.Typer(help="The database schema.", no_args_is_help=True)
 def open_database() -> Engine:
     """The database of ``PELISALI_DATABASE_URL``, migrated to the newest schema; an
     unreachable one ends the command with the reason."""
+    from pelisali.platform.db import database_url, make_engine, upgrade
+
     engine = make_engine()
     try:
         upgrade(engine)
@@ -53,6 +55,9 @@ def open_database() -> Engine:
 def _session() -> Iterator[Session]:
     """One transaction on the database; a refusal is the command's error (exit 2) and
     changes nothing."""
+    from pelisali.platform.db import transaction
+    from pelisali.platform.ledger import LedgerError
+
     try:
         with transaction(open_database()) as session:
             yield session
@@ -67,6 +72,8 @@ def _key(key: str | None) -> str:
 @db_app.command("upgrade")
 def db_upgrade() -> None:
     """Create or migrate the schema (Alembic) to the newest revision."""
+    from pelisali.platform.db import database_url
+
     open_database()
     console.print(f"database {database_url()} is up to date")
 
@@ -78,6 +85,8 @@ def account_create(
     country: Annotated[str, typer.Option(help="country of residence, ISO code (FI, SE)")],
 ) -> None:
     """Register a player; under-18s and restricted countries are refused."""
+    from pelisali.platform import accounts
+
     try:
         birth = date.fromisoformat(born)
     except ValueError:
@@ -90,6 +99,9 @@ def account_create(
 @account_app.command("show")
 def account_show(name: Annotated[str, typer.Argument()]) -> None:
     """A player's status, exclusion, limits and balance."""
+    from pelisali.platform import accounts
+    from pelisali.platform.ledger import balance, now_utc
+
     with _session() as session:
         player = accounts.find(session, name)
         table = RichTable(title=f"player {name}")
@@ -123,6 +135,8 @@ def account_limit(
     period: Annotated[str, typer.Option(help="day, week or month (not for session)")] = "",
 ) -> None:
     """Set a limit: lower takes effect at once, higher after the cooling-off time."""
+    from pelisali.platform import accounts
+
     session_limit = kind == accounts.SESSION
     if session_limit:
         period = period or accounts.SESSION
@@ -147,6 +161,8 @@ def account_exclude(
     forever: Annotated[bool, typer.Option("--forever", help="for good")] = False,
 ) -> None:
     """Self-exclusion for a period or for good; it cannot be shortened."""
+    from pelisali.platform import accounts
+
     if (days is None) == (not forever):
         fail("give --days N or --forever")
     with _session() as session:
@@ -162,6 +178,8 @@ def account_status(
     staff: Annotated[str, typer.Option(help="the staff member acting")],
 ) -> None:
     """Staff restrict or bar a player (RAY 1.1), or make them active again."""
+    from pelisali.platform import accounts
+
     with _session() as session:
         accounts.set_status(session, name, status, reason, staff)
     console.print(f"{name} is {status}: {reason} ({staff})")
@@ -176,6 +194,8 @@ def wallet_deposit(
     staff: Annotated[str, typer.Option(help="who takes the money in")] = "cashier",
 ) -> None:
     """Money in, within the player's deposit limits."""
+    from pelisali.platform import accounts
+
     cents = euros(amount)
     with _session() as session:
         wallet = accounts.deposit(session, name, cents, _key(key), actor=staff)
@@ -191,6 +211,8 @@ def wallet_withdraw(
     staff: Annotated[str, typer.Option(help="who pays the money out")] = "cashier",
 ) -> None:
     """Money out; never more than the balance."""
+    from pelisali.platform import accounts
+
     cents = euros(amount)
     with _session() as session:
         wallet = accounts.withdraw(session, name, cents, _key(key), actor=staff)
@@ -201,6 +223,12 @@ def wallet_withdraw(
 @wallet_app.command("balance")
 def wallet_balance(name: Annotated[str, typer.Argument()]) -> None:
     """The balance and the last transfers of a wallet."""
+    from sqlalchemy import select
+
+    from pelisali.platform import accounts
+    from pelisali.platform.ledger import balance
+    from pelisali.platform.models import Transfer
+
     with _session() as session:
         player = accounts.find(session, name)
         console.print(f"{name}: {format_cents(balance(session, accounts.wallet_code(name)))}")
@@ -219,6 +247,8 @@ def ledger_check() -> None:
     """Prove the ledger: all accounts sum to zero, every balance equals its transfers,
     no balance but the external ones is negative, and every round's bets add up to its
     stake and payout transfers."""
+    from pelisali.platform.db import snapshot, transaction
+    from pelisali.platform.ledger import check
     from pelisali.platform.rounds import reconcile_bets
 
     with transaction(open_database()) as session:
@@ -238,6 +268,9 @@ def ledger_check() -> None:
 def audit_verify() -> None:
     """Recompute the audit chains; any edited, removed or inserted entry breaks one. The
     root printed is one hash over every chain's head: publish it daily to seal the day."""
+    from pelisali.platform.db import transaction
+    from pelisali.platform.ledger import verify_audit
+
     with transaction(open_database()) as session:
         report = verify_audit(session)
     console.print(f"{report.entries} audit entries; root {report.root}")
@@ -260,7 +293,7 @@ def house_fund(
     key: Annotated[str | None, typer.Option(help="idempotency key")] = None,
 ) -> None:
     """Put the owner's money in the house bank, from which wins are paid."""
-    from pelisali.platform.ledger import move
+    from pelisali.platform.ledger import balance, move
 
     cents = euros(amount)
     with _session() as session:
@@ -314,6 +347,7 @@ def table_recover(
     """Finish rounds left open with bets at every table, as their rules say, and forfeit
     the free-spin bonuses past their 72 hours (GGPoker RNG slots 5)."""
     from pelisali.platform import bonus
+    from pelisali.platform.db import transaction
     from pelisali.platform.tables import recover
 
     with transaction(open_database()) as session:
@@ -434,6 +468,9 @@ def recall_command(round_id: Annotated[int, typer.Argument(help="the round numbe
 
 def remind(player: Player, started: datetime) -> datetime:
     """Show the session-time reminder when it is due; when the next period began."""
+    from pelisali.platform import accounts
+    from pelisali.platform.ledger import now_utc
+
     if not accounts.reminder_due(player, started):
         return started
     console.print(f"[yellow]you have played {(now_utc() - started).seconds // 60} minutes[/]")
@@ -452,6 +489,8 @@ def report_day(
     """Per table: rounds, bets, stakes, payouts, fees, jackpot contributions and payouts,
     rounding, GGR, and the observed RTP against the exact theoretical RTP of the bets."""
 
+    from pelisali.platform.db import transaction
+    from pelisali.platform.ledger import now_utc
     from pelisali.platform.report import LINES, day_report
 
     try:
@@ -519,6 +558,7 @@ def jackpot_close_day(
 ) -> None:
     """The end of the gaming day: the day's accrual joins the pool."""
     from pelisali.platform.jackpots import close_day
+    from pelisali.platform.ledger import now_utc
 
     chosen = date.fromisoformat(day) if day else now_utc().date()
     with _session() as session:

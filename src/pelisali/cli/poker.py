@@ -10,18 +10,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from pelisali.analysis.census import CENSUS_RANKINGS, census
 from pelisali.cards import CardError, parse_cards
-from pelisali.cli.common import console, euros, fail
-from pelisali.poker.evaluate import HandValue, evaluate
-from pelisali.poker.table import PokerHand, PokerVariant
-from pelisali.rng import Rng
+from pelisali.cli.common import console, euros, fail, progress_bar
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
+
+    from pelisali.poker.evaluate import HandValue
+    from pelisali.poker.table import PokerHand, PokerVariant
+    from pelisali.rng import Rng
+
+# The evaluator, the census and the table engine (and NumPy under them) are imported by
+# the commands that use them.
 
 poker_app = typer.Typer(help="Poker hands: rank, compare, census.", no_args_is_help=True)
 
@@ -34,6 +36,9 @@ GAMES: dict[str, tuple[str, bool]] = {
     "lowball": ("low-27", False), "triple-draw": ("low-27", False),
     "chinese-front": ("front", False),
 }
+# The rankings the census counts, as pelisali.analysis.census.CENSUS_RANKINGS (a test
+# holds them equal), written out so the help does not import the census.
+CENSUS_RANKINGS = ("high", "soko", "low-a5", "low-27")
 RANKING_CHOICES = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "low-soko", "front")
 
 GameOpt = Annotated[str, typer.Option("--game", help=f"one of {', '.join(GAMES)}")]
@@ -58,6 +63,8 @@ def _rank(cards: str, board: str | None, game: str, ranking: str | None) -> Hand
             raise CardError(f"a board has at most five cards, not {len(shared)}")
         if exactly_two and not 4 <= len(hole) <= 5:
             raise CardError(f"{game} hands are four or five hole cards, not {len(hole)}")
+        from pelisali.poker.evaluate import evaluate
+
         return evaluate(hole, chosen, shared, exactly_two)
     except CardError as exc:
         fail(str(exc))
@@ -227,9 +234,7 @@ def equity_command(
         parsed = [parse_cards(h) for h in hands]
         shared = parse_cards(board) if board and "|" not in board else []
         out = parse_cards(dead) if dead else []
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=console, disable=as_json,
-                      transient=True) as progress:
+        with progress_bar(as_json) as progress:
             task = progress.add_task("equity", total=None)
 
             def step(done: int, total: int) -> None:
@@ -320,8 +325,7 @@ def selfplay(
     variant = _game_variant(game, structure, low, hi_lo, low_rule, qualifier, draws, openers)
     if players > variant.max_seats:
         fail(f"{variant.name} seats at most {variant.max_seats} players: {variant.seats_reason}")
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"self-play {variant.name}", total=hands)
         result = run_selfplay(variant, hands, seed, players=players, keep_histories=bool(phh),
                               progress=lambda n: progress.update(task, completed=n))
@@ -347,8 +351,7 @@ def _chinese_selfplay(rounds: int, seed: int, players: int, point_value: int,
         fail("PHH has no Chinese Poker; the rounds are scored, not bet")
     if not 2 <= players <= 4 or point_value <= 0:
         fail("Chinese Poker: --players 2 to 4 and a positive --point-value")
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("self-play chinese", total=rounds)
         result = chinese_selfplay(rounds, seed, players, point_value,
                                   progress=lambda n: progress.update(task, completed=n))
@@ -368,6 +371,8 @@ def replay(
 ) -> None:
     """Replay hand histories of other rooms through the table engine and check each
     hand's finishing stacks (exit status 1 when a hand differs or is refused)."""
+    from rich.progress import MofNCompleteColumn, Progress, TextColumn
+
     from pelisali.poker.replay import replay_files
 
     if show not in ("all", "problems"):
@@ -415,9 +420,9 @@ def census_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """How many of all possible hands fall into each category (every hand evaluated)."""
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, disable=as_json,
-                  transient=True) as progress:
+    from pelisali.analysis.census import census
+
+    with progress_bar(as_json) as progress:
         task = progress.add_task(f"{ranking} {cards}-card census", total=None)
         try:
             result = census(ranking, cards,

@@ -9,12 +9,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
 from pelisali.analysis.slot_simulate import check_sample, simulate_slot
 from pelisali.analysis.slots import par_sheet, summary, write_par_sheet
-from pelisali.cli.common import console, fail
+from pelisali.cli.common import console, fail, progress_bar
 from pelisali.rules import RuleDataError
 from pelisali.rules.slots import SlotRules, load_slot_file, load_slot_rules, slot_game_ids
 
@@ -106,9 +105,7 @@ def slot_simulate_command(name: str | None, spins: int, seed: int, lines: int | 
         sheet = par_sheet(rules, lines)
     except ValueError as error:
         fail(str(error))
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, disable=as_json,
-                  transient=True) as progress:
+    with progress_bar(as_json) as progress:
         task = progress.add_task(f"simulating {rules.name.en}", total=spins)
         sample = simulate_slot(played, spins, seed, sheet.lines, workers or None,
                                progress=lambda n: progress.advance(task, n))

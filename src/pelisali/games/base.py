@@ -10,18 +10,22 @@ else knows a payout.
 from __future__ import annotations
 
 import itertools
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from pelisali.games.spot_grammar import GRAMMAR, spot_words
-from pelisali.rng import Rng
 from pelisali.rules.schema import GameRulesBase, Setting
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from pelisali.rng import Rng
 
 
 class GameError(ValueError):
@@ -56,6 +60,8 @@ class Device:
 
     @cached_property
     def slot_face_index(self) -> npt.NDArray[np.int64]:
+        import numpy as np
+
         index = {face: i for i, face in enumerate(self.faces)}
         return np.array([index[s] for s in self.slots], dtype=np.int64)
 
@@ -267,11 +273,11 @@ class WagerGame(ABC):
 
     @cached_property
     def outcome_count(self) -> int:
-        return int(np.prod(self.radix))
+        return math.prod(self.radix)
 
     @cached_property
     def total_weight(self) -> int:
-        return int(np.prod([len(d.slots) for d in self.devices]))
+        return math.prod(len(d.slots) for d in self.devices)
 
     def outcomes(self) -> Iterator[tuple[int, Outcome, int]]:
         """Every distinct outcome with its index and weight (slots that show it)."""
@@ -303,6 +309,8 @@ class WagerGame(ABC):
 
     def draw_many(self, rng: Rng, size: int) -> npt.NDArray[np.int64]:
         """Outcome indices of ``size`` independent rounds (the batch path's draws)."""
+        import numpy as np
+
         index = np.zeros(size, dtype=np.int64)
         for device, n in zip(self.devices, self.radix, strict=True):
             slots = rng.randbelow_many(len(device.slots), size)
