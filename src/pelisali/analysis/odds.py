@@ -70,12 +70,13 @@ class BetOdds:
 def spot_value(game: WagerGame, spot: Spot, stake: int = REFERENCE_STAKE) -> BetValue:
     """Exact expected return per unit of ``stake`` of a bet on ``spot``, from every level."""
     outcomes = list(game.outcomes())
-    total = Fraction(game.total_weight)
-    table: dict[int, list[tuple[Fraction, Resolution]]] = {}
+    total = game.total_weight
+    # Whole weights until the solve: one division a level instead of one an outcome.
+    table: dict[int, list[tuple[int, Resolution]]] = {}
     pending, seen = [0], {0}
     while pending:
         level = pending.pop()
-        rows = [(Fraction(w) / total, game.resolve(spot, stake, level, o)) for _, o, w in outcomes]
+        rows = [(w, game.resolve(spot, stake, level, o)) for _, o, w in outcomes]
         table[level] = rows
         for _p, res in rows:
             options = [opt for _, opt in res.options] if isinstance(res, Choice) else [res]
@@ -93,7 +94,7 @@ def spot_value(game: WagerGame, spot: Spot, stake: int = REFERENCE_STAKE) -> Bet
     best: BetValue | None = None
     for picks in itertools.product(*choice_sets):
         chosen = {(lv, i): pick for (lv, i, _res), pick in zip(decisions, picks, strict=True)}
-        values = _solve(levels, table, chosen, stake)
+        values = _solve(levels, table, chosen, stake, total)
         # The best policy is best from every level at once; compare level 0 first.
         if best is None or [values[lv] for lv in levels] > [best.by_level[lv] for lv in levels]:
             best = BetValue(spot, values, chosen)
@@ -104,22 +105,30 @@ def spot_value(game: WagerGame, spot: Spot, stake: int = REFERENCE_STAKE) -> Bet
 
 def _solve(
     levels: list[int],
-    table: dict[int, list[tuple[Fraction, Resolution]]],
+    table: dict[int, list[tuple[int, Resolution]]],
     chosen: dict[tuple[int, int], str],
     stake: int,
+    total: int,
 ) -> dict[int, Fraction]:
-    """Solve V[l] = sum p * (paid/stake or V[held level]) exactly (Gauss–Jordan)."""
+    """Solve V[l] = sum p * (paid/stake or V[held level]) exactly (Gauss–Jordan), each
+    outcome's probability its weight over ``total``."""
     index = {lv: k for k, lv in enumerate(levels)}
     n = len(levels)
     matrix = [[Fraction(int(r == c)) for c in range(n)] + [Fraction(0)] for r in range(n)]
     for lv in levels:
         row = matrix[index[lv]]
-        for i, (p, res) in enumerate(table[lv]):
+        paid = 0  # sum of weight * amount paid
+        held = [0] * n  # weight going to each held level
+        for i, (w, res) in enumerate(table[lv]):
             final = res.option(chosen[(lv, i)]) if isinstance(res, Choice) else res
             if isinstance(final, Paid):
-                row[n] += p * final.amount / stake
+                paid += w * final.amount
             else:
-                row[index[final.level]] -= p
+                held[index[final.level]] += w
+        row[n] = Fraction(paid, total * stake)
+        for k, weight in enumerate(held):
+            if weight:
+                row[k] -= Fraction(weight, total)
     for col in range(n):
         pivot = next(r for r in range(col, n) if matrix[r][col] != 0)
         matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
