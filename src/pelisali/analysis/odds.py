@@ -117,7 +117,7 @@ def _solve(
     matrix = [[Fraction(int(r == c)) for c in range(n)] + [Fraction(0)] for r in range(n)]
     for lv in levels:
         row = matrix[index[lv]]
-        paid = 0  # sum of weight * amount paid
+        paid = Fraction(0)  # sum of weight * amount paid
         held = [0] * n  # weight going to each held level
         for i, (w, res) in enumerate(table[lv]):
             final = res.option(chosen[(lv, i)]) if isinstance(res, Choice) else res
