@@ -28,6 +28,8 @@ from pelisali.poker.table import (
     PokerVariant,
 )
 from pelisali.rng import SeededRng
+
+_INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index in the deck
 from pelisali.rules.poker import POKER_GAME_IDS, load_poker_rules
 
 VARIANTS: dict[str, PokerVariant] = {
@@ -105,16 +107,16 @@ def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | No
     seat = hand.actor
     if seat is None:
         raise RuntimeError("a bot acts only when a seat is to act")
-    cards = [DECK.index(c) for c in hand.hole[seat]]
+    cards = [_INDEX[c] for c in hand.hole[seat]]
     if hand.variant.high is None:  # a low game: count the different cards eight or lower
         lows = {0 if c >> 2 == 12 else (c >> 2) + 1 for c in cards}
         lows = {r for r in lows if r <= 7}
         strong, fair = len(lows) >= min(4, len(cards)), len(lows) >= min(3, len(cards))
     elif hand.variant.kind != "board" and len(cards) + len(hand.board) >= 5:
-        strength = high_value(cards + [DECK.index(c) for c in hand.board]) >> 20
+        strength = high_value(cards + [_INDEX[c] for c in hand.board]) >> 20
         strong, fair = strength >= 2, strength >= 1
     elif len(hand.board) >= 3:
-        strength = high_value(cards[:2] + [DECK.index(c) for c in hand.board][:5]) >> 20
+        strength = high_value(cards[:2] + [_INDEX[c] for c in hand.board][:5]) >> 20
         strong, fair = strength >= 2, strength >= 1
     else:
         ranks = sorted((c >> 2 for c in cards), reverse=True)
@@ -158,12 +160,12 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
     button = 0
     showdowns = fees = 0
     histories: list[str] = []
+    ante, bring_in = forced_bets(variant, big_blind)
     for number in range(hands):
         for i, s in enumerate(stacks):
             if s < big_blind:  # buy in again between hands, never during one
                 bought += stack - s
                 stacks[i] = stack
-        ante, bring_in = forced_bets(variant, big_blind)
         hand = PokerHand(variant, stacks, button, small_blind, big_blind, ShuffledCards(rng),
                          ante=ante, bring_in=bring_in)
         while not hand.finished:
@@ -171,14 +173,14 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
             if seat is None:
                 raise RuntimeError("a hand that is not finished has a seat to act")
             if hand.discarding:  # the bots throw away their lowest card
-                hand.discard(min(hand.hole[seat], key=DECK.index))
+                hand.discard(min(hand.hole[seat], key=_INDEX.__getitem__))
                 continue
             if hand.drawing:
                 hand.draw(draw_choice(hand, chooser, bots[seat % len(bots)]))
                 continue
             action, to = BOTS[bots[seat % len(bots)]](hand, chooser)
             hand.act(action, to)
-        if any(a.split()[1] == "sm" for a in hand.log):
+        if hand.contested:  # the hands met at a showdown
             showdowns += 1
         fees += hand.fee
         if keep_histories:

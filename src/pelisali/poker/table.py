@@ -61,6 +61,17 @@ from pelisali.poker.variants import (  # the games as rule data; names kept impo
 )
 
 NO_LOW = {"en": "no low", "fi": "ei low-kättä", "sv": "ingen low"}  # a low that fails
+_INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index, without DECK.index's search
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}  # seats clockwise from each seat, by size
+
+
+def _orders(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, every seat clockwise from it (itself first), at a table of ``players``."""
+    orders = _ORDERS.get(players)
+    if orders is None:
+        orders = _ORDERS[players] = tuple(
+            tuple((seat + i) % players for i in range(players)) for seat in range(players))
+    return orders
 
 
 @dataclass(frozen=True)
@@ -297,15 +308,16 @@ class PokerHand:
     def _left_of(self, seat: int) -> int:
         return (seat + 1) % self.players
 
-    def _order_from(self, seat: int) -> list[int]:
-        return [(seat + i) % self.players for i in range(self.players)]
+    def _order_from(self, seat: int) -> tuple[int, ...]:
+        return _orders(self.players)[seat]
 
     def _phh(self, seat: int) -> int:
         """PHH numbers players from the small blind (left of the button) to the button."""
         return (seat - self.button - 1) % self.players + 1
 
     def _in_hand(self) -> list[int]:
-        return [s for s, out in enumerate(self.folded) if not out]
+        folded = self.folded
+        return [s for s in range(len(folded)) if not folded[s]]
 
     def _can_act(self, seat: int) -> bool:
         return not self.folded[seat] and self.stacks[seat] > 0
@@ -406,7 +418,7 @@ class PokerHand:
         """Move to the next player to act, or close the round and deal the next street."""
         self._legal = None  # every change of state passes here
         while True:
-            if len(self._in_hand()) == 1:
+            if self.folded.count(False) == 1:
                 self._return_uncalled()
                 self._award_single()
                 return
@@ -461,10 +473,11 @@ class PokerHand:
         self._start_round(preflop=True)
 
     def _return_uncalled(self) -> None:
-        ranked = sorted(range(self.players), key=lambda s: -self.street_commit[s])
-        top, second = ranked[0], ranked[1]
-        extra = self.street_commit[top] - self.street_commit[second]
+        commits = self.street_commit
+        ordered = sorted(commits)
+        extra = ordered[-1] - ordered[-2]  # the largest bet over the next largest
         if extra > 0:
+            top = commits.index(ordered[-1])
             self.street_commit[top] -= extra
             self.total_commit[top] -= extra
             self.stacks[top] += extra
@@ -572,15 +585,21 @@ class PokerHand:
             return Legal(fold=False, check=False, call=post,
                          raise_min=min(self.big_blind, top) if can_complete else None,
                          raise_max=top if can_complete else None)
-        to_call = min(self.current_bet - self.street_commit[seat], self.stacks[seat])
-        can_raise = (self.stacks[seat] > to_call and self._level_acted[seat] < self.full_raises
-                     and any(self._can_act(s) for s in self._in_hand() if s != seat))
+        stacks, commits, folded = self.stacks, self.street_commit, self.folded
+        to_call = min(self.current_bet - commits[seat], stacks[seat])
+        can_raise = stacks[seat] > to_call and self._level_acted[seat] < self.full_raises
+        cover = 0  # the most an opponent still in could put in this street
+        if can_raise:
+            others_act = False
+            for s in range(len(folded)):
+                if s != seat and not folded[s]:
+                    others_act = others_act or stacks[s] > 0
+                    cover = max(cover, commits[s] + stacks[s])
+            can_raise = others_act
         raise_min = raise_max = None
         if can_raise:
             # A raise needs an opponent who could put in more than the bet now.
-            cover = max(self.street_commit[s] + self.stacks[s] for s in self._in_hand()
-                        if s != seat)
-            all_in = most = self.street_commit[seat] + self.stacks[seat]
+            all_in = most = commits[seat] + stacks[seat]
             if cover <= self.current_bet:
                 return Legal(fold=to_call > 0, check=to_call == 0, call=to_call,
                              raise_min=None, raise_max=None)
@@ -673,13 +692,17 @@ class PokerHand:
         else:
             raise PokerError(f"unknown action {action!r}: fold, check, call, raise, bring-in")
         self._level_acted[actor] = self.full_raises
-        if self._pending and self._pending[0] == actor:
-            self._pending.pop(0)
-        self._pending = [s for s in self._pending if self._can_act(s)]
+        pending = self._pending
+        if pending and pending[0] == actor:
+            pending.pop(0)
+        # Only the actor's chips and cards changed: the others still pending can still act.
+        if actor in pending and not self._can_act(actor):
+            pending.remove(actor)
         # Nobody left to bet against: the one player with chips who owes nothing is not
         # asked to check (PokerKit and the card rooms agree).
-        if self._pending:
-            able = [s for s in self._in_hand() if self.stacks[s] > 0]
+        if pending:
+            stacks, folded = self.stacks, self.folded
+            able = [s for s in range(len(folded)) if not folded[s] and stacks[s] > 0]
             if len(able) <= 1 and all(self.street_commit[s] >= self.current_bet
                                       for s in able):
                 self._pending = []
@@ -709,7 +732,7 @@ class PokerHand:
 
     def _has_openers(self, seat: int) -> bool:
         """Jacks or better: a pair of jacks or any better hand."""
-        category, ranks = unpack(high_value([DECK.index(c) for c in self.hole[seat]]))
+        category, ranks = unpack(high_value([_INDEX[c] for c in self.hole[seat]]))
         return category > 1 or (category == 1 and ranks[0] >= 9)
 
     def hand_value(self, seat: int, board_cards: list[str] | None = None,
@@ -719,8 +742,8 @@ class PokerHand:
         ranking = ranking or self.variant.high or self.variant.low
         if ranking is None:
             raise RuntimeError(f"{self.variant.name} has neither a high nor a low ranking")
-        hole = [DECK.index(c) for c in self.hole[seat]]
-        board = [DECK.index(c) for c in (self.board if board_cards is None else board_cards)]
+        hole = [_INDEX[c] for c in self.hole[seat]]
+        board = [_INDEX[c] for c in (self.board if board_cards is None else board_cards)]
         if self.variant.exactly_two:
             return omaha_best(hole, board, ranking)
         cards = hole + board
@@ -751,8 +774,8 @@ class PokerHand:
         need, ranking = self.variant.bad_beat_hole_cards, self.variant.high
         if self.variant.exactly_two or need == 0 or not board:
             return self.hand_value(seat, board, ranking)  # Omaha: two hole cards by its rule
-        hole = [DECK.index(c) for c in self.hole[seat]]
-        shared = [DECK.index(c) for c in board]
+        hole = [_INDEX[c] for c in self.hole[seat]]
+        shared = [_INDEX[c] for c in board]
         best = None
         for used in range(min(need, len(hole)), min(5, len(hole)) + 1):
             for mine in combinations(hole, used):
