@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from pelisali.cards import DECK
 from pelisali.poker.dealing import ShuffledCards
-from pelisali.poker.evaluate import high_value
+from pelisali.poker.hands import straight_top
 from pelisali.poker.games import make_variant
 from pelisali.poker.table import (
     HOLDEM_LIMIT,
@@ -130,13 +130,35 @@ def _strong_fair(hand: PokerHand, seat: int) -> tuple[bool, bool]:
         lows = {r for r in lows if r <= 7}
         return len(lows) >= min(4, len(cards)), len(lows) >= min(3, len(cards))
     if hand.variant.kind != "board" and len(cards) + len(hand.board) >= 5:
-        strength = high_value(cards + [_INDEX[c] for c in hand.board]) >> 20
+        strength = made_category(cards + [_INDEX[c] for c in hand.board])
         return strength >= 2, strength >= 1
     if len(hand.board) >= 3:
-        strength = high_value(cards[:2] + [_INDEX[c] for c in hand.board][:5]) >> 20
+        strength = made_category(cards[:2] + [_INDEX[c] for c in hand.board][:5])
         return strength >= 2, strength >= 1
     ranks = sorted((c >> 2 for c in cards), reverse=True)
     return ranks[0] == ranks[1] or ranks[1] >= 10, ranks[0] >= 9
+
+
+def made_category(cards: list[int]) -> int:
+    """The category of the best high hand of 5 to 7 distinct cards (indices), up to two
+    pair: 0 high card, 1 a pair, 2 two pair or better; what ``high_value(cards) >> 20``
+    says of it, without the lookups.
+
+    >>> made_category([_INDEX[c] for c in ("As", "Ks", "Qs", "Js", "9s")])
+    2
+    """
+    if not 5 <= len(cards) <= 7:
+        raise ValueError(f"a hand is 5 to 7 cards, not {len(cards)}")
+    ranks = {c >> 2 for c in cards}
+    repeats = len(cards) - len(ranks)
+    if repeats >= 2:  # two pair, three of a kind or better
+        return 2
+    suits = [c & 3 for c in cards]
+    if max(suits.count(s) for s in range(4)) >= 5:  # a flush
+        return 2
+    if len(ranks) >= 5 and straight_top(sum(1 << r for r in ranks)) >= 0:
+        return 2
+    return repeats
 
 
 def _strength(hand: PokerHand, seat: int) -> int:
