@@ -18,13 +18,15 @@ the same seed, so a seed replays the session.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from pelisali.cards import DECK
 from pelisali.poker.dealing import ShuffledCards
-from pelisali.poker.hands import straight_top
 from pelisali.poker.games import make_variant
+from pelisali.poker.hands import straight_top
 from pelisali.poker.table import (
     HOLDEM_LIMIT,
     HOLDEM_PL,
@@ -108,6 +110,8 @@ def random_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | N
 MAX_RAISES = 3  # bets and raises a street the rule-based bot makes way for; then it calls
 RAISE_SIZES = ("min", "half-pot", "pot")
 _SIZE_WEIGHTS = (3, 4, 3)
+_SIZE_CUMULATIVE = tuple(accumulate(_SIZE_WEIGHTS))
+_SIZE_TOTAL = _SIZE_CUMULATIVE[-1] + 0.0
 # The rule-based bot's fixed probabilities by hand strength (weak, fair, strong): of betting
 # when a check is free, on the first betting round and on later ones; and facing a bet, of
 # raising and of calling (folding the rest), and of calling a bet of one big blind or less
@@ -186,6 +190,13 @@ def raise_to(hand: PokerHand, size: str) -> int:
     return max(legal.raise_min, min(target, legal.raise_max))
 
 
+def _size(chooser: random.Random) -> str:
+    """A raise size drawn by :data:`_SIZE_WEIGHTS`: ``chooser.choices(RAISE_SIZES,
+    _SIZE_WEIGHTS)[0]``, the same draw, without adding the weights up each time."""
+    return RAISE_SIZES[bisect(_SIZE_CUMULATIVE, chooser.random() * _SIZE_TOTAL, 0,
+                              len(RAISE_SIZES) - 1)]
+
+
 def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | None]:
     """The first rule-based bot: raise the minimum with a strong hand (:func:`_strong_fair`),
     call small bets with anything fair, fold the rest. Its raises have no cap, so two of
@@ -223,10 +234,10 @@ def plausible_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int 
     if legal.check:
         bet = (_BET_FIRST if hand.street == 0 else _BET_LATER)[strength]
         if can_raise and draw < bet:
-            return "raise", raise_to(hand, chooser.choices(RAISE_SIZES, _SIZE_WEIGHTS)[0])
+            return "raise", raise_to(hand, _size(chooser))
         return "check", None
     if can_raise and draw < _RAISE[strength]:
-        return "raise", raise_to(hand, chooser.choices(RAISE_SIZES, _SIZE_WEIGHTS)[0])
+        return "raise", raise_to(hand, _size(chooser))
     call = _CHEAP_CALL if strength == 0 and legal.call <= hand.big_blind else _CALL[strength]
     if draw < _RAISE[strength] + call:
         return "call", None
@@ -265,6 +276,9 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
     showdowns = fees = actions = 0
     histories: list[str] = []
     ante, bring_in = forced_bets(variant, big_blind)
+    names = [bots[seat % len(bots)] for seat in range(players)]
+    play = [BOTS[name] for name in names]
+    discards, draws = bool(variant.discard_after), variant.kind == "draw"
     for number in range(hands):
         for i, s in enumerate(stacks):
             if s < big_blind:  # buy in again between hands, never during one
@@ -277,13 +291,13 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
             seat = hand.actor
             if seat is None:
                 raise RuntimeError("a hand that is not finished has a seat to act")
-            if hand.discarding:  # the bots throw away their lowest card
+            if discards and hand.discarding:  # the bots throw away their lowest card
                 hand.discard(min(hand.hole[seat], key=_INDEX.__getitem__))
                 continue
-            if hand.drawing:
-                hand.draw(draw_choice(hand, chooser, bots[seat % len(bots)]))
+            if draws and hand.drawing:
+                hand.draw(draw_choice(hand, chooser, names[seat]))
                 continue
-            action, to = BOTS[bots[seat % len(bots)]](hand, chooser)
+            action, to = play[seat](hand, chooser)
             hand.act(action, to)
         if hand.contested:  # the hands met at a showdown
             showdowns += 1

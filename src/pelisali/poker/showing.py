@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -70,8 +69,13 @@ def showing_value(cards: Sequence[str], ranking: str) -> int:
 @lru_cache(maxsize=1 << 16)
 def _showing_value(cards: tuple[str, ...], ranking: str) -> int:
     """:func:`showing_value`, kept for the up cards met again (a street asks every seat)."""
-    ranks = [_rank(c, ranking) for c in cards]
-    counts = Counter(ranks)
+    counts: dict[int, int] = {}
+    ace_is_low = ace_low(ranking)
+    for card in cards:
+        rank = _RANK[card]
+        if ace_is_low:
+            rank = 0 if rank == 12 else rank + 1
+        counts[rank] = counts.get(rank, 0) + 1
     order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
     shape = sorted(counts.values(), reverse=True)
     category = {4: 7, 3: 3}.get(shape[0], 0)

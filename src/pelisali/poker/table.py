@@ -294,11 +294,12 @@ class PokerHand:
             self.board.extend(card)
             self.log.append(f"d db {card[0]}")
             return
+        deal, hole, face_up, log = self.cards.deal, self.hole, self.up, self.log
         for seat in live:
-            cards = self.cards.deal(down + up)
-            self.hole[seat].extend(cards)
-            self.up[seat].extend(cards[down:])
-            self.log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
+            cards = deal(down + up)
+            hole[seat].extend(cards)
+            face_up[seat].extend(cards[down:])
+            log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
 
     # -- seats -----------------------------------------------------------------------------
     @cached_property
@@ -593,8 +594,11 @@ class PokerHand:
             others_act = False
             for s in range(len(folded)):
                 if s != seat and not folded[s]:
-                    others_act = others_act or stacks[s] > 0
-                    cover = max(cover, commits[s] + stacks[s])
+                    stack = stacks[s]
+                    if stack > 0:
+                        others_act = True
+                    if commits[s] + stack > cover:
+                        cover = commits[s] + stack
             can_raise = others_act
         raise_min = raise_max = None
         if can_raise:
@@ -642,7 +646,7 @@ class PokerHand:
         actor = self.actor
         if actor is None:  # legal() has refused a hand waiting for nobody
             raise RuntimeError("a hand with legal actions has a seat to act")
-        p = self._phh(actor)
+        p = (actor - self.button - 1) % self.players + 1  # the actor's PHH number
         if action == "fold":
             if not legal.fold:
                 raise PokerError("nothing to call: check instead of folding (this table "
@@ -702,9 +706,14 @@ class PokerHand:
         # asked to check (PokerKit and the card rooms agree).
         if pending:
             stacks, folded = self.stacks, self.folded
-            able = [s for s in range(len(folded)) if not folded[s] and stacks[s] > 0]
-            if len(able) <= 1 and all(self.street_commit[s] >= self.current_bet
-                                      for s in able):
+            able, count = -1, 0  # players with chips: none, one (``able``) or more
+            for s in range(len(folded)):
+                if not folded[s] and stacks[s] > 0:
+                    count += 1
+                    if count > 1:
+                        break
+                    able = s
+            if count == 0 or (count == 1 and self.street_commit[able] >= self.current_bet):
                 self._pending = []
         self._advance()
 
