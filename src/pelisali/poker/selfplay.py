@@ -38,6 +38,8 @@ from pelisali.rng import SeededRng
 from pelisali.rules.poker import POKER_GAME_IDS, load_poker_rules
 
 _INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index in the deck
+_RANK = {card: i >> 2 for i, card in enumerate(DECK)}  # 0 deuce ... 12 ace
+_STRAIGHTS = bytes(straight_top(mask) >= 0 for mask in range(1 << 13))  # by rank mask
 
 VARIANTS: dict[str, PokerVariant] = {
     "holdem": make_variant("holdem"), "holdem-limit": HOLDEM_LIMIT,
@@ -125,9 +127,9 @@ _CHEAP_CALL = 0.25
 
 def _strong_fair(hand: PokerHand, seat: int) -> tuple[bool, bool]:
     """A cheap proxy of the seat's hand: whether it is strong, and whether fair. High games
-    once five cards show: a pair or better strong, any made hand fair; before: a pair or
-    two high cards strong, a jack or better fair. Low games: four (three) different cards
-    of eight or lower."""
+    once five cards show: two pair or better strong, a pair or better fair; before: a pair
+    or two queens or better strong, a jack or better fair. Low games: four (three)
+    different cards of eight or lower."""
     cards = [_INDEX[c] for c in hand.hole[seat]]
     if hand.variant.high is None:  # a low game: count the different cards eight or lower
         lows = {0 if c >> 2 == 12 else (c >> 2) + 1 for c in cards}
@@ -139,7 +141,7 @@ def _strong_fair(hand: PokerHand, seat: int) -> tuple[bool, bool]:
     if len(hand.board) >= 3:
         strength = made_category(cards[:2] + [_INDEX[c] for c in hand.board][:5])
         return strength >= 2, strength >= 1
-    ranks = sorted((c >> 2 for c in cards), reverse=True)
+    ranks = sorted([_RANK[c] for c in hand.hole[seat]], reverse=True)
     return ranks[0] == ranks[1] or ranks[1] >= 10, ranks[0] >= 9
 
 
@@ -153,22 +155,20 @@ def made_category(cards: list[int]) -> int:
     """
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"a hand is 5 to 7 cards, not {len(cards)}")
-    ranks = {c >> 2 for c in cards}
-    repeats = len(cards) - len(ranks)
+    mask = repeats = 0
+    for c in cards:
+        bit = 1 << (c >> 2)
+        if mask & bit:
+            repeats += 1
+        mask |= bit
     if repeats >= 2:  # two pair, three of a kind or better
         return 2
+    if _STRAIGHTS[mask]:
+        return 2
     suits = [c & 3 for c in cards]
-    if max(suits.count(s) for s in range(4)) >= 5:  # a flush
-        return 2
-    if len(ranks) >= 5 and straight_top(sum(1 << r for r in ranks)) >= 0:
-        return 2
+    if suits.count(0) >= 5 or suits.count(1) >= 5 or suits.count(2) >= 5 or suits.count(3) >= 5:
+        return 2  # a flush
     return repeats
-
-
-def _strength(hand: PokerHand, seat: int) -> int:
-    """The seat's hand as 2 strong, 1 fair, 0 weak (:func:`_strong_fair`)."""
-    strong, fair = _strong_fair(hand, seat)
-    return 2 if strong else 1 if fair else 0
 
 
 def raises_this_street(hand: PokerHand) -> int:
@@ -217,14 +217,15 @@ def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | No
 
 def plausible_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | None]:
     """A plausible, bounded player: bets, raises, calls and folds with fixed probabilities
-    by the betting round and the strength of its hand (:func:`_strength`); a raise is the
+    by the betting round and the strength of its hand (:func:`_strong_fair`); a raise is the
     minimum, half the pot or the pot; once a street has :data:`MAX_RAISES` bets and
     raises it only calls or folds. In stud it brings in, completing with a strong hand."""
     legal = hand.legal()
     seat = hand.actor
     if seat is None:
         raise RuntimeError("a bot acts only when a seat is to act")
-    strength = _strength(hand, seat)
+    strong, fair = _strong_fair(hand, seat)
+    strength = 2 if strong else 1 if fair else 0
     can_raise = legal.raise_min is not None and raises_this_street(hand) < MAX_RAISES
     draw = chooser.random()
     if not legal.fold and not legal.check:  # the bring-in: post it or complete

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from pelisali.cards import DECK
@@ -83,6 +83,10 @@ class Legal:
     call: int  # chips to call (0 when checking)
     raise_min: int | None  # smallest total a bet or raise may make this street
     raise_max: int | None
+
+
+# The same few answers come up action after action: one frozen Legal for each, kept.
+_legal = lru_cache(maxsize=1 << 12)(Legal)
 
 
 class _NoCards:
@@ -587,50 +591,52 @@ class PokerHand:
                          raise_min=min(self.big_blind, top) if can_complete else None,
                          raise_max=top if can_complete else None)
         stacks, commits, folded = self.stacks, self.street_commit, self.folded
-        to_call = min(self.current_bet - commits[seat], stacks[seat])
-        can_raise = stacks[seat] > to_call and self._level_acted[seat] < self.full_raises
-        cover = 0  # the most an opponent still in could put in this street
-        if can_raise:
+        stack, current = stacks[seat], self.current_bet
+        to_call = min(current - commits[seat], stack)
+        raise_min = raise_max = None
+        if stack > to_call and self._level_acted[seat] < self.full_raises:
             others_act = False
+            cover = 0  # the most an opponent still in could put in this street
             for s in range(len(folded)):
                 if s != seat and not folded[s]:
-                    stack = stacks[s]
-                    if stack > 0:
+                    other = stacks[s]
+                    if other > 0:
                         others_act = True
-                    if commits[s] + stack > cover:
-                        cover = commits[s] + stack
-            can_raise = others_act
-        raise_min = raise_max = None
-        if can_raise:
-            # A raise needs an opponent who could put in more than the bet now.
-            all_in = most = commits[seat] + stacks[seat]
-            if cover <= self.current_bet:
-                return Legal(fold=to_call > 0, check=to_call == 0, call=to_call,
-                             raise_min=None, raise_max=None)
-            completing = (self.variant.kind == "stud" and self.street == 0
-                          and self.current_bet < self.big_blind)  # over the bring-in
-            opening = self.variant.openers and self.street == 0 and self.current_bet == 0
-            if opening and not self._has_openers(seat):
-                return Legal(fold=False, check=True, call=0, raise_min=None, raise_max=None)
-            if self.variant.structure == "limit":
-                if self.bets_this_street < self.variant.raise_cap:
-                    size = self.big_blind * (2 if self.street >= self.variant.big_bet_from
-                                             else 1)
-                    target = size if completing and self.street == 0 else self.current_bet + size
-                    raise_min = raise_max = min(target, most)
-            else:
-                smallest = self.current_bet + max(self.last_raise, self.big_blind)
-                if completing:
-                    smallest = self.big_blind
-                top = most
-                if self.variant.structure == "pot-limit":  # call, then raise the pot
-                    top = min(self.current_bet + sum(self.total_commit) + to_call, most)
-                if smallest <= top:
-                    raise_min, raise_max = smallest, top
-                elif top == all_in:  # less than a full raise only all-in
-                    raise_min = raise_max = top
-        return Legal(fold=to_call > 0, check=to_call == 0, call=to_call,
-                     raise_min=raise_min, raise_max=raise_max)
+                    if commits[s] + other > cover:
+                        cover = commits[s] + other
+            if others_act:
+                # A raise needs an opponent who could put in more than the bet now.
+                if cover <= current:
+                    return _legal(to_call > 0, to_call == 0, to_call, None, None)
+                if (self.variant.openers and self.street == 0 and current == 0
+                        and not self._has_openers(seat)):  # no openers: check (or fold)
+                    return _legal(False, True, 0, None, None)
+                raise_min, raise_max = self._raise_range(seat, to_call)
+        return _legal(to_call > 0, to_call == 0, to_call, raise_min, raise_max)
+
+    def _raise_range(self, seat: int, to_call: int) -> tuple[int | None, int | None]:
+        """The smallest and the largest total a raise may make now (None: no raise)."""
+        variant, street, current = self.variant, self.street, self.current_bet
+        all_in = most = self.street_commit[seat] + self.stacks[seat]
+        completing = (variant.kind == "stud" and street == 0
+                      and current < self.big_blind)  # over the bring-in
+        if variant.structure == "limit":
+            if self.bets_this_street < variant.raise_cap:
+                size = self.big_blind * (2 if street >= variant.big_bet_from else 1)
+                target = size if completing and street == 0 else current + size
+                return min(target, most), min(target, most)
+            return None, None
+        smallest = current + max(self.last_raise, self.big_blind)
+        if completing:
+            smallest = self.big_blind
+        top = most
+        if variant.structure == "pot-limit":  # call, then raise the pot
+            top = min(current + sum(self.total_commit) + to_call, most)
+        if smallest <= top:
+            return smallest, top
+        if top == all_in:  # less than a full raise only all-in
+            return top, top
+        return None, None
 
     def act(self, action: str, to: int | None = None, seat: int | None = None) -> None:
         """``fold``, ``check``, ``call``, or ``raise`` (``bet``) to a street total ``to``."""
