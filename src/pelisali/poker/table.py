@@ -30,7 +30,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 
 from pelisali.cards import DECK
-from pelisali.poker.dealing import CardSource, DealtCards
+from pelisali.poker.dealing import CardSource, DealtCards, ShuffledCards
 from pelisali.poker.describe import describe
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
@@ -279,8 +279,11 @@ class PokerHand:
         if self.variant.kind == "stud":
             self._deal_stud_street(0)
             return
-        for seat in self._order_from(self._left_of(self.button)):
-            self.hole[seat] = self.cards.deal(self.variant.hole_cards)
+        n, order = self.variant.hole_cards, self._order_from(self._left_of(self.button))
+        # A shuffled deck deals them in one go, as a seat at a time would (see stud's).
+        dealt = self.cards.deal(n * len(order)) if type(self.cards) is ShuffledCards else None
+        for i, seat in enumerate(order):
+            self.hole[seat] = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
             self.log.append(f"d dh p{self._phh(seat)} {''.join(self.hole[seat])}")
         if self.variant.board_streets and self.variant.board_streets[0]:
             cards = self.cards.deal(self.variant.board_streets[0])  # Courchevel
@@ -298,9 +301,13 @@ class PokerHand:
             self.board.extend(card)
             self.log.append(f"d db {card[0]}")
             return
-        deal, hole, face_up, log = self.cards.deal, self.hole, self.up, self.log
-        for seat in live:
-            cards = deal(down + up)
+        hole, face_up, log, n = self.hole, self.up, self.log, down + up
+        # A shuffled deck deals the street in one go, the cards each seat would get in turn;
+        # other sources (chance, a given order) a seat at a time, so that a deal cut short
+        # leaves the seats dealt so far with their cards.
+        dealt = self.cards.deal(n * len(live)) if type(self.cards) is ShuffledCards else None
+        for i, seat in enumerate(live):
+            cards = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
             hole[seat].extend(cards)
             face_up[seat].extend(cards[down:])
             log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
@@ -408,9 +415,10 @@ class PokerHand:
         self.full_raises += 1
         first = self._first_to_act(preflop)
         self._opener = first
-        self._pending = [s for s in self._order_from(first) if self._can_act(s)]
+        folded, stacks = self.folded, self.stacks
+        self._pending = [s for s in self._order_from(first) if not folded[s] and stacks[s] > 0]
         # A round needs at least two players able to bet, or one facing a bet.
-        able = [s for s in self._in_hand() if self.stacks[s] > 0]
+        able = [s for s in range(len(folded)) if not folded[s] and stacks[s] > 0]
         if len(able) < 2 and not (able and self.street_commit[able[0]] < self.current_bet):
             self._pending = []
         self._bring_in_due = (preflop and self.variant.kind == "stud" and bool(self._pending))
@@ -648,7 +656,9 @@ class PokerHand:
             raise PokerError(f"seat {self._drawing[0]} must draw first")
         if seat is not None and seat != self.actor:
             raise PokerError(f"seat {seat} is out of turn; seat {self.actor} is to act")
-        legal = self.legal()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal()
         actor = self.actor
         if actor is None:  # legal() has refused a hand waiting for nobody
             raise RuntimeError("a hand with legal actions has a seat to act")
@@ -697,8 +707,9 @@ class PokerHand:
             self.bets_this_street += 1
             self.log.append(f"p{p} cbr {to}")
             self._opener = actor
+            folded, stacks = self.folded, self.stacks
             self._pending = [s for s in self._order_from(self._left_of(actor))
-                             if s != actor and self._can_act(s)]
+                             if s != actor and not folded[s] and stacks[s] > 0]
         else:
             raise PokerError(f"unknown action {action!r}: fold, check, call, raise, bring-in")
         self._level_acted[actor] = self.full_raises
