@@ -5,7 +5,9 @@ seven-handed limit stud and six-handed deuce-to-seven triple draw, once with ran
 legal actions (``random``) and once with the bots ``pelisali poker selfplay`` plays by
 default (``plausible``); PokerKit then plays the very same hands, action for action,
 by replaying their PHH histories through its state machine. Both are timed in this
-one run, and the ratio of the times is the ratio per action. The actions a hand are
+one run, and the ratio of the times is the ratio per action. Times are CPU seconds
+(``time.process_time``, a child's user and system time), which other work on a shared
+machine does not stretch as it stretches the wall clock. The actions a hand are
 set beside those of PokerKit's own random bots (``pokerkit_bots.py``) in each game;
 the command line's ``poker selfplay`` is timed as a process, start-up included.
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -31,7 +34,7 @@ from pokerkit.notation import HandHistory
 from pokerkit_bots import decisions_per_hand
 
 from pelisali.poker.evaluate import rank_table, tables
-from pelisali.poker.rankings import omaha_best
+from pelisali.poker.rankings import high_value_of, omaha_best
 from pelisali.poker.selfplay import VARIANTS, selfplay
 
 GAMES = {"holdem": "six-handed no-limit hold'em", "omaha": "six-handed pot-limit Omaha",
@@ -51,21 +54,21 @@ def measure(game: str, bot: str, hands: int, repeat: int) -> dict[str, float]:
     variant, players = VARIANTS[game], seats(game)
     ours = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         selfplay(variant, hands, seed=1, players=players, bots=(bot,))
-        ours = min(ours, time.perf_counter() - start)
+        ours = min(ours, time.process_time() - start)
     result = selfplay(variant, hands, seed=1, players=players, bots=(bot,),
                       keep_histories=True)
     parsed = [HandHistory.loads(text) for text in result.histories]
     theirs = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         with warnings.catch_warnings():  # PokerKit warns when a reshuffled card is dealt
             warnings.simplefilter("ignore")
             for history in parsed:
                 for _state in history:
                     pass
-        theirs = min(theirs, time.perf_counter() - start)
+        theirs = min(theirs, time.process_time() - start)
     return {"actions_per_hand": result.actions / hands,
             "pelisali_actions_per_second": result.actions / ours,
             "pokerkit_actions_per_second": result.actions / theirs,
@@ -75,12 +78,14 @@ def measure(game: str, bot: str, hands: int, repeat: int) -> dict[str, float]:
 
 
 def measure_cli(game: str, hands: int) -> dict[str, float]:
-    """``pelisali poker selfplay`` as a process, start-up and imports included."""
-    start = time.perf_counter()
+    """``pelisali poker selfplay`` as a process, start-up and imports included (its CPU
+    seconds, user and system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([str(PELISALI), "poker", "selfplay", "--game", game, "--hands",
                           str(hands), "--seed", "1", "--players", str(seats(game))],
                          capture_output=True, text=True, check=True).stdout
-    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     found = re.search(r"([\d,]+) actions", out)
     if found is None:
         raise RuntimeError(f"no action count in {out!r}")
@@ -100,6 +105,7 @@ def main() -> None:
     args = parser.parse_args()
     bots = tuple(args.bots.split(","))
     tables(), rank_table(7), omaha_best([0, 1, 2, 3], [4, 5, 6])  # built once, not timed
+    high_value_of([0, 5, 10, 15, 20, 25, 30])
     games: dict[str, dict[str, object]] = {}
     for game in args.games.split(","):
         figures: dict[str, object] = {bot: measure(game, bot, args.hands, args.repeat)

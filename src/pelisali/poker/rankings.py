@@ -268,16 +268,54 @@ def _distinct_cards(hole: Sequence[int], board: Sequence[int]) -> bool:
 
 
 @cache
-def _five_card_tables() -> tuple[dict[int, int], tuple[int, ...]]:
-    """The high values of five cards as Python lookups: by rank-key sum (not a flush), and
-    by rank mask (five of a suit); the same tables :func:`high_value` reads."""
-    ranks = rank_table(5)
+def _rank_values(n: int) -> dict[int, int]:
+    """The best non-flush high value of ``n`` cards by their rank-key sum, as a Python
+    lookup: the entries of ``rank_table(n)`` that a hand can reach."""
+    ranks = rank_table(n)
     by_key = {}
-    for combo in itertools.combinations_with_replacement(range(13), 5):
+    for combo in itertools.combinations_with_replacement(range(13), n):
         if max(combo.count(r) for r in combo) <= 4:
             key = sum(RANK_KEYS[r] for r in combo)
             by_key[key] = int(ranks[key])
-    return by_key, tuple(int(v) for v in tables().flush_value)
+    return by_key
+
+
+@cache
+def _flush_values() -> tuple[int, ...]:
+    """The best flush value by 13-bit rank mask, as ``tables().flush_value`` has it."""
+    return tuple(int(v) for v in tables().flush_value)
+
+
+def _five_card_tables() -> tuple[dict[int, int], tuple[int, ...]]:
+    """The high values of five cards as Python lookups: by rank-key sum (not a flush), and
+    by rank mask (five of a suit); the same tables :func:`high_value` reads."""
+    return _rank_values(5), _flush_values()
+
+
+def high_value_of(cards: Sequence[int]) -> int:
+    """:func:`high_value` (5 to 7 cards, indices 0-51) from the same tables read as Python
+    lookups, without NumPy's cost a call; cards it refuses take its path and its error.
+
+    >>> high_value_of([48, 44, 40, 36, 32]) == high_value([48, 44, 40, 36, 32])
+    True
+    """
+    n = len(cards)
+    if not 5 <= n <= 7 or len(set(cards)) != n or not all(0 <= c <= 51 for c in cards):
+        return high_value(cards)
+    key = 0
+    suits = [0, 0, 0, 0]
+    for c in cards:
+        key += RANK_KEYS[c >> 2]
+        suits[c & 3] += 1
+    value = _rank_values(n)[key]
+    for suit in range(4):
+        if suits[suit] >= 5:  # one suit at most, in seven cards
+            mask = 0
+            for c in cards:
+                if c & 3 == suit:
+                    mask |= 1 << (c >> 2)
+            return max(value, _flush_values()[mask])
+    return value
 
 
 def _omaha_high(hole: Sequence[int], board: Sequence[int]) -> int:

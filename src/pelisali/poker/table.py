@@ -34,7 +34,7 @@ from pelisali.poker.dealing import CardSource, DealtCards, ShuffledCards
 from pelisali.poker.describe import describe
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
-from pelisali.poker.rankings import omaha_best
+from pelisali.poker.rankings import high_value_of, omaha_best
 from pelisali.poker.showing import bring_in_key, showing_value, suit_tiebreak
 from pelisali.poker.variants import (  # the games as rule data; names kept importable here
     COURCHEVEL_PL,
@@ -774,7 +774,7 @@ class PokerHand:
             return omaha_best(hole, board, ranking)
         cards = hole + board
         if ranking == "high" and len(cards) <= 7:
-            return high_value(cards)
+            return high_value_of(cards)
         return ranked_value(cards, ranking)
 
     def bad_beat_hands(self) -> list[dict[int, int]]:
