@@ -130,18 +130,19 @@ def _strong_fair(hand: PokerHand, seat: int) -> tuple[bool, bool]:
     once five cards show: two pair or better strong, a pair or better fair; before: a pair
     or two queens or better strong, a jack or better fair. Low games: four (three)
     different cards of eight or lower."""
-    cards = [_INDEX[c] for c in hand.hole[seat]]
-    if hand.variant.high is None:  # a low game: count the different cards eight or lower
+    hole, board, variant = hand.hole[seat], hand.board, hand.variant
+    if variant.high is None:  # a low game: count the different cards eight or lower
+        cards = [_INDEX[c] for c in hole]
         lows = {0 if c >> 2 == 12 else (c >> 2) + 1 for c in cards}
         lows = {r for r in lows if r <= 7}
         return len(lows) >= min(4, len(cards)), len(lows) >= min(3, len(cards))
-    if hand.variant.kind != "board" and len(cards) + len(hand.board) >= 5:
-        strength = made_category(cards + [_INDEX[c] for c in hand.board])
+    if variant.kind != "board" and len(hole) + len(board) >= 5:
+        strength = made_category([_INDEX[c] for c in (*hole, *board)])
         return strength >= 2, strength >= 1
-    if len(hand.board) >= 3:
-        strength = made_category(cards[:2] + [_INDEX[c] for c in hand.board][:5])
+    if len(board) >= 3:
+        strength = made_category([_INDEX[c] for c in (*hole[:2], *board[:5])])
         return strength >= 2, strength >= 1
-    ranks = sorted([_RANK[c] for c in hand.hole[seat]], reverse=True)
+    ranks = sorted([_RANK[c] for c in hole], reverse=True)
     return ranks[0] == ranks[1] or ranks[1] >= 10, ranks[0] >= 9
 
 
