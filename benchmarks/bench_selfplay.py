@@ -1,73 +1,146 @@
-"""Self-play hands per second: Pelisali's table engine and PokerKit on the same hands.
+"""Self-play actions per second: Pelisali's table engine and PokerKit on the same hands.
 
-Pelisali plays N hands of no-limit hold'em (six seats), limit stud (seven) and
-deuce-to-seven triple draw (six) with random legal actions; PokerKit then plays the
-very same hands, action for action, by replaying their PHH histories through its state
-machine. Both are timed in this one run.
+Pelisali plays N hands of six-handed no-limit hold'em, six-handed pot-limit Omaha,
+seven-handed limit stud and six-handed deuce-to-seven triple draw, once with random
+legal actions (``random``) and once with the bots ``pelisali poker selfplay`` plays by
+default (``plausible``); PokerKit then plays the very same hands, action for action,
+by replaying their PHH histories through its state machine. Both are timed in this
+one run, and the ratio of the times is the ratio per action. Times are CPU seconds
+(``time.process_time``, a child's user and system time), which other work on a shared
+machine does not stretch as it stretches the wall clock. The actions a hand are
+set beside those of PokerKit's own random bots (``pokerkit_bots.py``) in each game;
+the command line's ``poker selfplay`` is timed as a process, start-up included.
 
-    .venv/bin/python benchmarks/bench_selfplay.py [--hands N] [--json]
+    .venv/bin/python benchmarks/bench_selfplay.py [--hands N] [--cli-hands N]
+                                                  [--repeat K] [--games G,...]
+                                                  [--bots B,...] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
+import re
+import resource
+import subprocess
+import sys
 import time
 import warnings
 from datetime import UTC, datetime
+from pathlib import Path
 
+from machine import cpu_line
 from pokerkit.notation import HandHistory
+from pokerkit_bots import decisions_per_hand
 
 from pelisali.poker.evaluate import rank_table, tables
+from pelisali.poker.rankings import high_value_of, omaha_best
 from pelisali.poker.selfplay import VARIANTS, selfplay
 
-GAMES = {"holdem": "six-handed no-limit hold'em", "stud": "seven-handed limit stud",
+GAMES = {"holdem": "six-handed no-limit hold'em", "omaha": "six-handed pot-limit Omaha",
+         "stud": "seven-handed limit stud",
          "triple-draw": "six-handed limit deuce-to-seven triple draw"}
+BOTS = ("random", "plausible")
+PELISALI = Path(sys.executable).with_name("pelisali")
 
 
-def measure(game: str, hands: int) -> dict[str, float]:
-    """Hands per second for both engines on the same ``hands`` hands of ``game``."""
-    variant = VARIANTS[game]
-    players = 7 if variant.kind == "stud" else 6
-    start = time.perf_counter()
-    selfplay(variant, hands, seed=1, players=players, bots=("random",))
-    ours_seconds = time.perf_counter() - start
-    histories = selfplay(variant, hands, seed=1, players=players, bots=("random",),
-                         keep_histories=True).histories
-    parsed = [HandHistory.loads(text) for text in histories]
-    start = time.perf_counter()
-    with warnings.catch_warnings():  # PokerKit warns when a reshuffled card is dealt
-        warnings.simplefilter("ignore")
-        for history in parsed:
-            for _state in history:
-                pass
-    theirs_seconds = time.perf_counter() - start
-    return {"pelisali_hands_per_second": hands / ours_seconds,
-            "pokerkit_hands_per_second": hands / theirs_seconds,
-            "ratio": theirs_seconds / ours_seconds}
+def seats(game: str) -> int:
+    return 7 if VARIANTS[game].kind == "stud" else 6
+
+
+def measure(game: str, bot: str, hands: int, repeat: int) -> dict[str, float]:
+    """Both engines on the same ``hands`` hands of ``game`` played by ``bot``: seconds,
+    actions a second and a hand, and the ratio per action (the best of ``repeat``)."""
+    variant, players = VARIANTS[game], seats(game)
+    ours = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        selfplay(variant, hands, seed=1, players=players, bots=(bot,))
+        ours = min(ours, time.process_time() - start)
+    result = selfplay(variant, hands, seed=1, players=players, bots=(bot,),
+                      keep_histories=True)
+    parsed = [HandHistory.loads(text) for text in result.histories]
+    theirs = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        with warnings.catch_warnings():  # PokerKit warns when a reshuffled card is dealt
+            warnings.simplefilter("ignore")
+            for history in parsed:
+                for _state in history:
+                    pass
+        theirs = min(theirs, time.process_time() - start)
+    return {"actions_per_hand": result.actions / hands,
+            "pelisali_actions_per_second": result.actions / ours,
+            "pokerkit_actions_per_second": result.actions / theirs,
+            "pelisali_hands_per_second": hands / ours,
+            "pokerkit_hands_per_second": hands / theirs,
+            "ratio": theirs / ours}
+
+
+def measure_cli(game: str, hands: int) -> dict[str, float]:
+    """``pelisali poker selfplay`` as a process, start-up and imports included (its CPU
+    seconds, user and system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([str(PELISALI), "poker", "selfplay", "--game", game, "--hands",
+                          str(hands), "--seed", "1", "--players", str(seats(game))],
+                         capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    found = re.search(r"([\d,]+) actions", out)
+    if found is None:
+        raise RuntimeError(f"no action count in {out!r}")
+    actions = int(found.group(1).replace(",", ""))
+    return {"hands_per_second": hands / seconds, "actions_per_second": actions / seconds,
+            "actions_per_hand": actions / hands}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--cli-hands", type=int, default=20000)
+    parser.add_argument("--repeat", type=int, default=1, help="best of K timings")
+    parser.add_argument("--games", default=",".join(GAMES), help="of " + ", ".join(GAMES))
+    parser.add_argument("--bots", default=",".join(BOTS), help="of " + ", ".join(BOTS))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    tables(), rank_table(7)  # built once, not timed
-    out: dict[str, object] = {
-        "machine": f"{platform.processor() or platform.machine()}, CPython "
-                   f"{platform.python_version()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-        "hands": args.hands,
-        "games": {game: measure(game, args.hands) for game in GAMES},
-    }
+    bots = tuple(args.bots.split(","))
+    tables(), rank_table(7), omaha_best([0, 1, 2, 3], [4, 5, 6])  # built once, not timed
+    high_value_of([0, 5, 10, 15, 20, 25, 30])
+    games: dict[str, dict[str, object]] = {}
+    for game in args.games.split(","):
+        figures: dict[str, object] = {bot: measure(game, bot, args.hands, args.repeat)
+                                      for bot in bots}
+        figures["pokerkit_random_bots_actions_per_hand"] = decisions_per_hand(
+            game, hands=500, seed=1, players=seats(game))
+        if args.cli_hands:
+            figures["cli"] = measure_cli(game, args.cli_hands)
+        games[game] = figures
+    out = {"machine": f"{cpu_line()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+           "hands": args.hands, "cli_hands": args.cli_hands, "games": games}
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"{out['machine']}: {args.hands} hands a game, random actions (target 10x)")
-    for game, figures in out["games"].items():  # type: ignore[attr-defined]
-        print(f"{GAMES[game]:45s} pelisali {figures['pelisali_hands_per_second']:7,.0f} "
-              f"hands/s; PokerKit {figures['pokerkit_hands_per_second']:6,.0f} hands/s; "
-              f"ratio {figures['ratio']:.2f}x")
+    print(f"{out['machine']}\n{args.hands} hands a game and bot, the same hands in both "
+          f"engines (target 10x per action)")
+    for game, figures in games.items():
+        print(f"{GAMES[game]}: PokerKit's random bots "
+              f"{figures['pokerkit_random_bots_actions_per_hand']:.1f} actions a hand")
+        for bot in bots:
+            f = figures[bot]
+            assert isinstance(f, dict)
+            print(f"  {bot:9s} {f['actions_per_hand']:5.1f} actions/hand; pelisali "
+                  f"{f['pelisali_actions_per_second']:8,.0f} actions/s "
+                  f"({f['pelisali_hands_per_second']:6,.0f} hands/s); PokerKit "
+                  f"{f['pokerkit_actions_per_second']:7,.0f} actions/s "
+                  f"({f['pokerkit_hands_per_second']:5,.0f} hands/s); ratio {f['ratio']:.1f}x")
+        if "cli" in figures and "plausible" in figures:
+            cli, plausible = figures["cli"], figures["plausible"]
+            assert isinstance(cli, dict) and isinstance(plausible, dict)
+            print(f"  CLI poker selfplay --hands {args.cli_hands}: "
+                  f"{cli['hands_per_second']:,.0f} hands/s, "
+                  f"{cli['actions_per_second']:,.0f} actions/s; "
+                  f"{cli['actions_per_second'] / plausible['pokerkit_actions_per_second']:.1f}x "
+                  f"PokerKit's actions/s")
 
 
 if __name__ == "__main__":

@@ -91,6 +91,21 @@ class SeededRng:
         _check_bound(n)
         return self._gen.integers(0, n, size=size, dtype=np.int64)
 
+    def shuffle_draws(self, n: int) -> list[int]:
+        """A Fisher–Yates shuffle's draws for ``n`` items, below ``i + 1`` for ``i`` from
+        ``n - 1`` down to 1, in one call: the very draws of that many :meth:`randbelow`
+        calls, from the same stream (NumPy bounds each element as it bounds one).
+
+        >>> a, b = SeededRng(5), SeededRng(5)
+        >>> a.shuffle_draws(52) == [b.randbelow(i + 1) for i in range(51, 0, -1)]
+        True
+        """
+        if n < 2:
+            return []
+        _check_bound(n)
+        draws: list[int] = self._gen.integers(0, np.arange(n, 1, -1, dtype=np.int64)).tolist()
+        return draws
+
 
 MAX_BOUND = (1 << 63) - 1  # draws are int64
 
@@ -107,6 +122,11 @@ def shuffle(items: list[T], rng: Rng) -> list[T]:
     [1, 2, 3]
     """
     out = list(items)
+    if isinstance(rng, SeededRng) and type(rng).randbelow is SeededRng.randbelow:
+        draws = rng.shuffle_draws(len(out))  # every draw in one call
+        for i, j in zip(range(len(out) - 1, 0, -1), draws, strict=True):
+            out[i], out[j] = out[j], out[i]
+        return out
     for i in range(len(out) - 1, 0, -1):
         j = rng.randbelow(i + 1)
         out[i], out[j] = out[j], out[i]

@@ -314,7 +314,7 @@ def selfplay(
     draws: DrawsOption = None, openers: OpenersOption = False,
     point_value: Annotated[int, typer.Option(help="Chinese Poker: cents a point")] = 100,
 ) -> None:
-    """Bots (random legal actions and a simple rule-based player) play N hands."""
+    """Rule-based bots (bounded raises, plausible frequencies) play N hands."""
     from pelisali.poker.selfplay import selfplay as run_selfplay
 
     if hands <= 0 or not 2 <= players <= 12 or seed < 0:
@@ -333,8 +333,9 @@ def selfplay(
         with open(phh, "w", encoding="utf-8") as handle:
             handle.write("\n".join(f"[{i + 1}]\n{h}" for i, h in enumerate(result.histories)))
     console.print(f"{result.hands:,} hands of {result.variant}, seed {seed}: "
-                  f"{result.showdowns:,} showdowns; chips bought {result.bought:,}, "
-                  f"at the table {sum(result.final_stacks):,}, fees {result.fees:,}")
+                  f"{result.actions:,} actions, {result.showdowns:,} showdowns; "
+                  f"chips bought {result.bought:,}, at the table "
+                  f"{sum(result.final_stacks):,}, fees {result.fees:,}")
     console.print("final stacks: " + ", ".join(str(s) for s in result.final_stacks))
     if phh:
         note = "" if variant.phh_code else (

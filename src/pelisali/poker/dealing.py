@@ -84,7 +84,14 @@ class ShuffledCards:
         return self._stub().remaining
 
     def deal(self, n: int) -> list[str]:
-        return self._stub().deal(n)
+        shoe = self._stub()
+        start = shoe.position
+        if not 0 <= n <= len(shoe.cards) - start:
+            return shoe.deal(n)  # refused, as the shoe refuses it
+        out = shoe.cards[start:start + n]  # what Shoe.deal does, without a call a card
+        shoe.position = start + n
+        shoe.dealt.extend(out)
+        return out
 
     def reshuffle_in(self, cards: Sequence[str]) -> None:
         self._stub().cards.extend(shuffle(list(cards), self.rng))

@@ -25,10 +25,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import overload
 
 from pelisali.cards import DECK, CardError
-from pelisali.poker.evaluate import high_value
+from pelisali.poker.evaluate import RANK_KEYS, high_value, rank_table, tables
 from pelisali.poker.hands import pack, unpack
 
 # Sökö (RAY 2016 1.4.1.1.1; RULINGS): four-card straight and flush between pair and two pair.
@@ -249,12 +250,91 @@ def omaha_best(hole: Sequence[int], board: Sequence[int], evaluator: str = "high
         raise CardError("Omaha needs two or more hole cards and three or more board cards")
     if evaluator not in RULES:
         raise CardError(f"no five-card ranking {evaluator!r}; rankings: {', '.join(RULES)}")
+    if evaluator == "high" and _distinct_cards(hole, board):
+        return _omaha_high(hole, board)
     rule = RULES[evaluator].five
     best: int | None = None
     for two in itertools.combinations(hole, 2):
         for three in itertools.combinations(board, 3):
             value = rule([*two, *three])
             if value is not None and (best is None or value > best):
+                best = value
+    return best
+
+
+def _distinct_cards(hole: Sequence[int], board: Sequence[int]) -> bool:
+    cards = {*hole, *board}
+    return len(cards) == len(hole) + len(board) and all(0 <= c <= 51 for c in cards)
+
+
+@cache
+def _rank_values(n: int) -> dict[int, int]:
+    """The best non-flush high value of ``n`` cards by their rank-key sum, as a Python
+    lookup: the entries of ``rank_table(n)`` that a hand can reach."""
+    ranks = rank_table(n)
+    by_key = {}
+    for combo in itertools.combinations_with_replacement(range(13), n):
+        if max(combo.count(r) for r in combo) <= 4:
+            key = sum(RANK_KEYS[r] for r in combo)
+            by_key[key] = int(ranks[key])
+    return by_key
+
+
+@cache
+def _flush_values() -> tuple[int, ...]:
+    """The best flush value by 13-bit rank mask, as ``tables().flush_value`` has it."""
+    return tuple(int(v) for v in tables().flush_value)
+
+
+def _five_card_tables() -> tuple[dict[int, int], tuple[int, ...]]:
+    """The high values of five cards as Python lookups: by rank-key sum (not a flush), and
+    by rank mask (five of a suit); the same tables :func:`high_value` reads."""
+    return _rank_values(5), _flush_values()
+
+
+def high_value_of(cards: Sequence[int]) -> int:
+    """:func:`high_value` (5 to 7 cards, indices 0-51) from the same tables read as Python
+    lookups, without NumPy's cost a call; cards it refuses take its path and its error.
+
+    >>> high_value_of([48, 44, 40, 36, 32]) == high_value([48, 44, 40, 36, 32])
+    True
+    """
+    n = len(cards)
+    if not 5 <= n <= 7 or len(set(cards)) != n or not all(0 <= c <= 51 for c in cards):
+        return high_value(cards)
+    key = 0
+    suits = [0, 0, 0, 0]
+    for c in cards:
+        key += RANK_KEYS[c >> 2]
+        suits[c & 3] += 1
+    value = _rank_values(n)[key]
+    for suit in range(4):
+        if suits[suit] >= 5:  # one suit at most, in seven cards
+            mask = 0
+            for c in cards:
+                if c & 3 == suit:
+                    mask |= 1 << (c >> 2)
+            return max(value, _flush_values()[mask])
+    return value
+
+
+def _omaha_high(hole: Sequence[int], board: Sequence[int]) -> int:
+    """Omaha's best high hand, each two of the hole with each three of the board, as
+    :func:`high_value` values them: the pairs' and the triples' keys are summed once."""
+    by_key, flush_value = _five_card_tables()
+    pairs = [(RANK_KEYS[a >> 2] + RANK_KEYS[b >> 2], a & 3 if a & 3 == b & 3 else -1,
+              (1 << (a >> 2)) | (1 << (b >> 2))) for a, b in itertools.combinations(hole, 2)]
+    triples = [(RANK_KEYS[a >> 2] + RANK_KEYS[b >> 2] + RANK_KEYS[c >> 2],
+                a & 3 if a & 3 == b & 3 == c & 3 else -2,
+                (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)))
+               for a, b, c in itertools.combinations(board, 3)]
+    best = -1
+    for key, suit, mask in pairs:
+        for key3, suit3, mask3 in triples:
+            value = by_key[key + key3]
+            if suit == suit3:  # five of a suit
+                value = max(value, flush_value[mask | mask3])
+            if value > best:
                 best = value
     return best
 

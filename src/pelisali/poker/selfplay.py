@@ -1,9 +1,14 @@
 """Self-play: bots play hand after hand at one table, the button moving clockwise.
 
-Two bots: ``random`` takes a uniformly random legal action (a raise to a
-random legal amount); ``rules`` plays a simple rule-based game (raises with
-strong cards, calls with fair ones, folds the rest). Everything, the deck
-included, is drawn from one seeded generator, so a seed replays the session.
+Three bots: ``random`` takes a uniformly random legal action (a raise to a
+random legal amount), as PokerKit's random bots do; ``rules`` raises the
+minimum with a strong hand and calls with a fair one, with no cap on its
+raises; ``plausible``, the default, plays plausible, bounded poker: it bets,
+raises, calls and folds with fixed probabilities by the betting round and a
+cheap measure of its hand, raises the minimum, half the pot or the pot, and
+makes no more than :data:`MAX_RAISES` bets and raises a street. The deck is
+drawn from one seeded generator and the bots' choices from another made from
+the same seed, so a seed replays the session.
 
 >>> result = selfplay(VARIANTS["holdem"], hands=20, seed=3, players=3)
 >>> result.hands, sum(result.final_stacks) + result.fees == result.bought
@@ -13,13 +18,15 @@ included, is drawn from one seeded generator, so a seed replays the session.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from pelisali.cards import DECK
 from pelisali.poker.dealing import ShuffledCards
-from pelisali.poker.evaluate import high_value
 from pelisali.poker.games import make_variant
+from pelisali.poker.hands import straight_top
 from pelisali.poker.table import (
     HOLDEM_LIMIT,
     HOLDEM_PL,
@@ -29,6 +36,10 @@ from pelisali.poker.table import (
 )
 from pelisali.rng import SeededRng
 from pelisali.rules.poker import POKER_GAME_IDS, load_poker_rules
+
+_INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index in the deck
+_RANK = {card: i >> 2 for i, card in enumerate(DECK)}  # 0 deuce ... 12 ace
+_STRAIGHTS = bytes(straight_top(mask) >= 0 for mask in range(1 << 13))  # by rank mask
 
 VARIANTS: dict[str, PokerVariant] = {
     "holdem": make_variant("holdem"), "holdem-limit": HOLDEM_LIMIT,
@@ -98,28 +109,104 @@ def random_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | N
     return chooser.choice(options)
 
 
+MAX_RAISES = 3  # bets and raises a street the rule-based bot makes way for; then it calls
+RAISE_SIZES = ("min", "half-pot", "pot")
+_SIZE_WEIGHTS = (3, 4, 3)
+_SIZE_CUMULATIVE = tuple(accumulate(_SIZE_WEIGHTS))
+_SIZE_TOTAL = _SIZE_CUMULATIVE[-1] + 0.0
+# The rule-based bot's fixed probabilities by hand strength (weak, fair, strong): of betting
+# when a check is free, on the first betting round and on later ones; and facing a bet, of
+# raising and of calling (folding the rest), and of calling a bet of one big blind or less
+# with a weak hand.
+_BET_FIRST = (0.05, 0.25, 0.60)
+_BET_LATER = (0.08, 0.30, 0.65)
+_RAISE = (0.02, 0.08, 0.35)
+_CALL = (0.12, 0.60, 0.62)
+_CHEAP_CALL = 0.25
+
+
+def _strong_fair(hand: PokerHand, seat: int) -> tuple[bool, bool]:
+    """A cheap proxy of the seat's hand: whether it is strong, and whether fair. High games
+    once five cards show: two pair or better strong, a pair or better fair; before: a pair
+    or two queens or better strong, a jack or better fair. Low games: four (three)
+    different cards of eight or lower."""
+    hole, board, variant = hand.hole[seat], hand.board, hand.variant
+    if variant.high is None:  # a low game: count the different cards eight or lower
+        cards = [_INDEX[c] for c in hole]
+        lows = {0 if c >> 2 == 12 else (c >> 2) + 1 for c in cards}
+        lows = {r for r in lows if r <= 7}
+        return len(lows) >= min(4, len(cards)), len(lows) >= min(3, len(cards))
+    if variant.kind != "board" and len(hole) + len(board) >= 5:
+        strength = made_category([_INDEX[c] for c in (*hole, *board)])
+        return strength >= 2, strength >= 1
+    if len(board) >= 3:
+        strength = made_category([_INDEX[c] for c in (*hole[:2], *board[:5])])
+        return strength >= 2, strength >= 1
+    ranks = sorted([_RANK[c] for c in hole], reverse=True)
+    return ranks[0] == ranks[1] or ranks[1] >= 10, ranks[0] >= 9
+
+
+def made_category(cards: list[int]) -> int:
+    """The category of the best high hand of 5 to 7 distinct cards (indices), up to two
+    pair: 0 high card, 1 a pair, 2 two pair or better; what ``high_value(cards) >> 20``
+    says of it, without the lookups.
+
+    >>> made_category([_INDEX[c] for c in ("As", "Ks", "Qs", "Js", "9s")])
+    2
+    """
+    if not 5 <= len(cards) <= 7:
+        raise ValueError(f"a hand is 5 to 7 cards, not {len(cards)}")
+    mask = repeats = 0
+    for c in cards:
+        bit = 1 << (c >> 2)
+        if mask & bit:
+            repeats += 1
+        mask |= bit
+    if repeats >= 2:  # two pair, three of a kind or better
+        return 2
+    if _STRAIGHTS[mask]:
+        return 2
+    suits = [c & 3 for c in cards]
+    if suits.count(0) >= 5 or suits.count(1) >= 5 or suits.count(2) >= 5 or suits.count(3) >= 5:
+        return 2  # a flush
+    return repeats
+
+
+def raises_this_street(hand: PokerHand) -> int:
+    """The bets and raises made on this street so far (not the blinds)."""
+    blinds = hand.street == 0 and hand.variant.kind != "stud" and not hand.variant.openers
+    return hand.bets_this_street - blinds
+
+
+def raise_to(hand: PokerHand, size: str) -> int:
+    """The street total of a raise of ``size`` (``min``, ``half-pot``, ``pot``: the pot
+    after calling), within what the rules allow now."""
+    legal = hand.legal()
+    if legal.raise_min is None or legal.raise_max is None:
+        raise RuntimeError("no raise is allowed now")
+    if size == "min":
+        return legal.raise_min
+    pot = sum(hand.total_commit) + legal.call
+    target = hand.current_bet + (pot if size == "pot" else pot // 2)
+    return max(legal.raise_min, min(target, legal.raise_max))
+
+
+def _size(chooser: random.Random) -> str:
+    """A raise size drawn by :data:`_SIZE_WEIGHTS`: ``chooser.choices(RAISE_SIZES,
+    _SIZE_WEIGHTS)[0]``, the same draw, without adding the weights up each time."""
+    return RAISE_SIZES[bisect(_SIZE_CUMULATIVE, chooser.random() * _SIZE_TOTAL, 0,
+                              len(RAISE_SIZES) - 1)]
+
+
 def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | None]:
-    """Raise the minimum with a pair or better (or two high cards pre-flop), call small
-    bets with anything fair, fold the rest."""
+    """The first rule-based bot: raise the minimum with a strong hand (:func:`_strong_fair`),
+    call small bets with anything fair, fold the rest. Its raises have no cap, so two of
+    them raise each other a big blind at a time; self-play's bots are ``plausible``."""
     legal = hand.legal()
     seat = hand.actor
     if seat is None:
         raise RuntimeError("a bot acts only when a seat is to act")
-    cards = [DECK.index(c) for c in hand.hole[seat]]
-    if hand.variant.high is None:  # a low game: count the different cards eight or lower
-        lows = {0 if c >> 2 == 12 else (c >> 2) + 1 for c in cards}
-        lows = {r for r in lows if r <= 7}
-        strong, fair = len(lows) >= min(4, len(cards)), len(lows) >= min(3, len(cards))
-    elif hand.variant.kind != "board" and len(cards) + len(hand.board) >= 5:
-        strength = high_value(cards + [DECK.index(c) for c in hand.board]) >> 20
-        strong, fair = strength >= 2, strength >= 1
-    elif len(hand.board) >= 3:
-        strength = high_value(cards[:2] + [DECK.index(c) for c in hand.board][:5]) >> 20
-        strong, fair = strength >= 2, strength >= 1
-    else:
-        ranks = sorted((c >> 2 for c in cards), reverse=True)
-        strong = ranks[0] == ranks[1] or ranks[1] >= 10
-        fair = ranks[0] >= 9
+    strong, fair = _strong_fair(hand, seat)
     if strong and legal.raise_min is not None:
         return "raise", legal.raise_min
     if legal.check:
@@ -129,8 +216,38 @@ def rules_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | No
     return "fold", None
 
 
+def plausible_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int | None]:
+    """A plausible, bounded player: bets, raises, calls and folds with fixed probabilities
+    by the betting round and the strength of its hand (:func:`_strong_fair`); a raise is the
+    minimum, half the pot or the pot; once a street has :data:`MAX_RAISES` bets and
+    raises it only calls or folds. In stud it brings in, completing with a strong hand."""
+    legal = hand.legal()
+    seat = hand.actor
+    if seat is None:
+        raise RuntimeError("a bot acts only when a seat is to act")
+    strong, fair = _strong_fair(hand, seat)
+    strength = 2 if strong else 1 if fair else 0
+    can_raise = legal.raise_min is not None and raises_this_street(hand) < MAX_RAISES
+    draw = chooser.random()
+    if not legal.fold and not legal.check:  # the bring-in: post it or complete
+        if can_raise and draw < _RAISE[strength]:
+            return "raise", raise_to(hand, "min")
+        return "call", None
+    if legal.check:
+        bet = (_BET_FIRST if hand.street == 0 else _BET_LATER)[strength]
+        if can_raise and draw < bet:
+            return "raise", raise_to(hand, _size(chooser))
+        return "check", None
+    if can_raise and draw < _RAISE[strength]:
+        return "raise", raise_to(hand, _size(chooser))
+    call = _CHEAP_CALL if strength == 0 and legal.call <= hand.big_blind else _CALL[strength]
+    if draw < _RAISE[strength] + call:
+        return "call", None
+    return "fold", None
+
+
 BOTS: dict[str, Callable[[PokerHand, random.Random], tuple[str, int | None]]] = {
-    "random": random_action, "rules": rules_action}
+    "random": random_action, "rules": rules_action, "plausible": plausible_action}
 
 
 @dataclass
@@ -142,43 +259,49 @@ class SelfplayResult:
     final_stacks: list[int]
     fees: int = 0
     showdowns: int = 0
+    actions: int = 0  # the players' decisions: bets, calls, checks, folds, discards, draws
     histories: list[str] = field(default_factory=list)
 
 
 def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
              stack: int = 200, small_blind: int = 1, big_blind: int = 2,
-             bots: tuple[str, ...] = ("random", "rules"), keep_histories: bool = False,
+             bots: tuple[str, ...] = ("plausible",), keep_histories: bool = False,
              progress: Callable[[int], None] | None = None) -> SelfplayResult:
-    """Play ``hands`` hands; a player who busts is topped up to ``stack`` between hands
-    (a new buy-in), so the table stays full."""
+    """Play ``hands`` hands, seat ``s`` played by the bot ``bots[s % len(bots)]``; a player
+    who busts is topped up to ``stack`` between hands (a new buy-in), so the table stays
+    full."""
     rng = SeededRng(seed)
     chooser = random.Random(seed)  # noqa: S311 - the bots' choices; the deal is SeededRng
     stacks = [stack] * players
     bought = stack * players
     button = 0
-    showdowns = fees = 0
+    showdowns = fees = actions = 0
     histories: list[str] = []
+    ante, bring_in = forced_bets(variant, big_blind)
+    names = [bots[seat % len(bots)] for seat in range(players)]
+    play = [BOTS[name] for name in names]
+    discards, draws = bool(variant.discard_after), variant.kind == "draw"
     for number in range(hands):
         for i, s in enumerate(stacks):
             if s < big_blind:  # buy in again between hands, never during one
                 bought += stack - s
                 stacks[i] = stack
-        ante, bring_in = forced_bets(variant, big_blind)
         hand = PokerHand(variant, stacks, button, small_blind, big_blind, ShuffledCards(rng),
                          ante=ante, bring_in=bring_in)
         while not hand.finished:
+            actions += 1
             seat = hand.actor
             if seat is None:
                 raise RuntimeError("a hand that is not finished has a seat to act")
-            if hand.discarding:  # the bots throw away their lowest card
-                hand.discard(min(hand.hole[seat], key=DECK.index))
+            if discards and hand.discarding:  # the bots throw away their lowest card
+                hand.discard(min(hand.hole[seat], key=_INDEX.__getitem__))
                 continue
-            if hand.drawing:
-                hand.draw(draw_choice(hand, chooser, bots[seat % len(bots)]))
+            if draws and hand.drawing:
+                hand.draw(draw_choice(hand, chooser, names[seat]))
                 continue
-            action, to = BOTS[bots[seat % len(bots)]](hand, chooser)
+            action, to = play[seat](hand, chooser)
             hand.act(action, to)
-        if any(a.split()[1] == "sm" for a in hand.log):
+        if hand.contested:  # the hands met at a showdown
             showdowns += 1
         fees += hand.fee
         if keep_histories:
@@ -188,4 +311,4 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
         if progress:
             progress(number + 1)
     return SelfplayResult(f"{variant.name} {variant.structure}", hands, seed, bought, stacks,
-                          fees, showdowns, histories)
+                          fees, showdowns, actions, histories)

@@ -21,13 +21,14 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pelisali.cards import DECK
 from pelisali.poker.hands import pack
 
 SUITS = "cdhs"  # RULINGS: clubs, diamonds, hearts, spades
+_RANK = {card: i >> 2 for i, card in enumerate(DECK)}  # 0 = deuce ... 12 = ace
 
 
 def ace_low(ranking: str) -> bool:
@@ -36,7 +37,7 @@ def ace_low(ranking: str) -> bool:
 
 
 def _rank(card: str, ranking: str) -> int:
-    index = DECK.index(card) >> 2  # 0 = deuce ... 12 = ace
+    index = _RANK[card]
     return (0 if index == 12 else index + 1) if ace_low(ranking) else index
 
 
@@ -51,7 +52,7 @@ def _soko_four(cards: Sequence[str]) -> int | None:
         return None
     if len({c[1] for c in cards}) == 1:
         return 3
-    ranks = sorted({DECK.index(c) >> 2 for c in cards})
+    ranks = sorted({_RANK[c] for c in cards})
     if len(ranks) == 4 and (ranks[3] - ranks[0] == 3 or ranks == [0, 1, 2, 12]):
         return 2
     return None
@@ -62,8 +63,19 @@ def showing_value(cards: Sequence[str], ranking: str) -> int:
 
     For a low ranking a lower hand is stronger, so its value is negated.
     """
-    ranks = [_rank(c, ranking) for c in cards]
-    counts = Counter(ranks)
+    return _showing_value(tuple(cards), ranking)
+
+
+@lru_cache(maxsize=1 << 16)
+def _showing_value(cards: tuple[str, ...], ranking: str) -> int:
+    """:func:`showing_value`, kept for the up cards met again (a street asks every seat)."""
+    counts: dict[int, int] = {}
+    ace_is_low = ace_low(ranking)
+    for card in cards:
+        rank = _RANK[card]
+        if ace_is_low:
+            rank = 0 if rank == 12 else rank + 1
+        counts[rank] = counts.get(rank, 0) + 1
     order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
     shape = sorted(counts.values(), reverse=True)
     category = {4: 7, 3: 3}.get(shape[0], 0)

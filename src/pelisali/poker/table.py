@@ -26,15 +26,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from pelisali.cards import DECK
-from pelisali.poker.dealing import CardSource, DealtCards
+from pelisali.poker.dealing import CardSource, DealtCards, ShuffledCards
 from pelisali.poker.describe import describe
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
-from pelisali.poker.rankings import omaha_best
+from pelisali.poker.rankings import high_value_of, omaha_best
 from pelisali.poker.showing import bring_in_key, showing_value, suit_tiebreak
 from pelisali.poker.variants import (  # the games as rule data; names kept importable here
     COURCHEVEL_PL,
@@ -61,6 +61,17 @@ from pelisali.poker.variants import (  # the games as rule data; names kept impo
 )
 
 NO_LOW = {"en": "no low", "fi": "ei low-kättä", "sv": "ingen low"}  # a low that fails
+_INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index, without DECK.index's search
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}  # seats clockwise from each seat, by size
+
+
+def _orders(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, every seat clockwise from it (itself first), at a table of ``players``."""
+    orders = _ORDERS.get(players)
+    if orders is None:
+        orders = _ORDERS[players] = tuple(
+            tuple((seat + i) % players for i in range(players)) for seat in range(players))
+    return orders
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,10 @@ class Legal:
     call: int  # chips to call (0 when checking)
     raise_min: int | None  # smallest total a bet or raise may make this street
     raise_max: int | None
+
+
+# The same few answers come up action after action: one frozen Legal for each, kept.
+_legal = lru_cache(maxsize=1 << 12)(Legal)
 
 
 class _NoCards:
@@ -264,8 +279,11 @@ class PokerHand:
         if self.variant.kind == "stud":
             self._deal_stud_street(0)
             return
-        for seat in self._order_from(self._left_of(self.button)):
-            self.hole[seat] = self.cards.deal(self.variant.hole_cards)
+        n, order = self.variant.hole_cards, self._order_from(self._left_of(self.button))
+        # A shuffled deck deals them in one go, as a seat at a time would (see stud's).
+        dealt = self.cards.deal(n * len(order)) if type(self.cards) is ShuffledCards else None
+        for i, seat in enumerate(order):
+            self.hole[seat] = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
             self.log.append(f"d dh p{self._phh(seat)} {''.join(self.hole[seat])}")
         if self.variant.board_streets and self.variant.board_streets[0]:
             cards = self.cards.deal(self.variant.board_streets[0])  # Courchevel
@@ -283,11 +301,16 @@ class PokerHand:
             self.board.extend(card)
             self.log.append(f"d db {card[0]}")
             return
-        for seat in live:
-            cards = self.cards.deal(down + up)
-            self.hole[seat].extend(cards)
-            self.up[seat].extend(cards[down:])
-            self.log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
+        hole, face_up, log, n = self.hole, self.up, self.log, down + up
+        # A shuffled deck deals the street in one go, the cards each seat would get in turn;
+        # other sources (chance, a given order) a seat at a time, so that a deal cut short
+        # leaves the seats dealt so far with their cards.
+        dealt = self.cards.deal(n * len(live)) if type(self.cards) is ShuffledCards else None
+        for i, seat in enumerate(live):
+            cards = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
+            hole[seat].extend(cards)
+            face_up[seat].extend(cards[down:])
+            log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
 
     # -- seats -----------------------------------------------------------------------------
     @cached_property
@@ -297,15 +320,16 @@ class PokerHand:
     def _left_of(self, seat: int) -> int:
         return (seat + 1) % self.players
 
-    def _order_from(self, seat: int) -> list[int]:
-        return [(seat + i) % self.players for i in range(self.players)]
+    def _order_from(self, seat: int) -> tuple[int, ...]:
+        return _orders(self.players)[seat]
 
     def _phh(self, seat: int) -> int:
         """PHH numbers players from the small blind (left of the button) to the button."""
         return (seat - self.button - 1) % self.players + 1
 
     def _in_hand(self) -> list[int]:
-        return [s for s, out in enumerate(self.folded) if not out]
+        folded = self.folded
+        return [s for s in range(len(folded)) if not folded[s]]
 
     def _can_act(self, seat: int) -> bool:
         return not self.folded[seat] and self.stacks[seat] > 0
@@ -391,9 +415,10 @@ class PokerHand:
         self.full_raises += 1
         first = self._first_to_act(preflop)
         self._opener = first
-        self._pending = [s for s in self._order_from(first) if self._can_act(s)]
+        folded, stacks = self.folded, self.stacks
+        self._pending = [s for s in self._order_from(first) if not folded[s] and stacks[s] > 0]
         # A round needs at least two players able to bet, or one facing a bet.
-        able = [s for s in self._in_hand() if self.stacks[s] > 0]
+        able = [s for s in range(len(folded)) if not folded[s] and stacks[s] > 0]
         if len(able) < 2 and not (able and self.street_commit[able[0]] < self.current_bet):
             self._pending = []
         self._bring_in_due = (preflop and self.variant.kind == "stud" and bool(self._pending))
@@ -406,7 +431,7 @@ class PokerHand:
         """Move to the next player to act, or close the round and deal the next street."""
         self._legal = None  # every change of state passes here
         while True:
-            if len(self._in_hand()) == 1:
+            if self.folded.count(False) == 1:
                 self._return_uncalled()
                 self._award_single()
                 return
@@ -461,10 +486,11 @@ class PokerHand:
         self._start_round(preflop=True)
 
     def _return_uncalled(self) -> None:
-        ranked = sorted(range(self.players), key=lambda s: -self.street_commit[s])
-        top, second = ranked[0], ranked[1]
-        extra = self.street_commit[top] - self.street_commit[second]
+        commits = self.street_commit
+        ordered = sorted(commits)
+        extra = ordered[-1] - ordered[-2]  # the largest bet over the next largest
         if extra > 0:
+            top = commits.index(ordered[-1])
             self.street_commit[top] -= extra
             self.total_commit[top] -= extra
             self.stacks[top] += extra
@@ -572,42 +598,53 @@ class PokerHand:
             return Legal(fold=False, check=False, call=post,
                          raise_min=min(self.big_blind, top) if can_complete else None,
                          raise_max=top if can_complete else None)
-        to_call = min(self.current_bet - self.street_commit[seat], self.stacks[seat])
-        can_raise = (self.stacks[seat] > to_call and self._level_acted[seat] < self.full_raises
-                     and any(self._can_act(s) for s in self._in_hand() if s != seat))
+        stacks, commits, folded = self.stacks, self.street_commit, self.folded
+        stack, current = stacks[seat], self.current_bet
+        to_call = min(current - commits[seat], stack)
         raise_min = raise_max = None
-        if can_raise:
-            # A raise needs an opponent who could put in more than the bet now.
-            cover = max(self.street_commit[s] + self.stacks[s] for s in self._in_hand()
-                        if s != seat)
-            all_in = most = self.street_commit[seat] + self.stacks[seat]
-            if cover <= self.current_bet:
-                return Legal(fold=to_call > 0, check=to_call == 0, call=to_call,
-                             raise_min=None, raise_max=None)
-            completing = (self.variant.kind == "stud" and self.street == 0
-                          and self.current_bet < self.big_blind)  # over the bring-in
-            opening = self.variant.openers and self.street == 0 and self.current_bet == 0
-            if opening and not self._has_openers(seat):
-                return Legal(fold=False, check=True, call=0, raise_min=None, raise_max=None)
-            if self.variant.structure == "limit":
-                if self.bets_this_street < self.variant.raise_cap:
-                    size = self.big_blind * (2 if self.street >= self.variant.big_bet_from
-                                             else 1)
-                    target = size if completing and self.street == 0 else self.current_bet + size
-                    raise_min = raise_max = min(target, most)
-            else:
-                smallest = self.current_bet + max(self.last_raise, self.big_blind)
-                if completing:
-                    smallest = self.big_blind
-                top = most
-                if self.variant.structure == "pot-limit":  # call, then raise the pot
-                    top = min(self.current_bet + sum(self.total_commit) + to_call, most)
-                if smallest <= top:
-                    raise_min, raise_max = smallest, top
-                elif top == all_in:  # less than a full raise only all-in
-                    raise_min = raise_max = top
-        return Legal(fold=to_call > 0, check=to_call == 0, call=to_call,
-                     raise_min=raise_min, raise_max=raise_max)
+        if stack > to_call and self._level_acted[seat] < self.full_raises:
+            others_act = False
+            cover = 0  # the most an opponent still in could put in this street
+            for s in range(len(folded)):
+                if s != seat and not folded[s]:
+                    other = stacks[s]
+                    if other > 0:
+                        others_act = True
+                    if commits[s] + other > cover:
+                        cover = commits[s] + other
+            if others_act:
+                # A raise needs an opponent who could put in more than the bet now.
+                if cover <= current:
+                    return _legal(to_call > 0, to_call == 0, to_call, None, None)
+                if (self.variant.openers and self.street == 0 and current == 0
+                        and not self._has_openers(seat)):  # no openers: check (or fold)
+                    return _legal(False, True, 0, None, None)
+                raise_min, raise_max = self._raise_range(seat, to_call)
+        return _legal(to_call > 0, to_call == 0, to_call, raise_min, raise_max)
+
+    def _raise_range(self, seat: int, to_call: int) -> tuple[int | None, int | None]:
+        """The smallest and the largest total a raise may make now (None: no raise)."""
+        variant, street, current = self.variant, self.street, self.current_bet
+        all_in = most = self.street_commit[seat] + self.stacks[seat]
+        completing = (variant.kind == "stud" and street == 0
+                      and current < self.big_blind)  # over the bring-in
+        if variant.structure == "limit":
+            if self.bets_this_street < variant.raise_cap:
+                size = self.big_blind * (2 if street >= variant.big_bet_from else 1)
+                target = size if completing and street == 0 else current + size
+                return min(target, most), min(target, most)
+            return None, None
+        smallest = current + max(self.last_raise, self.big_blind)
+        if completing:
+            smallest = self.big_blind
+        top = most
+        if variant.structure == "pot-limit":  # call, then raise the pot
+            top = min(current + sum(self.total_commit) + to_call, most)
+        if smallest <= top:
+            return smallest, top
+        if top == all_in:  # less than a full raise only all-in
+            return top, top
+        return None, None
 
     def act(self, action: str, to: int | None = None, seat: int | None = None) -> None:
         """``fold``, ``check``, ``call``, or ``raise`` (``bet``) to a street total ``to``."""
@@ -619,11 +656,13 @@ class PokerHand:
             raise PokerError(f"seat {self._drawing[0]} must draw first")
         if seat is not None and seat != self.actor:
             raise PokerError(f"seat {seat} is out of turn; seat {self.actor} is to act")
-        legal = self.legal()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal()
         actor = self.actor
         if actor is None:  # legal() has refused a hand waiting for nobody
             raise RuntimeError("a hand with legal actions has a seat to act")
-        p = self._phh(actor)
+        p = (actor - self.button - 1) % self.players + 1  # the actor's PHH number
         if action == "fold":
             if not legal.fold:
                 raise PokerError("nothing to call: check instead of folding (this table "
@@ -668,20 +707,30 @@ class PokerHand:
             self.bets_this_street += 1
             self.log.append(f"p{p} cbr {to}")
             self._opener = actor
+            folded, stacks = self.folded, self.stacks
             self._pending = [s for s in self._order_from(self._left_of(actor))
-                             if s != actor and self._can_act(s)]
+                             if s != actor and not folded[s] and stacks[s] > 0]
         else:
             raise PokerError(f"unknown action {action!r}: fold, check, call, raise, bring-in")
         self._level_acted[actor] = self.full_raises
-        if self._pending and self._pending[0] == actor:
-            self._pending.pop(0)
-        self._pending = [s for s in self._pending if self._can_act(s)]
+        pending = self._pending
+        if pending and pending[0] == actor:
+            pending.pop(0)
+        # Only the actor's chips and cards changed: the others still pending can still act.
+        if actor in pending and not self._can_act(actor):
+            pending.remove(actor)
         # Nobody left to bet against: the one player with chips who owes nothing is not
         # asked to check (PokerKit and the card rooms agree).
-        if self._pending:
-            able = [s for s in self._in_hand() if self.stacks[s] > 0]
-            if len(able) <= 1 and all(self.street_commit[s] >= self.current_bet
-                                      for s in able):
+        if pending:
+            stacks, folded = self.stacks, self.folded
+            able, count = -1, 0  # players with chips: none, one (``able``) or more
+            for s in range(len(folded)):
+                if not folded[s] and stacks[s] > 0:
+                    count += 1
+                    if count > 1:
+                        break
+                    able = s
+            if count == 0 or (count == 1 and self.street_commit[able] >= self.current_bet):
                 self._pending = []
         self._advance()
 
@@ -709,7 +758,7 @@ class PokerHand:
 
     def _has_openers(self, seat: int) -> bool:
         """Jacks or better: a pair of jacks or any better hand."""
-        category, ranks = unpack(high_value([DECK.index(c) for c in self.hole[seat]]))
+        category, ranks = unpack(high_value([_INDEX[c] for c in self.hole[seat]]))
         return category > 1 or (category == 1 and ranks[0] >= 9)
 
     def hand_value(self, seat: int, board_cards: list[str] | None = None,
@@ -719,13 +768,13 @@ class PokerHand:
         ranking = ranking or self.variant.high or self.variant.low
         if ranking is None:
             raise RuntimeError(f"{self.variant.name} has neither a high nor a low ranking")
-        hole = [DECK.index(c) for c in self.hole[seat]]
-        board = [DECK.index(c) for c in (self.board if board_cards is None else board_cards)]
+        hole = [_INDEX[c] for c in self.hole[seat]]
+        board = [_INDEX[c] for c in (self.board if board_cards is None else board_cards)]
         if self.variant.exactly_two:
             return omaha_best(hole, board, ranking)
         cards = hole + board
         if ranking == "high" and len(cards) <= 7:
-            return high_value(cards)
+            return high_value_of(cards)
         return ranked_value(cards, ranking)
 
     def bad_beat_hands(self) -> list[dict[int, int]]:
@@ -751,8 +800,8 @@ class PokerHand:
         need, ranking = self.variant.bad_beat_hole_cards, self.variant.high
         if self.variant.exactly_two or need == 0 or not board:
             return self.hand_value(seat, board, ranking)  # Omaha: two hole cards by its rule
-        hole = [DECK.index(c) for c in self.hole[seat]]
-        shared = [DECK.index(c) for c in board]
+        hole = [_INDEX[c] for c in self.hole[seat]]
+        shared = [_INDEX[c] for c in board]
         best = None
         for used in range(min(need, len(hole)), min(5, len(hole)) + 1):
             for mine in combinations(hole, used):

@@ -15,6 +15,7 @@ PokerKit's PHH codes are not rules, so they stay here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from pelisali.rules.poker import POKER_GAME_IDS, PokerGameRules, load_poker_rules
@@ -64,7 +65,7 @@ class PokerVariant:
         if not 2 <= self.max_seats <= 12:
             raise PokerError("a table seats 2 to 12 players (RAY 1.4.1.1.1)")
 
-    @property
+    @cached_property  # a frozen game's: worked out once, asked every action
     def rounds(self) -> int:
         """Betting rounds in a hand."""
         if self.kind == "stud":
@@ -73,7 +74,7 @@ class PokerVariant:
             return self.draws + 1
         return len(self.board_streets)
 
-    @property
+    @cached_property
     def big_bet_from(self) -> int:
         """Limit: the first betting round at the big bet (the turn, stud's fifth street,
         the round after a single draw, after the second of two or three draws)."""
