@@ -111,6 +111,7 @@ def test_hand_blocks_hold_every_hand_once_and_a_bounded_block_at_a_time() -> Non
             if k < 7:
                 keys.append(block.astype(np.int64) @ (52 ** np.arange(k)))
         assert max(sizes) <= rows  # the most hands held at once, whatever k
+        assert all(size == rows for size in sizes[:-1])  # blocks are filled
         assert seen == math.comb(52, k) and ordered
         if keys:
             assert len(np.unique(np.concatenate(keys))) == math.comb(52, k)

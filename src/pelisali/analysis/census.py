@@ -1,10 +1,10 @@
 """Census: how many of all possible hands fall into each category, by evaluating every hand.
 
-The ``C(52, k)`` hands are streamed in blocks of at most :data:`SUB_BLOCK` rows, never
-all at once: the two lowest cards fix a group, whose other cards are every combination
-of the higher cards, in colexicographic order a prefix of one table of ``k - 2``-card
-combinations (2.1 M rows for seven cards); large groups are split and small ones joined
-up to a block. Each block is evaluated with the batch evaluators
+The ``C(52, k)`` hands are streamed in blocks of :data:`SUB_BLOCK` rows, never all at
+once: the two lowest cards fix a group, whose other cards are every combination of the
+higher cards, in colexicographic order a prefix of one table of ``k - 2``-card
+combinations (2.1 M rows for seven cards); groups are written one after another into
+the block being filled, split where a block ends. Each block is evaluated with the batch evaluators
 (:mod:`pelisali.poker.batch`), whose tables come from the rankings' one definition, and
 only its counts are kept, so memory stays flat whatever ``k``.
 
@@ -65,31 +65,29 @@ def colex_combinations(n: int, k: int) -> npt.NDArray[np.int8]:
 
 
 def hand_blocks(k: int, rows: int | None = None) -> Iterator[npt.NDArray[np.int8]]:
-    """Every k-card hand (2 <= k), each once, as (m, k) blocks of at most ``rows`` rows
-    (default :data:`SUB_BLOCK`), rows sorted ascending, in lexicographic order of the two
-    lowest cards. Only one table of the other ``k - 2`` cards' combinations is held."""
+    """Every k-card hand (2 <= k), each once, as (m, k) blocks of ``rows`` rows (default
+    :data:`SUB_BLOCK`; the last may be shorter), each row ascending, in lexicographic
+    order of the two lowest cards. Groups are written straight into the block they fall
+    in; only one table of the other ``k - 2`` cards' combinations is held."""
     limit = SUB_BLOCK if rows is None else rows
     if limit < 1:
         raise ValueError("blocks hold at least one row")
     rest = colex_combinations(50, k - 2)  # the others, above the two lowest: 0 and 1 at most
-    pending: list[npt.NDArray[np.int8]] = []
-    held = 0
+    block, filled = np.empty((limit, k), dtype=np.int8), 0
     for low in range(0, 53 - k):
-        for second in range(low + 1, 53 - (k - 1)):
-            count = math.comb(51 - second, k - 2)
-            for start in range(0, count, limit):
-                part = rest[start:min(count, start + limit)]
-                block = np.empty((len(part), k), dtype=np.int8)
-                block[:, 0] = low
-                block[:, 1] = second
-                block[:, 2:] = part + np.int8(second + 1)
-                if held + len(block) > limit and pending:
-                    yield pending[0] if len(pending) == 1 else np.concatenate(pending)
-                    pending, held = [], 0
-                pending.append(block)
-                held += len(block)
-    if pending:
-        yield pending[0] if len(pending) == 1 else np.concatenate(pending)
+        for second in range(low + 1, 54 - k):
+            count, start = math.comb(51 - second, k - 2), 0
+            while start < count:
+                take = min(count - start, limit - filled)
+                out = block[filled:filled + take]
+                out[:, 0], out[:, 1] = low, second
+                np.add(rest[start:start + take], np.int8(second + 1), out=out[:, 2:])
+                filled, start = filled + take, start + take
+                if filled == limit:  # a full block goes to the workers; the next is new
+                    yield block
+                    block, filled = np.empty((limit, k), dtype=np.int8), 0
+    if filled:
+        yield block[:filled]
 
 
 # The rankings a census counts together: a low with its eight-or-better, whose
