@@ -1,23 +1,33 @@
-"""Poker hand evaluations per second: Pelisali against PokerKit, treys and phevaluator.
+"""Poker hand evaluations per second: Pelisali against PokerKit, treys, phevaluator and
+eval7; and the census's seconds and peak memory.
 
 One run, the same seeded random hands for everyone (each method takes the first N of one
 set of 5-card and one set of 7-card hands), side by side:
 
 (a) ``pelisali.poker.evaluate.high_values`` over an (N, 5|7) int8 array, threads on
     (and, for reference, threads off);
-(b) ``pelisali.poker.evaluate.high_value`` one hand at a time (a list of card indices);
+(b) ``pelisali.poker.evaluate.high_value`` one hand at a time (a list of card indices),
+    and ``evaluate`` (card names in, a typed ``HandValue`` out, its five cards and
+    descriptions left until asked for);
 (c) PokerKit ``StandardHighHand`` one at a time (``StandardHighHand(cards)`` for five cards,
     ``StandardHighHand.from_game(cards)`` for seven);
 (d) treys ``Evaluator().evaluate(hand, board)`` one at a time;
-(e) phevaluator ``evaluate_cards(*cards)`` one at a time.
+(e) phevaluator ``evaluate_cards(*cards)`` one at a time;
+(f) eval7 ``evaluate(cards)`` one at a time (a C extension, like phevaluator).
 
-Hands are converted to each library's own card type before the clock starts. The orders the
-libraries give are cross-checked on a sample (the exit status is 1 if any disagree). Targets:
-batch 7-card at least 20 M hands/s; one-at-a-time faster than PokerKit.
+Then ``pelisali.analysis.census.census`` of every ranking, 5 and 7 cards, each in a fresh
+subprocess that reports its own seconds and peak resident memory (``VmHWM``).
+
+Hands are converted to each library's own card type before the clock starts; each method
+is timed best of three (``--repeats``, ``--single-repeats``). The orders the libraries
+give are cross-checked on a sample (the exit status is 1 if any disagree). Targets: batch
+7-card at least 20 M hands/s; one-at-a-time faster than PokerKit; one 7-card hand at a
+time through ``high_value`` at least 1 M hands/s; every census under 300 MB.
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_poker.py [--json] [--batch N] [--single N] ...
+        [--census-cards 5 7 | --no-census]
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import itertools
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -38,11 +49,15 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from machine import cpu_line  # benchmarks/machine.py, beside this script
 
+from pelisali.analysis.census import CENSUS_RANKINGS
 from pelisali.cards import DECK
-from pelisali.poker.evaluate import high_value, high_values, rank_table, tables
+from pelisali.poker.evaluate import evaluate, high_value, high_values, rank_table, tables
 
 BATCH_TARGET = 20e6  # batch 7-card hands per second
+ONE_HAND_TARGET = 1e6  # 7-card hands per second, one at a time through high_value
+CENSUS_MEMORY_TARGET = 300 * 2**20  # bytes of peak resident memory, any census
 CHECK = 2_000  # hands per size in the cross-check
 SIZES = (5, 7)
 
@@ -58,12 +73,13 @@ def machine() -> dict[str, Any]:
     with contextlib.suppress(AttributeError):
         usable = len(os.sched_getaffinity(0))
     versions = {}
-    for name in ("pokerkit", "treys", "phevaluator"):
+    for name in ("pokerkit", "treys", "phevaluator", "eval7"):
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             versions[name] = None
     return {
+        "line": cpu_line(),
         "cpu_model": model or platform.processor() or platform.machine(),
         "cores": os.cpu_count(),
         "usable_cores": usable,
@@ -104,6 +120,15 @@ def ours_single() -> tuple[Callable[[Any], Any], Callable[[Any], list[Any]], boo
     return (lambda hands: hands.tolist()), run, True
 
 
+def ours_evaluate() -> tuple[Callable[[Any], Any], Callable[[Any], list[Any]], bool]:
+    def prepare(hands: npt.NDArray[np.int8]) -> list[list[str]]:
+        return [[DECK[c] for c in row] for row in hands.tolist()]
+
+    def run(rows: list[list[str]]) -> list[Any]:
+        return [evaluate(r) for r in rows]  # HandValues order as their values
+    return prepare, run, True
+
+
 def pokerkit_one() -> tuple[Callable[[Any], Any], Callable[[Any], list[Any]], bool]:
     from pokerkit import Card, StandardHighHand
 
@@ -142,12 +167,61 @@ def phevaluator_one() -> tuple[Callable[[Any], Any], Callable[[Any], list[Any]],
     return (lambda hands: hands.tolist()), run, False  # lower is better
 
 
+def eval7_one() -> tuple[Callable[[Any], Any], Callable[[Any], list[Any]], bool]:
+    import eval7
+
+    cards = [eval7.Card(c) for c in DECK]
+
+    def prepare(hands: npt.NDArray[np.int8]) -> list[list[Any]]:
+        return [[cards[c] for c in row] for row in hands.tolist()]
+
+    def run(rows: list[list[Any]]) -> list[int]:
+        evaluate = eval7.evaluate
+        return [evaluate(r) for r in rows]
+    return prepare, run, True  # higher is better
+
+
 CONTENDERS: dict[str, tuple[str, Callable[[], Any]]] = {
     "pelisali high_value (one at a time)": ("single", ours_single),
+    "pelisali evaluate() (one at a time)": ("evaluate", ours_evaluate),
     "PokerKit StandardHighHand": ("pokerkit", pokerkit_one),
     "treys Evaluator": ("treys", treys_one),
     "phevaluator evaluate_cards": ("phevaluator", phevaluator_one),
+    "eval7 evaluate": ("eval7", eval7_one),
 }
+
+# Run in a fresh interpreter per census, so its peak memory is the census's own.
+CENSUS_CHILD = """
+import json, resource, sys, time
+from pelisali.analysis.census import census
+ranking, cards = sys.argv[1], int(sys.argv[2])
+started = time.perf_counter()
+result = census(ranking, cards)
+seconds = time.perf_counter() - started
+# The peak of this process's own memory: VmHWM starts afresh at exec, where ru_maxrss
+# keeps the parent's resident size at the fork.
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+try:
+    with open("/proc/self/status", encoding="ascii") as status:
+        peak = next(int(line.split()[1]) * 1024 for line in status
+                    if line.startswith("VmHWM:"))
+except (OSError, StopIteration):
+    pass
+print(json.dumps({"ranking": ranking, "cards": cards, "hands": result.total,
+                  "seconds": seconds, "peak_rss_bytes": peak,
+                  "cpu_seconds": time.process_time()}))
+"""
+
+
+def census_runs(sizes: Sequence[int]) -> list[dict[str, Any]]:
+    """Each census in a subprocess: its seconds (tables built included) and peak RSS."""
+    out = []
+    for cards in sizes:
+        for ranking in CENSUS_RANKINGS:
+            done = subprocess.run([sys.executable, "-c", CENSUS_CHILD, ranking, str(cards)],
+                                  capture_output=True, text=True, check=True)
+            out.append(json.loads(done.stdout))
+    return out
 
 
 def orders_agree(ours: Sequence[int], theirs: Sequence[Any], higher_better: bool) -> int:
@@ -180,12 +254,18 @@ def main() -> int:
     parser.add_argument("--pokerkit", type=int, default=20_000,
                         help="hands for PokerKit (default 20,000)")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="best of, for the batch path (default 3); the others run once")
+                        help="best of, for the batch path (default 3)")
+    parser.add_argument("--single-repeats", type=int, default=3,
+                        help="best of, one hand at a time (default 3: a shared machine's "
+                             "figures move by half from run to run)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--census-cards", type=int, nargs="+", default=[5, 7],
+                        choices=[5, 7], help="census hand sizes to run (default 5 7)")
+    parser.add_argument("--no-census", action="store_true", help="skip the census runs")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    counts = {"single": args.single, "pokerkit": args.pokerkit, "treys": args.treys,
-              "phevaluator": args.single}
+    counts = {"single": args.single, "evaluate": args.single, "pokerkit": args.pokerkit,
+              "treys": args.treys, "phevaluator": args.single, "eval7": args.single}
 
     started = time.perf_counter()
     t = time.perf_counter()
@@ -224,7 +304,7 @@ def main() -> int:
             n = counts[key]
             data = prepare(hands[k][:n])
             run(data[:100])  # warm
-            seconds = timed(lambda d=data, r=run: r(d))
+            seconds = timed(lambda d=data, r=run: r(d), args.single_repeats)
             row[f"rate_{k}"] = n / seconds
             row[f"hands_{k}"] = n
             check = run(prepare(hands[k][:CHECK]))
@@ -239,15 +319,20 @@ def main() -> int:
                 r[f"vs_pokerkit_{k}"] = r[f"rate_{k}"] / pk[f"rate_{k}"]
     batch7 = by_key["batch"]["rate_7"]
     single = by_key["single"]
+    censuses = [] if args.no_census else census_runs(args.census_cards)
     targets = {
         "batch_7_card_at_least_20M_per_s": batch7 >= BATCH_TARGET,
         "one_at_a_time_faster_than_pokerkit": (
             all(single[f"rate_{k}"] > pk[f"rate_{k}"] for k in SIZES) if "rate_5" in pk
             else None),
+        "one_hand_7_card_at_least_1M_per_s": single["rate_7"] >= ONE_HAND_TARGET,
+        "census_under_300MB": (all(c["peak_rss_bytes"] < CENSUS_MEMORY_TARGET
+                                   for c in censuses) if censuses else None),
     }
     report = {"machine": machine(), "table_build_seconds": build, "results": rows,
               "cross_check_hands": CHECK, "cross_check_mismatched_pairs": mismatches,
-              "targets": targets, "total_seconds": time.perf_counter() - started}
+              "census": censuses, "targets": targets,
+              "total_seconds": time.perf_counter() - started}
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -264,8 +349,7 @@ def print_report(report: dict[str, Any]) -> None:
         console = Console(width=120)
     m = report["machine"]
     libs = ", ".join(f"{k} {v or 'missing'}" for k, v in m["libraries"].items())
-    console.print(f"[bold]Machine:[/bold] {m['cpu_model']}, {m['cores']} cores "
-                  f"({m['usable_cores']} usable), {m['system']}, {m['python']}, "
+    console.print(f"[bold]Machine:[/bold] {m['line']} ({m['usable_cores']} usable), "
                   f"NumPy {m['numpy']}, {libs}, {m['date']}")
     table = Table(title="Best-hand evaluations per second (bigger is better)")
     table.add_column("method")
@@ -299,6 +383,24 @@ def print_report(report: dict[str, Any]) -> None:
             "Target: one at a time faster than PokerKit: "
             + ", ".join(f"{k}-card {rates['single'][f'vs_pokerkit_{k}']:.1f}x" for k in SIZES)
             + f" -> {word[t['one_at_a_time_faster_than_pokerkit']]}")
+    seven = rates["single"]["rate_7"]
+    console.print(f"Target: one 7-card hand at a time (high_value) >= 1 M/s: "
+                  f"{fmt_rate(seven)} -> {word[t['one_hand_7_card_at_least_1M_per_s']]}")
+    peers = [f"{label} {fmt_rate(rates[key]['rate_7'])}"
+             for key, label in (("evaluate", "evaluate()"), ("eval7", "eval7"))
+             if "rate_7" in rates.get(key, {})]
+    console.print("  beside it, 7-card: " + ", ".join(peers))
+    if report["census"]:
+        census = Table(title="Census: every hand counted (a fresh process each)")
+        for name in ("ranking", "cards", "hands", "seconds", "CPU seconds", "peak RSS"):
+            census.add_column(name, justify="left" if name == "ranking" else "right")
+        for c in report["census"]:
+            census.add_row(c["ranking"], str(c["cards"]), f"{c['hands']:,}",
+                           f"{c['seconds']:.1f}", f"{c['cpu_seconds']:.1f}",
+                           f"{c['peak_rss_bytes'] / 2**20:,.0f} MB")
+        console.print(census)
+        console.print(f"Target: every census under 300 MB peak RSS -> "
+                      f"{word[t['census_under_300MB']]}")
     console.print(f"total benchmark time {report['total_seconds']:.1f} s")
 
 

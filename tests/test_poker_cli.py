@@ -10,8 +10,10 @@ import pytest
 from sqlalchemy import Engine, select
 from typer.testing import CliRunner
 
-from pelisali.analysis.census import census, colex_combinations
+from pelisali.analysis import census as census_module
+from pelisali.analysis.census import CENSUS_RANKINGS, census, colex_combinations, hand_blocks
 from pelisali.cli.main import app
+from pelisali.poker.hands import CATEGORIES as CATEGORIES_HIGH
 
 runner = CliRunner()
 
@@ -94,6 +96,55 @@ def test_census_five_card_figures() -> None:
     assert a5.qualifying == math.comb(8, 5) * 4**5
     low27 = census("low-27", 5)
     assert low27.qualifying == (math.comb(7, 5) - 3) * (4**5 - 4)
+
+
+def test_hand_blocks_hold_every_hand_once_and_a_bounded_block_at_a_time() -> None:
+    import numpy as np
+
+    for k, rows in ((5, census_module.SUB_BLOCK), (5, 1000), (3, 7), (7, 1 << 16)):
+        sizes, seen, ordered = [], 0, True
+        keys = []
+        for block in hand_blocks(k, rows):
+            sizes.append(len(block))
+            seen += len(block)
+            ordered &= bool((np.diff(block, axis=1) > 0).all())
+            if k < 7:
+                keys.append(block.astype(np.int64) @ (52 ** np.arange(k)))
+        assert max(sizes) <= rows  # the most hands held at once, whatever k
+        assert all(size == rows for size in sizes[:-1])  # blocks are filled
+        assert seen == math.comb(52, k) and ordered
+        if keys:
+            assert len(np.unique(np.concatenate(keys))) == math.comb(52, k)
+
+
+@pytest.mark.parametrize("ranking", CENSUS_RANKINGS)
+def test_streamed_census_equals_every_hand_evaluated_at_once(
+        ranking: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The block-streamed counts equal those of all 2,598,960 hands in one array, also
+    with small blocks (many boundaries, split and joined groups)."""
+    import itertools
+
+    import numpy as np
+
+    from pelisali.poker.batch import NO_HAND, batch_values
+    from pelisali.poker.rankings import SOKO_CATEGORIES
+
+    every = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), 5)),
+                        dtype=np.int8).reshape(-1, 5)
+    values = batch_values(every, ranking)
+    names = SOKO_CATEGORIES if ranking == "soko" else CATEGORIES_HIGH
+    cats = np.bincount((-values if ranking.startswith("low") else values) >> 20,
+                       minlength=len(names))
+    expected = dict(zip(names, cats.tolist(), strict=True))
+    qualifying = (int((batch_values(every, f"{ranking}-8") != NO_HAND).sum())
+                  if ranking.startswith("low") else None)
+    streamed = census(ranking, 5)
+    assert (streamed.total, streamed.counts, streamed.qualifying) == (
+        len(every), expected, qualifying)
+    if ranking == "high":
+        monkeypatch.setattr(census_module, "SUB_BLOCK", 3000)
+        small = census(ranking, 5)
+        assert (small.total, small.counts) == (len(every), expected)
 
 
 @pytest.mark.slow

@@ -386,6 +386,55 @@ def test_best_five_of_six_and_seven(text: str, category: str, ranks: str) -> Non
     assert high_value(idx(" ".join(h.cards))) == h.value
 
 
+def test_lazy_evaluate_equals_the_hand_worked_out_at_once() -> None:
+    """evaluate()'s high hands leave their five cards and descriptions until asked for;
+    those equal the ones worked out at once from the best of every five, on random hands
+    of 5 to 7 cards (a third of them four or more of one suit), split between hand and
+    board at random, whichever is asked for first."""
+    from pelisali.poker.describe import LANGS, describe
+    from pelisali.poker.hands import five_of, value_category
+
+    gen = np.random.default_rng(23)
+    for trial in range(4000):
+        size = int(gen.integers(5, 8))
+        if trial % 3:
+            ids = gen.choice(52, size, replace=False).tolist()
+        else:
+            suit = int(gen.integers(4))
+            same = gen.choice(np.arange(suit, 52, 4), min(size, int(gen.integers(4, 8))),
+                              replace=False).tolist()
+            others = [c for c in range(52) if c not in same]
+            ids = same + gen.choice(others, size - len(same), replace=False).tolist()
+            gen.shuffle(ids)
+        cards = [DECK[c] for c in ids]
+        value = max(high_value(list(five)) for five in itertools.combinations(ids, 5))
+        assert value == int(high_values([ids])[0])  # the batch path's own arithmetic
+        eager = HandValue("high", value, value_category(value),
+                          [DECK[c] for c in five_of(value, ids)])
+        split = int(gen.integers(0, size + 1))
+        lazy = evaluate(cards[:split], board=cards[split:])
+        assert lazy is not None
+        assert (lazy.ranking, lazy.value, lazy.category) == ("high", value, eager.category)
+        assert lazy == eager and hash(lazy) == hash(eager) and not lazy < eager
+        first_cards = trial % 2 == 0
+        if first_cards:
+            assert lazy.cards == eager.cards
+        for lang in LANGS:
+            assert lazy.describe(lang) == eager.describe(lang) == describe(value, lang)
+            assert lazy.describe(lang) == eager.describe(lang)  # kept, not changed
+        assert lazy.cards == eager.cards and set(lazy.cards) <= set(cards)
+        assert high_value([DECK.index(c) for c in lazy.cards]) == value
+
+
+def test_hand_values_are_read_only() -> None:
+    h = hand("Kh Kd Ks 3c 3d 9s 2h")
+    for name in ("value", "category", "ranking", "cards"):
+        with pytest.raises(AttributeError):
+            setattr(h, name, 0)
+    with pytest.raises(AttributeError):
+        h.other = 1  # type: ignore[attr-defined]
+
+
 def test_omaha_exactly_two_hole_cards() -> None:
     # four hearts in the hole and one on the board make no flush in Omaha
     h = hand("Ah Kh Qh Jh", board="Th 2c 3d 8s 9c", exactly_two=True)

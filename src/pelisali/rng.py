@@ -103,6 +103,8 @@ class SeededRng:
         if n < 2:
             return []
         _check_bound(n)
+        import numpy as np
+
         draws: list[int] = self._gen.integers(0, np.arange(n, 1, -1, dtype=np.int64)).tolist()
         return draws
 

@@ -1,9 +1,12 @@
 """Census: how many of all possible hands fall into each category, by evaluating every hand.
 
-All ``C(52, k)`` hands are generated block by block: the lowest card, then every
-combination of the others, which in colexicographic order is a prefix of one
-table of combinations. Each block is evaluated with the batch evaluators
-(:mod:`pelisali.poker.batch`), whose tables come from the rankings' one definition.
+The ``C(52, k)`` hands are streamed in blocks of :data:`SUB_BLOCK` rows, never all at
+once: the two lowest cards fix a group, whose other cards are every combination of the
+higher cards, in colexicographic order a prefix of one table of ``k - 2``-card
+combinations (2.1 M rows for seven cards); groups are written one after another into
+the block being filled, split where a block ends. Each block is evaluated with the batch evaluators
+(:mod:`pelisali.poker.batch`), whose tables come from the rankings' one definition, and
+only its counts are kept, so memory stays flat whatever ``k``.
 
 >>> result = census("high", 5)
 >>> result.total, result.counts["straight_flush"], result.counts["four_of_a_kind"]
@@ -13,7 +16,8 @@ table of combinations. Each block is evaluated with the batch evaluators
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -68,15 +72,30 @@ def colex_combinations(n: int, k: int) -> npt.NDArray[np.int8]:
     return rows
 
 
-def all_hands(k: int) -> list[npt.NDArray[np.int8]]:
-    """Every k-card hand as blocks (one per lowest card)."""
-    rest = colex_combinations(51, k - 1)
-    blocks = []
+def hand_blocks(k: int, rows: int | None = None) -> Iterator[npt.NDArray[np.int8]]:
+    """Every k-card hand (2 <= k), each once, as (m, k) blocks of ``rows`` rows (default
+    :data:`SUB_BLOCK`; the last may be shorter), each row ascending, in lexicographic
+    order of the two lowest cards. Groups are written straight into the block they fall
+    in; only one table of the other ``k - 2`` cards' combinations is held."""
+    limit = SUB_BLOCK if rows is None else rows
+    if limit < 1:
+        raise ValueError("blocks hold at least one row")
+    rest = colex_combinations(50, k - 2)  # the others, above the two lowest: 0 and 1 at most
+    block, filled = np.empty((limit, k), dtype=np.int8), 0
     for low in range(0, 53 - k):
-        count = math.comb(51 - low, k - 1)
-        blocks.append(np.hstack([np.full((count, 1), low, dtype=np.int8),
-                                 rest[:count] + np.int8(low + 1)]))
-    return blocks
+        for second in range(low + 1, 54 - k):
+            count, start = math.comb(51 - second, k - 2), 0
+            while start < count:
+                take = min(count - start, limit - filled)
+                out = block[filled:filled + take]
+                out[:, 0], out[:, 1] = low, second
+                np.add(rest[start:start + take], np.int8(second + 1), out=out[:, 2:])
+                filled, start = filled + take, start + take
+                if filled == limit:  # a full block goes to the workers; the next is new
+                    yield block
+                    block, filled = np.empty((limit, k), dtype=np.int8), 0
+    if filled:
+        yield block[:filled]
 
 
 # The rankings a census counts together: a low with its eight-or-better, whose
@@ -92,7 +111,8 @@ def _categories(values: npt.NDArray[np.int64], names: tuple[str, ...],
     return {name: int(counted[i]) for i, name in enumerate(names)}
 
 
-SUB_BLOCK = 1 << 18  # rows a task: blocks are split so both cores stay busy
+SUB_BLOCK = 1 << 18  # rows a block (1.8 MB of 7-card hands): the most held per task
+IN_FLIGHT = 4  # blocks submitted ahead of the one being counted
 
 
 def _block_counts(ranking: str, block: npt.NDArray[np.int8],
@@ -110,7 +130,7 @@ def census(ranking: str, cards: int,
            progress: Callable[[int, int], None] | None = None) -> Census:
     """Count every possible hand of ``cards`` cards by category under ``ranking``."""
     import time
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     if ranking not in CENSUS_RANKINGS:
         raise CardError(f"census rankings: {', '.join(CENSUS_RANKINGS)}")
@@ -124,18 +144,27 @@ def census(ranking: str, cards: int,
     qualifying = 0
     total = 0
     expected = math.comb(52, cards)
-    pieces = [block[i:i + SUB_BLOCK] for block in all_hands(cards)
-              for i in range(0, len(block), SUB_BLOCK)]
+    in_flight: deque[tuple[int, Future[tuple[dict[str, int], int]]]] = deque()
+
+    def count_next() -> None:
+        nonlocal qualifying, total
+        rows, future = in_flight.popleft()
+        part, qualified = future.result()
+        for name, n in part.items():
+            counts[name] += n
+        qualifying += qualified
+        total += rows
+        if progress:
+            progress(total, expected)
+
     with ThreadPoolExecutor(max_workers=2) as pool:  # NumPy releases the GIL
-        for piece, (part, qualified) in zip(
-                pieces, pool.map(lambda b: _block_counts(ranking, b, names), pieces),
-                strict=True):
-            for name, n in part.items():
-                counts[name] += n
-            qualifying += qualified
-            total += len(piece)
-            if progress:
-                progress(total, expected)
+        # A few blocks queued ahead keep both workers busy; later ones are not built yet.
+        for block in hand_blocks(cards):
+            in_flight.append((len(block), pool.submit(_block_counts, ranking, block, names)))
+            if len(in_flight) >= IN_FLIGHT:
+                count_next()
+        while in_flight:
+            count_next()
     return Census(ranking, cards, total, counts,
                   qualifying if ranking.startswith("low") else None,
                   time.perf_counter() - started)

@@ -6,6 +6,13 @@ indexes a table of best non-flush values; a suit-count key finds a flush
 suit, whose rank mask indexes a table of flush values. Every table entry
 comes from :mod:`pelisali.poker.hands`.
 
+One hand at a time, each card's three keys are packed in one integer
+(:data:`ONE_HAND_KEYS`), so a hand is one sum and two or three lookups: the rank field
+(with the card count) finds the non-flush value, the suit counts a flush suit, and that
+suit's rank mask, read off the sum, its flush value. Each card also sets its own bit,
+so a card given twice shows as a carry. :func:`evaluate` returns at once with the
+value and category; the five cards and descriptions are found when first asked for.
+
 >>> from pelisali.cards import parse_cards
 >>> hand = evaluate(parse_cards("Kh Kd Ks 3c 3d 9s 2h"))
 >>> hand.category, hand.describe("fi")
@@ -18,7 +25,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, total_ordering
@@ -30,6 +38,8 @@ import numpy.typing as npt
 from pelisali.cards import DECK, CardError
 from pelisali.poker.describe import describe
 from pelisali.poker.hands import (
+    CATEGORIES,
+    CATEGORY_SHIFT,
     best_value_of_counts,
     best_value_of_flush,
     five_of,
@@ -95,26 +105,70 @@ def card_index(card: str) -> int:
         raise CardError(f"{card!r} is not a card") from None
 
 
+# One-hand keys. A card's key packs, from the low bits: its suit-count key (12 bits), its
+# face key (a 24-bit field: no sum of seven reaches 2**23) and one bit of a 64-bit card
+# mask laid out as four 16-bit suit lanes of rank bits. The sum of a hand's keys gives its
+# rank-key sum (the index of rank_table, the batch path's own table, read through a
+# memoryview), its suit counts (a flush suit) and each suit's rank mask (the index of the
+# flush table); the mask has as many bits as there are cards only when no card is given
+# twice, for a repeat carries.
+_RANK_SHIFT, _RANK_FIELD, _LANE_SHIFT = 12, (1 << 24) - 1, 36
+ONE_HAND_KEYS = tuple(
+    (1 << (_LANE_SHIFT + 16 * (c & 3) + (c >> 2))) | (RANK_KEYS[c >> 2] << _RANK_SHIFT)
+    | (1 << (3 * (c & 3))) for c in range(52))
+_KEY_OF_INDEX = dict(enumerate(ONE_HAND_KEYS))
+_KEY_OF_CARD = {card: ONE_HAND_KEYS[i] for i, card in enumerate(DECK)}
+# By suit-count key: where the flush suit's lane starts in the sum, 0 without a flush.
+_FLUSH_LANE = [_LANE_SHIFT + 16 * s if s >= 0 else 0
+               for s in (next((s for s in range(4) if (key >> (3 * s)) & 7 >= 5), -1)
+                         for key in range(1 << 12))]
+# By card count, rank_table(count) read through a memoryview (a Python int a lookup, the
+# batch path's array itself), filled on first use of each count; None below five and no
+# entry above seven refuse the other counts.
+_BY_COUNT: list[memoryview | None] = [None] * 8
+_FLUSH_VALUES: list[memoryview] = []  # tables().flush_value, filled with the first count
+_FILLING = threading.Lock()
+
+
+def _fill_one_hand_table(size: int) -> bool:
+    """Make the tables for ``size`` cards ready; False if they were, or no hand has
+    ``size`` cards (a value not found is then the caller's input)."""
+    if not 5 <= size <= 7 or _BY_COUNT[size] is not None:
+        return False
+    with _FILLING:
+        if not _FLUSH_VALUES:
+            _FLUSH_VALUES.append(tables().flush_value.data)
+        if _BY_COUNT[size] is None:
+            _BY_COUNT[size] = rank_table(size).data
+    return True
+
+
+def _refusal(cards: Sequence[int]) -> CardError:
+    """What is wrong with cards that found no value."""
+    try:
+        size = len(cards)
+    except TypeError:
+        return CardError(f"a hand is a sequence of card indices, not {cards!r}")
+    if not 5 <= size <= 7:
+        return CardError(f"a hand is 5 to 7 cards, not {size}")
+    return CardError(f"cards must be distinct indices 0 to 51, not {list(cards)}")
+
+
 def high_value(cards: Sequence[int]) -> int:
-    """The best five-card high value of 5 to 7 cards (indices 0-51)."""
-    t = tables()
-    if not 5 <= len(cards) <= 7:
-        raise CardError(f"a hand is 5 to 7 cards, not {len(cards)}")
-    if any(not 0 <= c <= 51 for c in cards) or len(set(cards)) != len(cards):
-        raise CardError(f"cards must be distinct indices 0 to 51, not {list(cards)}")
-    suit_key = 0
-    rank_key = 0
-    for c in cards:
-        suit_key += 1 << (3 * (c & 3))
-        rank_key += RANK_KEYS[c >> 2]
-    suit = int(t.flush_suit[suit_key])
-    value = int(rank_table(len(cards))[rank_key])
-    if suit >= 0:
-        mask = 0
-        for c in cards:
-            if c & 3 == suit:
-                mask |= 1 << (c >> 2)
-        value = max(value, int(t.flush_value[mask]))
+    """The best five-card high value of 5 to 7 cards (distinct indices 0-51)."""
+    try:
+        key = sum(map(_KEY_OF_INDEX.__getitem__, cards))
+        value: int = _BY_COUNT[len(cards)][key >> _RANK_SHIFT & _RANK_FIELD]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        if isinstance(cards, Sized) and _fill_one_hand_table(len(cards)):
+            return high_value(cards)
+        raise _refusal(cards) from None
+    if (key >> _LANE_SHIFT).bit_count() != len(cards):
+        raise _refusal(cards)  # a card given twice
+    lane = _FLUSH_LANE[key & 0xFFF]
+    if lane:
+        flush: int = _FLUSH_VALUES[0][key >> lane & 0x1FFF]
+        return flush if flush > value else value
     return value
 
 
@@ -180,39 +234,80 @@ RANKINGS = ("high", "soko", "low-a5", "low-a5-8", "low-27", "low-27-8", "low-sok
 
 
 @total_ordering
-@dataclass(frozen=True, eq=False)
 class HandValue:
     """A ranked hand: category, the cards that make it, its value and descriptions.
 
-    Values order hands of one ranking totally: higher is better, equal ties.
+    Values order hands of one ranking totally: higher is better, equal ties. The value
+    and category are known when the hand is made; the five cards and the descriptions are
+    found when first asked for (:func:`evaluate`'s high hands keep their cards as a card
+    mask) and kept. The public attributes are read-only.
     """
 
-    ranking: str
-    value: int
-    category: str
-    _cards: tuple[str, ...] | tuple[int, ...]  # the five, or all cards to find them in
+    # Slots, set directly by evaluate's fast path (the read-only properties guard them).
+    __slots__ = ("_category", "_five", "_hand", "_ranking", "_value", "_words")
+    _ranking: str
+    _value: int
+    _category: str
+    _hand: int  # the sum of the hand's one-hand keys (its cards, to find the five in)
+    _five: tuple[str, ...] | None
+    _words: dict[str, str] | None
+
+    def __init__(self, ranking: str, value: int, category: str, cards: Sequence[str]) -> None:
+        """A hand whose five cards (strongest first) are known."""
+        self._ranking, self._value, self._category = ranking, value, category
+        self._five, self._hand, self._words = tuple(str(c) for c in cards), 0, None
+
+    @property
+    def ranking(self) -> str:
+        return self._ranking
+
+    @property
+    def value(self) -> int:
+        return self._value
+
+    @property
+    def category(self) -> str:
+        return self._category
 
     @property
     def cards(self) -> tuple[str, ...]:
         """The cards that make the hand, strongest first (found when first asked for)."""
-        if self._cards and isinstance(self._cards[0], int):
-            best = five_of(self.value, [int(c) for c in self._cards])
-            object.__setattr__(self, "_cards", tuple(DECK[c] for c in best))
-        return tuple(str(c) for c in self._cards)
+        if self._five is None:
+            self._five = tuple(DECK[c] for c in five_of(self._value, _cards_of(self._hand)))
+        return self._five
 
     def describe(self, lang: str = "en") -> str:
-        return describe(self.value, lang, self.ranking)
+        if self._words is None:
+            self._words = {}
+        text = self._words.get(lang)
+        if text is None:
+            text = self._words[lang] = describe(self._value, lang, self._ranking)
+        return text
+
+    def __repr__(self) -> str:
+        return (f"HandValue(ranking={self._ranking!r}, value={self._value}, "
+                f"category={self._category!r}, cards={self.cards!r})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
             return NotImplemented
-        return (self.ranking, self.value) == (other.ranking, other.value)
+        return (self._ranking, self._value) == (other._ranking, other._value)
 
     def __lt__(self, other: HandValue) -> bool:
-        return self.value < other.value
+        return self._value < other._value
 
     def __hash__(self) -> int:
-        return hash((self.ranking, self.value))
+        return hash((self._ranking, self._value))
+
+
+def _cards_of(key: int) -> list[int]:
+    """The card indices of a hand from the sum of its one-hand keys (its card mask)."""
+    mask = key >> _LANE_SHIFT
+    return [rank * 4 + suit for rank in range(13) for suit in range(4)
+            if mask >> (16 * suit + rank) & 1]
+
+
+_new_hand = object.__new__
 
 
 def ranked_value(cards: Sequence[int], ranking: str) -> int | None:
@@ -263,6 +358,30 @@ def evaluate(cards: Sequence[str], ranking: str = "high", board: Sequence[str] =
 
     ``exactly_two``: Omaha-family hand making, two hole cards and three board cards.
     """
+    if ranking == "high" and not exactly_two:
+        # The fast path, high_value's sum and lookups written out on the card names: the
+        # value and category now, the rest when asked for.
+        try:
+            key = sum(map(_KEY_OF_CARD.__getitem__, cards))
+            size = len(cards)
+            if board:
+                key += sum(map(_KEY_OF_CARD.__getitem__, board))
+                size += len(board)
+            value: int = _BY_COUNT[size][key >> _RANK_SHIFT & _RANK_FIELD]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):  # the checks below say what is wrong
+            if _fill_one_hand_table(len(cards) + len(board)):
+                return evaluate(cards, ranking, board, exactly_two)
+        else:
+            if (key >> _LANE_SHIFT).bit_count() == size:  # else a card given twice
+                lane = _FLUSH_LANE[key & 0xFFF]
+                if lane:
+                    flush: int = _FLUSH_VALUES[0][key >> lane & 0x1FFF]
+                    value = flush if flush > value else value
+                hand: HandValue = _new_hand(HandValue)
+                hand._ranking, hand._value = "high", value
+                hand._category = CATEGORIES[value >> CATEGORY_SHIFT]
+                hand._hand, hand._five, hand._words = key, None, None
+                return hand
     every = [*cards, *board]
     if len(set(every)) != len(every):
         dup = next(c for c in every if every.count(c) > 1)
@@ -274,9 +393,6 @@ def evaluate(cards: Sequence[str], ranking: str = "high", board: Sequence[str] =
         raise CardError("a board has at most five cards (two boards: evaluate each)")
     if ranking == "front" and len(hole + shared) != 3:
         raise CardError("a Chinese Poker front hand is exactly three cards")
-    if ranking == "high" and not exactly_two and 5 <= len(hole + shared) <= 7:
-        value = high_value(hole + shared)  # the fast path: tables, the five found on demand
-        return HandValue(ranking, value, value_category(value), tuple(hole + shared))
     size = 3 if ranking == "front" else 5
     if exactly_two:
         choices = [[*two, *three] for two in itertools.combinations(hole, 2)
