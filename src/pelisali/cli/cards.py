@@ -14,8 +14,6 @@ completes it at the end (insurance declined, open hands stand).
 from __future__ import annotations
 
 import json
-import shlex
-import sys
 import uuid
 from dataclasses import dataclass
 
@@ -23,7 +21,7 @@ from rich.table import Table as RichTable
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from pelisali.cli.common import console, euros, fail
+from pelisali.cli.common import console, euros, fail, next_command
 from pelisali.cli.platform import open_database, remind
 from pelisali.cli.quick import PLAYER, quick_wallet
 from pelisali.games import GameError
@@ -143,7 +141,7 @@ class CardTerminal:
         while True:
             if self.view is not None and self.view.status == "playing":
                 self._show_turn(self.view)
-            step = _command(f"{'baccarat' if self.game == 'punto-banco' else 'blackjack'}> ")
+            step = next_command(f"{'baccarat' if self.game == 'punto-banco' else 'blackjack'}> ")
             if step is None:
                 return
             try:
@@ -407,29 +405,6 @@ def _rules_line(table: GameTable) -> str:
             "stands and insurance is declined.")
 
 
-def _read(prompt: str) -> str | None:
-    interactive = sys.stdin.isatty()
-    try:
-        line = input(prompt if interactive else "")
-    except EOFError:
-        return None
-    if not interactive:
-        console.print(f"[dim]> {line}[/]")
-    return line
-
-
-def _command(prompt: str) -> tuple[str, list[str]] | None:
-    """The next command and its arguments; None at the end of input or on quit."""
-    while (line := _read(prompt)) is not None:
-        try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
-            continue
-        if not words:
-            continue
-        command = words[0].lower()
-        return None if command in ("quit", "exit", "q") else (command, words[1:])
     return None
 
 

@@ -3,6 +3,8 @@ money given on the command line, errors."""
 
 from __future__ import annotations
 
+import shlex
+import sys
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -29,6 +31,44 @@ def parse_sets(pairs: list[str] | None) -> dict[str, str | bool]:
             fail(f"--set takes KEY=VALUE, not {pair!r}")
         out[key.strip()] = value.strip()
     return out
+
+
+def read_line(prompt: str) -> str | None:
+    """A line a player types at the terminal (the prompt shown only to a person; piped
+    input is echoed dimmed, so a transcript reads as a session); None at the end."""
+    interactive = sys.stdin.isatty()
+    try:
+        line = input(prompt if interactive else "")
+    except EOFError:
+        return None
+    if not interactive:
+        console.print(f"[dim]> {line}[/]")
+    return line
+
+
+def split_command(line: str) -> tuple[str, list[str]] | None:
+    """A command line as its command (lower case) and arguments; None when it is empty
+    or does not split (unbalanced quotes: said in red).
+
+    >>> split_command('Bet "straight 17" 5'), split_command("  ")
+    (('bet', ['straight 17', '5']), None)
+    """
+    try:
+        words = shlex.split(line)
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/]")
+        return None
+    return (words[0].lower(), words[1:]) if words else None
+
+
+def next_command(prompt: str) -> tuple[str, list[str]] | None:
+    """The next command the player types and its arguments; None at the end of input or
+    on ``quit`` (``exit``, ``q``)."""
+    while (line := read_line(prompt)) is not None:
+        found = split_command(line)
+        if found is not None:
+            return None if found[0] in ("quit", "exit", "q") else found
+    return None
 
 
 def progress_bar(disable: bool = False) -> Progress:

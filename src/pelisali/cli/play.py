@@ -15,8 +15,6 @@ can be taken back, and the draw places them all and settles in one transaction.
 from __future__ import annotations
 
 import random
-import shlex
-import sys
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +24,7 @@ from rich.text import Text
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from pelisali.cli.common import console, euros, fail
+from pelisali.cli.common import console, euros, fail, read_line, split_command
 from pelisali.cli.platform import open_database, remind
 from pelisali.cli.quick import PLAYER, quick_wallet
 from pelisali.games import GameError, WagerGame
@@ -131,27 +129,15 @@ class WagerTerminal:
                       f"{format_cents(high)} €. Draws: {self.rng.name}. Type [cyan]help[/] "
                       "for help.")
         show_layout(self.game)
-        interactive = sys.stdin.isatty()
-        while True:
-            try:
-                line = input("pelisali> " if interactive else "")
-            except EOFError:
-                return
-            if not interactive:
-                console.print(f"[dim]> {line}[/]")
-            if not self.handle(line):
-                return
+        while (line := read_line("pelisali> ")) is not None and self.handle(line):
+            pass
 
     def handle(self, line: str) -> bool:
         """Run one command line; False when the player leaves."""
-        try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
+        found = split_command(line)
+        if found is None:
             return True
-        if not words:
-            return True
-        command, args = words[0].lower(), words[1:]
+        command, args = found
         if command in ("quit", "exit", "q"):
             return False
         handler: Callable[[Session, list[str]], None] | None = getattr(

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table as RichTable
 
 from pelisali.cards import CardError, parse_cards
-from pelisali.cli.common import console, euros, fail, progress_bar
+from pelisali.cli.common import console, euros, fail, progress_bar, read_line
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -476,23 +476,15 @@ def play(
     a quick one made for the session. The bots play the house's money. (Chinese Poker is
     scored in points, not on a wallet.)"""
     import random
-    import sys
 
     from pelisali.rng import SecureRng, SeededRng
 
     if not 2 <= players <= 12 or (stack is not None and stack < 1):
         fail("--players 2 to 12, --stack at least one big blind")
     rng = SeededRng(seed) if seed is not None else SecureRng()
-    interactive = sys.stdin.isatty()
 
     def ask(prompt: str) -> str | None:
-        try:
-            line = input(f"{prompt}> " if interactive else "")
-        except EOFError:
-            return None
-        if not interactive:
-            console.print(f"[dim]> {line}[/]")
-        return line
+        return read_line(f"{prompt}> ")
 
     if game == "chinese":
         if account is not None:

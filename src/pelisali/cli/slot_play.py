@@ -11,14 +11,12 @@ free spins left at the end.
 
 from __future__ import annotations
 
-import shlex
-import sys
 import uuid
 
 from rich.table import Table as RichTable
 from sqlalchemy import Engine
 
-from pelisali.cli.common import console, euros, fail
+from pelisali.cli.common import console, euros, fail, read_line, split_command
 from pelisali.cli.platform import open_database
 from pelisali.cli.quick import PLAYER, quick_wallet
 from pelisali.engine.slots import SlotEngine
@@ -73,16 +71,8 @@ class SlotTerminal:
     def run(self, note: str = "") -> None:
         """Sit at the machine, then take commands until the player leaves."""
         self.sit(note)
-        interactive = sys.stdin.isatty()
-        while True:
-            try:
-                line = input("slot> " if interactive else "")
-            except EOFError:
-                return
-            if not interactive:
-                console.print(f"[dim]> {line}[/]")
-            if not self.handle(line):
-                return
+        while (line := read_line("slot> ")) is not None and self.handle(line):
+            pass
 
     def sit(self, note: str = "") -> None:
         """Open the player's machine (the first time) and show it, with a round left in
@@ -113,14 +103,10 @@ class SlotTerminal:
 
     def handle(self, line: str) -> bool:
         """Run one command line; False when the player leaves."""
-        try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/]")
+        found = split_command(line)
+        if found is None:
             return True
-        if not words:
-            return True
-        command, args = words[0].lower(), words[1:]
+        command, args = found
         if command in ("quit", "exit", "q"):
             return False
         try:
@@ -137,9 +123,10 @@ class SlotTerminal:
                 self.history()
             elif command == "recall" and len(args) == 1 and args[0].isdigit():
                 with transaction(self.db) as session:
-                    found = tables.recall(session, int(args[0]))
-                verdict = "matches the record" if found.same else f"DIFFERS: {found.problem}"
-                console.print(f"round {found.round_id}: replay {verdict}")
+                    recalled = tables.recall(session, int(args[0]))
+                verdict = ("matches the record" if recalled.same
+                           else f"DIFFERS: {recalled.problem}")
+                console.print(f"round {recalled.round_id}: replay {verdict}")
             elif command == "help":
                 console.print(HELP)
             else:
