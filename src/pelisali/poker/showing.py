@@ -63,16 +63,31 @@ def showing_value(cards: Sequence[str], ranking: str) -> int:
 
     For a low ranking a lower hand is stronger, so its value is negated.
     """
-    return _showing_value(tuple(cards), ranking)
+    if ranking == "soko":  # its four-card flushes need the suits
+        return _showing_value(tuple(cards), ranking)
+    # Elsewhere only the ranks count: the same few sets of ranks come up street after street.
+    ranks = [_RANK[card] for card in cards]
+    ranks.sort()
+    return _showing_ranks(tuple(ranks), ranking)
+
+
+@lru_cache(maxsize=1 << 16)
+def _showing_ranks(ranks: tuple[int, ...], ranking: str) -> int:
+    """:func:`showing_value` of up cards of these ranks (0 deuce ... 12 ace), not Sökö."""
+    return _value_of_ranks(ranks, ranking, ())
 
 
 @lru_cache(maxsize=1 << 16)
 def _showing_value(cards: tuple[str, ...], ranking: str) -> int:
     """:func:`showing_value`, kept for the up cards met again (a street asks every seat)."""
+    return _value_of_ranks([_RANK[card] for card in cards], ranking, cards)
+
+
+def _value_of_ranks(ranks: Sequence[int], ranking: str, cards: Sequence[str]) -> int:
+    """A showing value from the up cards' ranks (and, for Sökö, the ``cards``)."""
     counts: dict[int, int] = {}
     ace_is_low = ace_low(ranking)
-    for card in cards:
-        rank = _RANK[card]
+    for rank in ranks:
         if ace_is_low:
             rank = 0 if rank == 12 else rank + 1
         counts[rank] = counts.get(rank, 0) + 1
