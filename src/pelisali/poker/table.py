@@ -282,9 +282,12 @@ class PokerHand:
         n, order = self.variant.hole_cards, self._order_from(self._left_of(self.button))
         # A shuffled deck deals them in one go, as a seat at a time would (see stud's).
         dealt = self.cards.deal(n * len(order)) if type(self.cards) is ShuffledCards else None
+        hole, log, players, button = self.hole, self.log, self.players, self.button
         for i, seat in enumerate(order):
-            self.hole[seat] = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
-            self.log.append(f"d dh p{self._phh(seat)} {''.join(self.hole[seat])}")
+            cards = hole[seat] = (self.cards.deal(n) if dealt is None
+                                  else dealt[i * n:(i + 1) * n])
+            # the seat's PHH number, as _phh gives it
+            log.append(f"d dh p{(seat - button - 1) % players + 1} {''.join(cards)}")
         if self.variant.board_streets and self.variant.board_streets[0]:
             cards = self.cards.deal(self.variant.board_streets[0])  # Courchevel
             self.board.extend(cards)
@@ -302,15 +305,18 @@ class PokerHand:
             self.log.append(f"d db {card[0]}")
             return
         hole, face_up, log, n = self.hole, self.up, self.log, down + up
+        players, button = self.players, self.button
         # A shuffled deck deals the street in one go, the cards each seat would get in turn;
         # other sources (chance, a given order) a seat at a time, so that a deal cut short
         # leaves the seats dealt so far with their cards.
         dealt = self.cards.deal(n * len(live)) if type(self.cards) is ShuffledCards else None
         for i, seat in enumerate(live):
             cards = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
-            hole[seat].extend(cards)
-            face_up[seat].extend(cards[down:])
-            log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
+            hole[seat] += cards
+            if up:
+                face_up[seat] += cards[down:]
+            # the seat's PHH number, as _phh gives it
+            log.append(f"d dh p{(seat - button - 1) % players + 1} {''.join(cards)}")
 
     # -- seats -----------------------------------------------------------------------------
     @cached_property
@@ -396,10 +402,17 @@ class PokerHand:
 
     def _best_showing_seat(self) -> int:
         ranking = self._showing_ranking()
-        order = [s for s in self._order_from(self._left_of(self.button)) if not self.folded[s]]
-        values = {s: showing_value(self.up[s], ranking) for s in order}
-        best = max(values.values())
-        tied = [s for s in order if values[s] == best]
+        folded, up = self.folded, self.up
+        tied: list[int] = []  # the seats showing the best hand, clockwise from the dealer's left
+        best = 0
+        for s in self._order_from(self._left_of(self.button)):
+            if folded[s]:
+                continue
+            value = showing_value(up[s], ranking)
+            if not tied or value > best:
+                tied, best = [s], value
+            elif value == best:
+                tied.append(s)
         if self.variant.showing_ties == "suit" and len(tied) > 1:
             keys = {s: suit_tiebreak(self.up[s], ranking) for s in tied}
             pick = min if ranking.startswith("low") else max
@@ -685,7 +698,10 @@ class PokerHand:
         elif action == "call":
             if legal.check:
                 raise PokerError("nothing to call: check")
-            self._commit(actor, legal.call)
+            amount = legal.call  # what _commit does: the call is within the stack
+            self.stacks[actor] -= amount
+            self.street_commit[actor] += amount
+            self.total_commit[actor] += amount
             self.log.append(f"p{p} cc")
         elif action in ("raise", "bet"):
             if legal.raise_min is None or legal.raise_max is None:
@@ -716,13 +732,15 @@ class PokerHand:
         pending = self._pending
         if pending and pending[0] == actor:
             pending.pop(0)
+        stacks, folded = self.stacks, self.folded
         # Only the actor's chips and cards changed: the others still pending can still act.
-        if actor in pending and not self._can_act(actor):
+        if (folded[actor] or stacks[actor] <= 0) and actor in pending:
             pending.remove(actor)
         # Nobody left to bet against: the one player with chips who owes nothing is not
-        # asked to check (PokerKit and the card rooms agree).
-        if pending:
-            stacks, folded = self.stacks, self.folded
+        # asked to check (PokerKit and the card rooms agree). Two pending players able to
+        # bet settle it at once.
+        if pending and not (len(pending) > 1 and not folded[pending[0]] and stacks[pending[0]] > 0
+                            and not folded[pending[1]] and stacks[pending[1]] > 0):
             able, count = -1, 0  # players with chips: none, one (``able``) or more
             for s in range(len(folded)):
                 if not folded[s] and stacks[s] > 0:
