@@ -43,7 +43,17 @@ def _rank(card: str, ranking: str) -> int:
 
 def bring_in_key(card: str, ranking: str) -> tuple[int, int]:
     """A single up card's order for the bring-in: rank, then suit."""
-    return _rank(card, ranking), SUITS.index(card[1])
+    return bring_in_keys(ranking)[card]
+
+
+# Every card's bring-in key, the ace high and the ace low.
+_KEYS = {low: {card: (_rank(card, "low-a5" if low else "high"), SUITS.index(card[1]))
+               for card in DECK} for low in (False, True)}
+
+
+def bring_in_keys(ranking: str) -> dict[str, tuple[int, int]]:
+    """:func:`bring_in_key` of every card under ``ranking``, by card."""
+    return _KEYS[ace_low(ranking)]
 
 
 def _soko_four(cards: Sequence[str]) -> int | None:

@@ -35,7 +35,7 @@ from pelisali.poker.describe import describe
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
 from pelisali.poker.rankings import high_value_of, omaha_best
-from pelisali.poker.showing import bring_in_key, showing_value, suit_tiebreak
+from pelisali.poker.showing import bring_in_keys, showing_value, suit_tiebreak
 from pelisali.poker.variants import (  # the games as rule data; names kept importable here
     COURCHEVEL_PL,
     CRAZY_PINEAPPLE_NL,
@@ -180,16 +180,17 @@ class PokerHand:
     def __post_init__(self) -> None:
         n = len(self.starting_stacks)
         kind = self.variant.kind
+        blinds_posted = self._blinds_posted
         if not 2 <= n <= 12:
             raise PokerError("a table seats 2 to 12 players (RAY 1.4.1.1.1)")
         if n > self.variant.max_seats:
             raise PokerError(f"{self.variant.name} seats at most {self.variant.max_seats} "
                              f"players: {self.variant.seats_reason}")
-        if any(s <= 0 for s in self.starting_stacks):
+        if min(self.starting_stacks) <= 0:
             raise PokerError("every player needs chips on the table")
         if not 0 <= self.button < n:
             raise PokerError(f"the button must be at a seat 0 to {n - 1}")
-        if self._blinds_posted and not 0 < self.small_blind <= self.big_blind:
+        if blinds_posted and not 0 < self.small_blind <= self.big_blind:
             raise PokerError("blinds: 0 < small blind <= big blind")
         if self.big_blind <= 0:
             raise PokerError("the smallest bet (big_blind) must be positive")
@@ -197,13 +198,15 @@ class PokerHand:
             raise PokerError("stud: 0 < bring-in <= the small bet (big_blind)")
         if kind != "stud" and self.bring_in:
             raise PokerError("a bring-in belongs to the stud games")
-        for name, values in (("antes", self.antes), ("blinds", self.blinds)):
-            if values is not None and (len(values) != n or any(
-                    isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values)):
-                raise PokerError(f"{name}: one whole number of chips, 0 or more, a seat")
-        if self.blinds is not None and (not self._blinds_posted or not any(self.blinds)):
+        if self.antes is not None or self.blinds is not None:
+            for name, values in (("antes", self.antes), ("blinds", self.blinds)):
+                if values is not None and (len(values) != n or any(
+                        isinstance(v, bool) or not isinstance(v, int) or v < 0
+                        for v in values)):
+                    raise PokerError(f"{name}: one whole number of chips, 0 or more, a seat")
+        if self.blinds is not None and (not blinds_posted or not any(self.blinds)):
             raise PokerError("blinds seat by seat belong to a blinds game, and one is posted")
-        if any(not 0 <= s < n for s in self.mucks):
+        if self.mucks and any(not 0 <= s < n for s in self.mucks):
             raise PokerError(f"mucks: seats 0 to {n - 1}")
         if self.variant.openers and self.ante <= 0:
             raise PokerError("jacks or better to open is played with antes")
@@ -214,7 +217,8 @@ class PokerHand:
         self.winnings = [0] * n
         self._level_acted = [-1] * n
         self.up = [[] for _ in range(n)]
-        if not all(hasattr(self.cards, name) for name in ("deal", "reshuffle_in", "new_deck")):
+        if type(self.cards) is not ShuffledCards and not all(
+                hasattr(self.cards, name) for name in ("deal", "reshuffle_in", "new_deck")):
             raise PokerError(f"cards= takes a card source such as ShuffledCards(rng), "
                              f"not {type(self.cards).__name__}")
         if self.deck is not None:  # the given cards first, the rest after them in deck order
@@ -356,8 +360,11 @@ class PokerHand:
     def _post_forced_bets(self) -> None:
         antes = self.antes if self.antes is not None else [self.ante] * self.players
         if any(antes):
-            for seat in range(self.players):
-                self._commit(seat, antes[seat])
+            stacks, total = self.stacks, self.total_commit
+            for seat, ante in enumerate(antes):  # what _commit does, the street then collected
+                amount = min(ante, stacks[seat])
+                stacks[seat] -= amount
+                total[seat] += amount
             self._collect()
         self.last_raise = self.big_blind
         if not self._blinds_posted:  # stud's bring-in is posted as the first action
@@ -396,9 +403,9 @@ class PokerHand:
     def _bring_in_seat(self) -> int:
         """The lowest up card brings in (a low game: the highest), suits breaking ties."""
         ranking = self._showing_ranking()
-        keys = {s: bring_in_key(self.up[s][0], ranking) for s in self._in_hand()}
+        keys, up = bring_in_keys(ranking), self.up
         pick = max if ranking.startswith("low") else min
-        return pick(keys, key=keys.__getitem__)
+        return pick(self._in_hand(), key=lambda s: keys[up[s][0]])
 
     def _best_showing_seat(self) -> int:
         ranking = self._showing_ranking()
@@ -613,18 +620,21 @@ class PokerHand:
                          raise_max=top if can_complete else None)
         stacks, commits, folded = self.stacks, self.street_commit, self.folded
         stack, current = stacks[seat], self.current_bet
-        to_call = min(current - commits[seat], stack)
-        raise_min = raise_max = None
+        to_call = current - commits[seat]
+        if to_call > stack:  # all-in to call
+            to_call = stack
         if stack > to_call and self._level_acted[seat] < self.full_raises:
             others_act = False
             cover = 0  # the most an opponent still in could put in this street
-            for s in range(len(folded)):
-                if s != seat and not folded[s]:
-                    other = stacks[s]
-                    if other > 0:
-                        others_act = True
-                    if commits[s] + other > cover:
-                        cover = commits[s] + other
+            for s, out in enumerate(folded):
+                if out or s == seat:
+                    continue
+                other = stacks[s]
+                if other > 0:
+                    others_act = True
+                other += commits[s]
+                if other > cover:
+                    cover = other
             if others_act:
                 # A raise needs an opponent who could put in more than the bet now.
                 if cover <= current:
@@ -633,7 +643,8 @@ class PokerHand:
                         and not self._has_openers(seat)):  # no openers: check (or fold)
                     return _legal(False, True, 0, None, None)
                 raise_min, raise_max = self._raise_range(seat, to_call)
-        return _legal(to_call > 0, to_call == 0, to_call, raise_min, raise_max)
+                return _legal(to_call > 0, to_call == 0, to_call, raise_min, raise_max)
+        return _legal(to_call > 0, to_call == 0, to_call, None, None)
 
     def _raise_range(self, seat: int, to_call: int) -> tuple[int | None, int | None]:
         """The smallest and the largest total a raise may make now (None: no raise)."""
@@ -645,7 +656,9 @@ class PokerHand:
             if self.bets_this_street < variant.raise_cap:
                 size = self.big_blind * (2 if street >= variant.big_bet_from else 1)
                 target = size if completing and street == 0 else current + size
-                return min(target, most), min(target, most)
+                if target > most:  # all-in short of the bet
+                    target = most
+                return target, target
             return None, None
         smallest = current + max(self.last_raise, self.big_blind)
         if completing:
