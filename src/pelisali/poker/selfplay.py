@@ -254,7 +254,7 @@ def plausible_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int 
     strength = 2 if strong else 1 if fair else 0
     can_raise = legal.raise_min is not None and raises_this_street(hand) < MAX_RAISES
     draw = chooser.random()
-    if not legal.fold and not legal.check:  # the bring-in: post it or complete
+    if not (legal.fold or legal.check):  # the bring-in: post it or complete
         if can_raise and draw < _RAISE[strength]:
             return "raise", raise_to(hand, "min")
         return "call", None

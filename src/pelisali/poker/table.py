@@ -331,7 +331,8 @@ class PokerHand:
         return (seat + 1) % self.players
 
     def _order_from(self, seat: int) -> tuple[int, ...]:
-        return _orders(self.players)[seat]
+        orders = _ORDERS.get(self.players)
+        return (orders or _orders(self.players))[seat]
 
     def _phh(self, seat: int) -> int:
         """PHH numbers players from the small blind (left of the button) to the button."""
@@ -436,10 +437,11 @@ class PokerHand:
         first = self._first_to_act(preflop)
         self._opener = first
         folded, stacks = self.folded, self.stacks
-        self._pending = [s for s in self._order_from(first) if not folded[s] and stacks[s] > 0]
-        # A round needs at least two players able to bet, or one facing a bet.
-        able = [s for s in range(len(folded)) if not folded[s] and stacks[s] > 0]
-        if len(able) < 2 and not (able and self.street_commit[able[0]] < self.current_bet):
+        pending = self._pending = [s for s in self._order_from(first)
+                                   if not folded[s] and stacks[s] > 0]
+        # A round needs at least two players able to bet, or one facing a bet (the players
+        # able to bet are the pending ones).
+        if len(pending) < 2 and not (pending and self.street_commit[pending[0]] < self.current_bet):
             self._pending = []
         self._bring_in_due = (preflop and self.variant.kind == "stud" and bool(self._pending))
         self._advance()
@@ -626,15 +628,13 @@ class PokerHand:
         if stack > to_call and self._level_acted[seat] < self.full_raises:
             others_act = False
             cover = 0  # the most an opponent still in could put in this street
-            for s, out in enumerate(folded):
-                if out or s == seat:
-                    continue
-                other = stacks[s]
-                if other > 0:
-                    others_act = True
-                other += commits[s]
-                if other > cover:
-                    cover = other
+            for s in range(len(folded)):
+                if s != seat and not folded[s]:
+                    other = stacks[s]
+                    if other > 0:
+                        others_act = True
+                    if commits[s] + other > cover:
+                        cover = commits[s] + other
             if others_act:
                 # A raise needs an opponent who could put in more than the bet now.
                 if cover <= current:
