@@ -34,7 +34,7 @@ from pelisali.poker.dealing import CardSource, DealtCards, ShuffledCards
 from pelisali.poker.describe import describe
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
-from pelisali.poker.rankings import high_value_of, omaha_best
+from pelisali.poker.rankings import high_value_of, high_value_of_cards, omaha_best
 from pelisali.poker.showing import bring_in_keys, showing_value, suit_tiebreak
 from pelisali.poker.variants import (  # the games as rule data; names kept importable here
     COURCHEVEL_PL,
@@ -799,6 +799,10 @@ class PokerHand:
         ranking = ranking or self.variant.high or self.variant.low
         if ranking is None:
             raise RuntimeError(f"{self.variant.name} has neither a high nor a low ranking")
+        if ranking == "high" and not self.variant.exactly_two:  # by the cards' names
+            names = [*self.hole[seat], *(self.board if board_cards is None else board_cards)]
+            if 5 <= len(names) <= 7:
+                return high_value_of_cards(names)
         hole = [_INDEX[c] for c in self.hole[seat]]
         board = [_INDEX[c] for c in (self.board if board_cards is None else board_cards)]
         if self.variant.exactly_two:
