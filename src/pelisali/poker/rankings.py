@@ -318,6 +318,35 @@ def high_value_of(cards: Sequence[int]) -> int:
     return value
 
 
+_CARD_KEYS = {card: RANK_KEYS[i >> 2] for i, card in enumerate(DECK)}  # by the card's name
+_CARD_BITS = {card: 1 << (i >> 2) for i, card in enumerate(DECK)}
+_CARD_INDEX = {card: i for i, card in enumerate(DECK)}
+
+
+def high_value_of_cards(cards: Sequence[str]) -> int:
+    """:func:`high_value_of` of the cards by name (``"As"``), without their indices; cards
+    it does not take (not 5 to 7 distinct cards of the deck) go to :func:`high_value_of` (a
+    name not of the deck: a KeyError).
+
+    >>> high_value_of_cards(["As", "Ks", "Qs", "Js", "Ts"]) == high_value_of([51, 47, 43, 39, 35])
+    True
+    """
+    n = len(cards)
+    unique = set(cards)
+    if not 5 <= n <= 7 or len(unique) != n or not unique <= _CARD_KEYS.keys():
+        return high_value_of([_CARD_INDEX[c] for c in cards])
+    value = _rank_values(n)[sum(map(_CARD_KEYS.__getitem__, cards))]
+    suits = "".join(cards)[1::2]
+    for suit in "cdhs":
+        if suits.count(suit) >= 5:  # one suit at most, in seven cards
+            mask = 0
+            for c in cards:
+                if c[1] == suit:
+                    mask |= _CARD_BITS[c]
+            return max(value, _flush_values()[mask])
+    return value
+
+
 def _omaha_high(hole: Sequence[int], board: Sequence[int]) -> int:
     """Omaha's best high hand, each two of the hole with each three of the board, as
     :func:`high_value` values them: the pairs' and the triples' keys are summed once."""

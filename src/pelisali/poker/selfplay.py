@@ -39,6 +39,7 @@ from pelisali.rules.poker import POKER_GAME_IDS, load_poker_rules
 
 _INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index in the deck
 _RANK = {card: i >> 2 for i, card in enumerate(DECK)}  # 0 deuce ... 12 ace
+_BIT = {card: 1 << (i >> 2) for i, card in enumerate(DECK)}  # a card's bit in a rank mask
 _STRAIGHTS = bytes(straight_top(mask) >= 0 for mask in range(1 << 13))  # by rank mask
 
 VARIANTS: dict[str, PokerVariant] = {
@@ -137,13 +138,37 @@ def _strong_fair(hand: PokerHand, seat: int) -> tuple[bool, bool]:
         lows = {r for r in lows if r <= 7}
         return len(lows) >= min(4, len(cards)), len(lows) >= min(3, len(cards))
     if variant.kind != "board" and len(hole) + len(board) >= 5:
-        strength = made_category([_INDEX[c] for c in (*hole, *board)])
+        strength = _made_category_of([*hole, *board])
         return strength >= 2, strength >= 1
     if len(board) >= 3:
-        strength = made_category([_INDEX[c] for c in (*hole[:2], *board[:5])])
+        strength = _made_category_of([*hole[:2], *board[:5]])
         return strength >= 2, strength >= 1
+    if len(hole) == 2:  # the two ranks, the higher first, without sorting
+        high, low = _RANK[hole[0]], _RANK[hole[1]]
+        if low > high:
+            high, low = low, high
+        return high == low or low >= 10, high >= 9
     ranks = sorted([_RANK[c] for c in hole], reverse=True)
     return ranks[0] == ranks[1] or ranks[1] >= 10, ranks[0] >= 9
+
+
+def _made_category_of(cards: list[str]) -> int:
+    """:func:`made_category` of the cards themselves, without their indices."""
+    if not 5 <= len(cards) <= 7:
+        raise ValueError(f"a hand is 5 to 7 cards, not {len(cards)}")
+    mask = repeats = 0
+    for c in cards:
+        bit = _BIT[c]
+        if mask & bit:
+            repeats += 1
+        mask |= bit
+    if repeats >= 2 or _STRAIGHTS[mask]:  # two pair or better, or a straight
+        return 2
+    suits = [c[1] for c in cards]
+    if (suits.count("c") >= 5 or suits.count("d") >= 5 or suits.count("h") >= 5
+            or suits.count("s") >= 5):
+        return 2  # a flush
+    return repeats
 
 
 def made_category(cards: list[int]) -> int:
@@ -229,7 +254,7 @@ def plausible_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int 
     strength = 2 if strong else 1 if fair else 0
     can_raise = legal.raise_min is not None and raises_this_street(hand) < MAX_RAISES
     draw = chooser.random()
-    if not legal.fold and not legal.check:  # the bring-in: post it or complete
+    if not (legal.fold or legal.check):  # the bring-in: post it or complete
         if can_raise and draw < _RAISE[strength]:
             return "raise", raise_to(hand, "min")
         return "call", None

@@ -43,7 +43,17 @@ def _rank(card: str, ranking: str) -> int:
 
 def bring_in_key(card: str, ranking: str) -> tuple[int, int]:
     """A single up card's order for the bring-in: rank, then suit."""
-    return _rank(card, ranking), SUITS.index(card[1])
+    return bring_in_keys(ranking)[card]
+
+
+# Every card's bring-in key, the ace high and the ace low.
+_KEYS = {low: {card: (_rank(card, "low-a5" if low else "high"), SUITS.index(card[1]))
+               for card in DECK} for low in (False, True)}
+
+
+def bring_in_keys(ranking: str) -> dict[str, tuple[int, int]]:
+    """:func:`bring_in_key` of every card under ``ranking``, by card."""
+    return _KEYS[ace_low(ranking)]
 
 
 def _soko_four(cards: Sequence[str]) -> int | None:
@@ -63,16 +73,31 @@ def showing_value(cards: Sequence[str], ranking: str) -> int:
 
     For a low ranking a lower hand is stronger, so its value is negated.
     """
-    return _showing_value(tuple(cards), ranking)
+    if ranking == "soko":  # its four-card flushes need the suits
+        return _showing_value(tuple(cards), ranking)
+    # Elsewhere only the ranks count: the same few sets of ranks come up street after street.
+    ranks = [_RANK[card] for card in cards]
+    ranks.sort()
+    return _showing_ranks(tuple(ranks), ranking)
+
+
+@lru_cache(maxsize=1 << 16)
+def _showing_ranks(ranks: tuple[int, ...], ranking: str) -> int:
+    """:func:`showing_value` of up cards of these ranks (0 deuce ... 12 ace), not Sökö."""
+    return _value_of_ranks(ranks, ranking, ())
 
 
 @lru_cache(maxsize=1 << 16)
 def _showing_value(cards: tuple[str, ...], ranking: str) -> int:
     """:func:`showing_value`, kept for the up cards met again (a street asks every seat)."""
+    return _value_of_ranks([_RANK[card] for card in cards], ranking, cards)
+
+
+def _value_of_ranks(ranks: Sequence[int], ranking: str, cards: Sequence[str]) -> int:
+    """A showing value from the up cards' ranks (and, for Sökö, the ``cards``)."""
     counts: dict[int, int] = {}
     ace_is_low = ace_low(ranking)
-    for card in cards:
-        rank = _RANK[card]
+    for rank in ranks:
         if ace_is_low:
             rank = 0 if rank == 12 else rank + 1
         counts[rank] = counts.get(rank, 0) + 1

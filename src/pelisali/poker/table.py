@@ -34,8 +34,8 @@ from pelisali.poker.dealing import CardSource, DealtCards, ShuffledCards
 from pelisali.poker.describe import describe
 from pelisali.poker.evaluate import high_value, ranked_value
 from pelisali.poker.hands import unpack
-from pelisali.poker.rankings import high_value_of, omaha_best
-from pelisali.poker.showing import bring_in_key, showing_value, suit_tiebreak
+from pelisali.poker.rankings import high_value_of, high_value_of_cards, omaha_best
+from pelisali.poker.showing import bring_in_keys, showing_value, suit_tiebreak
 from pelisali.poker.variants import (  # the games as rule data; names kept importable here
     COURCHEVEL_PL,
     CRAZY_PINEAPPLE_NL,
@@ -180,16 +180,17 @@ class PokerHand:
     def __post_init__(self) -> None:
         n = len(self.starting_stacks)
         kind = self.variant.kind
+        blinds_posted = self._blinds_posted
         if not 2 <= n <= 12:
             raise PokerError("a table seats 2 to 12 players (RAY 1.4.1.1.1)")
         if n > self.variant.max_seats:
             raise PokerError(f"{self.variant.name} seats at most {self.variant.max_seats} "
                              f"players: {self.variant.seats_reason}")
-        if any(s <= 0 for s in self.starting_stacks):
+        if min(self.starting_stacks) <= 0:
             raise PokerError("every player needs chips on the table")
         if not 0 <= self.button < n:
             raise PokerError(f"the button must be at a seat 0 to {n - 1}")
-        if self._blinds_posted and not 0 < self.small_blind <= self.big_blind:
+        if blinds_posted and not 0 < self.small_blind <= self.big_blind:
             raise PokerError("blinds: 0 < small blind <= big blind")
         if self.big_blind <= 0:
             raise PokerError("the smallest bet (big_blind) must be positive")
@@ -197,13 +198,15 @@ class PokerHand:
             raise PokerError("stud: 0 < bring-in <= the small bet (big_blind)")
         if kind != "stud" and self.bring_in:
             raise PokerError("a bring-in belongs to the stud games")
-        for name, values in (("antes", self.antes), ("blinds", self.blinds)):
-            if values is not None and (len(values) != n or any(
-                    isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values)):
-                raise PokerError(f"{name}: one whole number of chips, 0 or more, a seat")
-        if self.blinds is not None and (not self._blinds_posted or not any(self.blinds)):
+        if self.antes is not None or self.blinds is not None:
+            for name, values in (("antes", self.antes), ("blinds", self.blinds)):
+                if values is not None and (len(values) != n or any(
+                        isinstance(v, bool) or not isinstance(v, int) or v < 0
+                        for v in values)):
+                    raise PokerError(f"{name}: one whole number of chips, 0 or more, a seat")
+        if self.blinds is not None and (not blinds_posted or not any(self.blinds)):
             raise PokerError("blinds seat by seat belong to a blinds game, and one is posted")
-        if any(not 0 <= s < n for s in self.mucks):
+        if self.mucks and any(not 0 <= s < n for s in self.mucks):
             raise PokerError(f"mucks: seats 0 to {n - 1}")
         if self.variant.openers and self.ante <= 0:
             raise PokerError("jacks or better to open is played with antes")
@@ -214,7 +217,8 @@ class PokerHand:
         self.winnings = [0] * n
         self._level_acted = [-1] * n
         self.up = [[] for _ in range(n)]
-        if not all(hasattr(self.cards, name) for name in ("deal", "reshuffle_in", "new_deck")):
+        if type(self.cards) is not ShuffledCards and not all(
+                hasattr(self.cards, name) for name in ("deal", "reshuffle_in", "new_deck")):
             raise PokerError(f"cards= takes a card source such as ShuffledCards(rng), "
                              f"not {type(self.cards).__name__}")
         if self.deck is not None:  # the given cards first, the rest after them in deck order
@@ -282,9 +286,12 @@ class PokerHand:
         n, order = self.variant.hole_cards, self._order_from(self._left_of(self.button))
         # A shuffled deck deals them in one go, as a seat at a time would (see stud's).
         dealt = self.cards.deal(n * len(order)) if type(self.cards) is ShuffledCards else None
+        hole, log, players, button = self.hole, self.log, self.players, self.button
         for i, seat in enumerate(order):
-            self.hole[seat] = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
-            self.log.append(f"d dh p{self._phh(seat)} {''.join(self.hole[seat])}")
+            cards = hole[seat] = (self.cards.deal(n) if dealt is None
+                                  else dealt[i * n:(i + 1) * n])
+            # the seat's PHH number, as _phh gives it
+            log.append(f"d dh p{(seat - button - 1) % players + 1} {''.join(cards)}")
         if self.variant.board_streets and self.variant.board_streets[0]:
             cards = self.cards.deal(self.variant.board_streets[0])  # Courchevel
             self.board.extend(cards)
@@ -302,15 +309,18 @@ class PokerHand:
             self.log.append(f"d db {card[0]}")
             return
         hole, face_up, log, n = self.hole, self.up, self.log, down + up
+        players, button = self.players, self.button
         # A shuffled deck deals the street in one go, the cards each seat would get in turn;
         # other sources (chance, a given order) a seat at a time, so that a deal cut short
         # leaves the seats dealt so far with their cards.
         dealt = self.cards.deal(n * len(live)) if type(self.cards) is ShuffledCards else None
         for i, seat in enumerate(live):
             cards = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
-            hole[seat].extend(cards)
-            face_up[seat].extend(cards[down:])
-            log.append(f"d dh p{self._phh(seat)} {''.join(cards)}")
+            hole[seat] += cards
+            if up:
+                face_up[seat] += cards[down:]
+            # the seat's PHH number, as _phh gives it
+            log.append(f"d dh p{(seat - button - 1) % players + 1} {''.join(cards)}")
 
     # -- seats -----------------------------------------------------------------------------
     @cached_property
@@ -321,7 +331,8 @@ class PokerHand:
         return (seat + 1) % self.players
 
     def _order_from(self, seat: int) -> tuple[int, ...]:
-        return _orders(self.players)[seat]
+        orders = _ORDERS.get(self.players)
+        return (orders or _orders(self.players))[seat]
 
     def _phh(self, seat: int) -> int:
         """PHH numbers players from the small blind (left of the button) to the button."""
@@ -350,8 +361,11 @@ class PokerHand:
     def _post_forced_bets(self) -> None:
         antes = self.antes if self.antes is not None else [self.ante] * self.players
         if any(antes):
-            for seat in range(self.players):
-                self._commit(seat, antes[seat])
+            stacks, total = self.stacks, self.total_commit
+            for seat, ante in enumerate(antes):  # what _commit does, the street then collected
+                amount = min(ante, stacks[seat])
+                stacks[seat] -= amount
+                total[seat] += amount
             self._collect()
         self.last_raise = self.big_blind
         if not self._blinds_posted:  # stud's bring-in is posted as the first action
@@ -390,16 +404,23 @@ class PokerHand:
     def _bring_in_seat(self) -> int:
         """The lowest up card brings in (a low game: the highest), suits breaking ties."""
         ranking = self._showing_ranking()
-        keys = {s: bring_in_key(self.up[s][0], ranking) for s in self._in_hand()}
+        keys, up = bring_in_keys(ranking), self.up
         pick = max if ranking.startswith("low") else min
-        return pick(keys, key=keys.__getitem__)
+        return pick(self._in_hand(), key=lambda s: keys[up[s][0]])
 
     def _best_showing_seat(self) -> int:
         ranking = self._showing_ranking()
-        order = [s for s in self._order_from(self._left_of(self.button)) if not self.folded[s]]
-        values = {s: showing_value(self.up[s], ranking) for s in order}
-        best = max(values.values())
-        tied = [s for s in order if values[s] == best]
+        folded, up = self.folded, self.up
+        tied: list[int] = []  # the seats showing the best hand, clockwise from the dealer's left
+        best = 0
+        for s in self._order_from(self._left_of(self.button)):
+            if folded[s]:
+                continue
+            value = showing_value(up[s], ranking)
+            if not tied or value > best:
+                tied, best = [s], value
+            elif value == best:
+                tied.append(s)
         if self.variant.showing_ties == "suit" and len(tied) > 1:
             keys = {s: suit_tiebreak(self.up[s], ranking) for s in tied}
             pick = min if ranking.startswith("low") else max
@@ -416,10 +437,11 @@ class PokerHand:
         first = self._first_to_act(preflop)
         self._opener = first
         folded, stacks = self.folded, self.stacks
-        self._pending = [s for s in self._order_from(first) if not folded[s] and stacks[s] > 0]
-        # A round needs at least two players able to bet, or one facing a bet.
-        able = [s for s in range(len(folded)) if not folded[s] and stacks[s] > 0]
-        if len(able) < 2 and not (able and self.street_commit[able[0]] < self.current_bet):
+        pending = self._pending = [s for s in self._order_from(first)
+                                   if not folded[s] and stacks[s] > 0]
+        # A round needs at least two players able to bet, or one facing a bet (the players
+        # able to bet are the pending ones).
+        if len(pending) < 2 and not (pending and self.street_commit[pending[0]] < self.current_bet):
             self._pending = []
         self._bring_in_due = (preflop and self.variant.kind == "stud" and bool(self._pending))
         self._advance()
@@ -600,8 +622,9 @@ class PokerHand:
                          raise_max=top if can_complete else None)
         stacks, commits, folded = self.stacks, self.street_commit, self.folded
         stack, current = stacks[seat], self.current_bet
-        to_call = min(current - commits[seat], stack)
-        raise_min = raise_max = None
+        to_call = current - commits[seat]
+        if to_call > stack:  # all-in to call
+            to_call = stack
         if stack > to_call and self._level_acted[seat] < self.full_raises:
             others_act = False
             cover = 0  # the most an opponent still in could put in this street
@@ -620,7 +643,8 @@ class PokerHand:
                         and not self._has_openers(seat)):  # no openers: check (or fold)
                     return _legal(False, True, 0, None, None)
                 raise_min, raise_max = self._raise_range(seat, to_call)
-        return _legal(to_call > 0, to_call == 0, to_call, raise_min, raise_max)
+                return _legal(to_call > 0, to_call == 0, to_call, raise_min, raise_max)
+        return _legal(to_call > 0, to_call == 0, to_call, None, None)
 
     def _raise_range(self, seat: int, to_call: int) -> tuple[int | None, int | None]:
         """The smallest and the largest total a raise may make now (None: no raise)."""
@@ -632,7 +656,9 @@ class PokerHand:
             if self.bets_this_street < variant.raise_cap:
                 size = self.big_blind * (2 if street >= variant.big_bet_from else 1)
                 target = size if completing and street == 0 else current + size
-                return min(target, most), min(target, most)
+                if target > most:  # all-in short of the bet
+                    target = most
+                return target, target
             return None, None
         smallest = current + max(self.last_raise, self.big_blind)
         if completing:
@@ -685,7 +711,10 @@ class PokerHand:
         elif action == "call":
             if legal.check:
                 raise PokerError("nothing to call: check")
-            self._commit(actor, legal.call)
+            amount = legal.call  # what _commit does: the call is within the stack
+            self.stacks[actor] -= amount
+            self.street_commit[actor] += amount
+            self.total_commit[actor] += amount
             self.log.append(f"p{p} cc")
         elif action in ("raise", "bet"):
             if legal.raise_min is None or legal.raise_max is None:
@@ -716,13 +745,15 @@ class PokerHand:
         pending = self._pending
         if pending and pending[0] == actor:
             pending.pop(0)
+        stacks, folded = self.stacks, self.folded
         # Only the actor's chips and cards changed: the others still pending can still act.
-        if actor in pending and not self._can_act(actor):
+        if (folded[actor] or stacks[actor] <= 0) and actor in pending:
             pending.remove(actor)
         # Nobody left to bet against: the one player with chips who owes nothing is not
-        # asked to check (PokerKit and the card rooms agree).
-        if pending:
-            stacks, folded = self.stacks, self.folded
+        # asked to check (PokerKit and the card rooms agree). Two pending players able to
+        # bet settle it at once.
+        if pending and not (len(pending) > 1 and not folded[pending[0]] and stacks[pending[0]] > 0
+                            and not folded[pending[1]] and stacks[pending[1]] > 0):
             able, count = -1, 0  # players with chips: none, one (``able``) or more
             for s in range(len(folded)):
                 if not folded[s] and stacks[s] > 0:
@@ -768,6 +799,10 @@ class PokerHand:
         ranking = ranking or self.variant.high or self.variant.low
         if ranking is None:
             raise RuntimeError(f"{self.variant.name} has neither a high nor a low ranking")
+        if ranking == "high" and not self.variant.exactly_two:  # by the cards' names
+            names = [*self.hole[seat], *(self.board if board_cards is None else board_cards)]
+            if 5 <= len(names) <= 7:
+                return high_value_of_cards(names)
         hole = [_INDEX[c] for c in self.hole[seat]]
         board = [_INDEX[c] for c in (self.board if board_cards is None else board_cards)]
         if self.variant.exactly_two:
