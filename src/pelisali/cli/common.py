@@ -13,6 +13,8 @@ from rich.console import Console
 from pelisali.money import MoneyError, parse_amount
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.progress import Progress
 
     from pelisali.games import WagerGame
@@ -44,6 +46,14 @@ def read_line(prompt: str) -> str | None:
     if not interactive:
         console.print(f"[dim]> {line}[/]")
     return line
+
+
+def take_lines(prompt: str, handle: Callable[[str], bool]) -> None:
+    """Give each line the player types to ``handle`` until it returns False (the player
+    leaves) or the input ends."""
+    while (line := read_line(prompt)) is not None:
+        if not handle(line):
+            return
 
 
 def split_command(line: str) -> tuple[str, list[str]] | None:

@@ -24,7 +24,7 @@ from rich.text import Text
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from pelisali.cli.common import console, euros, fail, read_line, split_command
+from pelisali.cli.common import console, euros, fail, split_command, take_lines
 from pelisali.cli.platform import open_database, remind
 from pelisali.cli.quick import PLAYER, quick_wallet
 from pelisali.games import GameError, WagerGame
@@ -129,8 +129,7 @@ class WagerTerminal:
                       f"{format_cents(high)} €. Draws: {self.rng.name}. Type [cyan]help[/] "
                       "for help.")
         show_layout(self.game)
-        while (line := read_line("pelisali> ")) is not None and self.handle(line):
-            pass
+        take_lines("pelisali> ", self.handle)
 
     def handle(self, line: str) -> bool:
         """Run one command line; False when the player leaves."""

@@ -16,7 +16,7 @@ import uuid
 from rich.table import Table as RichTable
 from sqlalchemy import Engine
 
-from pelisali.cli.common import console, euros, fail, read_line, split_command
+from pelisali.cli.common import console, euros, fail, split_command, take_lines
 from pelisali.cli.platform import open_database
 from pelisali.cli.quick import PLAYER, quick_wallet
 from pelisali.engine.slots import SlotEngine
@@ -71,8 +71,7 @@ class SlotTerminal:
     def run(self, note: str = "") -> None:
         """Sit at the machine, then take commands until the player leaves."""
         self.sit(note)
-        while (line := read_line("slot> ")) is not None and self.handle(line):
-            pass
+        take_lines("slot> ", self.handle)
 
     def sit(self, note: str = "") -> None:
         """Open the player's machine (the first time) and show it, with a round left in
