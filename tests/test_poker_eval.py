@@ -766,3 +766,17 @@ def test_census_of_all_five_card_hands() -> None:
     assert int(values.max()) == val("As Ks Qs Js Ts")
     assert int(values.min()) == val("7c 5d 4h 3s 2c")
 
+
+
+@pytest.mark.parametrize("n", [6, 7])
+def test_rank_table_of_six_and_seven_is_each_multisets_best_value(n: int) -> None:
+    """rank_table(6) and (7) are built from the five-card table (the best of a hand's
+    fives); every multiset must hold the value its rank counts give directly."""
+    from pelisali.poker.evaluate import rank_multisets, rank_table
+    from pelisali.poker.hands import best_value_of_counts, counts_of
+
+    rows, keys = rank_multisets(n)
+    table = rank_table(n)
+    assert len(rows) == {6: 18395, 7: 49205}[n]
+    for row, key in zip(rows.tolist(), keys.tolist(), strict=True):
+        assert table[key] == best_value_of_counts(counts_of(row)), row

@@ -46,6 +46,7 @@ from pelisali.poker.evaluate import (
     RANK_KEYS,
     high_values,
     map_chunks,
+    rank_multisets,
     rank_table,
     tables,
 )
@@ -63,11 +64,7 @@ def multisets(k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
     """Every multiset of k ranks (at most four of each) as a sorted row, and each one's row
     by its rank-key sum (-1 elsewhere). The sums are unique but spread over millions;
     through the rows the tables of each ranking stay small."""
-    rows = np.array([c for c in itertools.combinations_with_replacement(range(13), k)
-                     if max(c.count(r) for r in set(c)) <= 4], dtype=np.int64)
-    keys = np.array(RANK_KEYS, dtype=np.int64)[rows].sum(axis=1)
-    if len(np.unique(keys)) != len(keys):
-        raise AssertionError(f"rank keys collide for {k} cards")
+    rows, keys = rank_multisets(k)
     index = np.full(int(keys.max()) + 1, -1, dtype=np.int32)
     index[keys] = np.arange(len(rows), dtype=np.int32)
     return rows, index

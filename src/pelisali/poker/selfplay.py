@@ -333,7 +333,7 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
             histories.append(hand.phh())
         stacks = hand.stacks
         button = (button + 1) % players
-        if progress:
-            progress(number + 1)
+        if progress and (number % 128 == 127 or number + 1 == hands):
+            progress(number + 1)  # a bar's update costs as much as a tenth of a hand
     return SelfplayResult(f"{variant.name} {variant.structure}", hands, seed, bought, stacks,
                           fees, showdowns, actions, histories)
