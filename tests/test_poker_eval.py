@@ -767,7 +767,6 @@ def test_census_of_all_five_card_hands() -> None:
     assert int(values.min()) == val("7c 5d 4h 3s 2c")
 
 
-
 @pytest.mark.parametrize("n", [6, 7])
 def test_rank_table_of_six_and_seven_is_each_multisets_best_value(n: int) -> None:
     """rank_table(6) and (7) are built from the five-card table (the best of a hand's

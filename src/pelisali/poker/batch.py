@@ -43,7 +43,7 @@ from pelisali.poker.evaluate import (
     CARD_BIT,
     CARD_KEY,
     CARD_SUIT,
-    RANK_KEYS,
+    best_of_fives,
     high_values,
     map_chunks,
     rank_multisets,
@@ -138,12 +138,8 @@ def _rank_values(ranking: str, k: int) -> npt.NDArray[np.int32]:
     by_five = _five_tables(ranking).by_ranks
     if k == 5:
         return by_five
-    rows, index5 = multisets(k)[0], multisets(5)[1]
-    keys = np.array(RANK_KEYS, dtype=np.int64)[rows]
-    best = np.full(len(rows), _NONE, dtype=np.int32)
-    for five in itertools.combinations(range(k), 5):
-        best = np.maximum(best, by_five[index5[keys[:, list(five)].sum(axis=1)]])
-    return best
+    index5 = multisets(5)[1]
+    return best_of_fives(multisets(k)[0], lambda sums: by_five[index5[sums]])
 
 
 @cache

@@ -98,13 +98,26 @@ def rank_table(n: int) -> npt.NDArray[np.int32]:
         np.add.at(counts, (np.arange(len(rows))[:, None], rows), 1)
         table[keys] = [best_value_of_counts(c) for c in counts.tolist()]
         return table
-    five = rank_table(5)
-    rank_keys = np.array(RANK_KEYS, dtype=np.int64)[rows]
-    best = np.zeros(len(rows), dtype=np.int32)
-    for chosen in itertools.combinations(range(n), 5):
-        best = np.maximum(best, five.take(rank_keys[:, list(chosen)].sum(axis=1)))
-    table[keys] = best
+    table[keys] = best_of_fives(rows, rank_table(5).take)
     return table
+
+
+def best_of_fives(rows: npt.NDArray[np.int64],
+                  value_of_fives: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.int32]]
+                  ) -> npt.NDArray[np.int32]:
+    """The best value of each row of ranks' fives, ``value_of_fives`` valuing an array of
+    fives by their rank-key sums (the rule of a hand of more than five cards).
+
+    >>> rows = rank_multisets(6)[0][:2]
+    >>> (best_of_fives(rows, rank_table(5).take) == rank_table(6).take(
+    ...     np.array(RANK_KEYS)[rows].sum(axis=1))).all()
+    np.True_
+    """
+    rank_keys = np.array(RANK_KEYS, dtype=np.int64)[rows]
+    best = np.full(len(rows), np.iinfo(np.int32).min, dtype=np.int32)
+    for chosen in itertools.combinations(range(rows.shape[1]), 5):
+        best = np.maximum(best, value_of_fives(rank_keys[:, list(chosen)].sum(axis=1)))
+    return best
 
 
 @cache
