@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache, total_ordering
+from functools import cache, lru_cache, total_ordering
 from typing import TypeVar
 
 import numpy as np
@@ -280,22 +280,25 @@ class HandValue:
     Values order hands of one ranking totally: higher is better, equal ties. The value
     and category are known when the hand is made; the five cards and the descriptions are
     found when first asked for (:func:`evaluate`'s high hands keep their cards as a card
-    mask) and kept. The public attributes are read-only.
+    mask). The public attributes are read-only.
+
+    >>> hand = evaluate(["As", "Ad", "Kh", "Kc", "2s", "7d", "9c"])
+    >>> hand.category, hand.cards
+    ('two_pair', ('As', 'Ad', 'Kh', 'Kc', '9c'))
     """
 
     # Slots, set directly by evaluate's fast path (the read-only properties guard them).
-    __slots__ = ("_category", "_five", "_hand", "_ranking", "_value", "_words")
+    __slots__ = ("_category", "_five", "_hand", "_ranking", "_value")
     _ranking: str
     _value: int
     _category: str
     _hand: int  # the sum of the hand's one-hand keys (its cards, to find the five in)
-    _five: tuple[str, ...] | None
-    _words: dict[str, str] | None
+    _five: tuple[str, ...]
 
     def __init__(self, ranking: str, value: int, category: str, cards: Sequence[str]) -> None:
         """A hand whose five cards (strongest first) are known."""
         self._ranking, self._value, self._category = ranking, value, category
-        self._five, self._hand, self._words = tuple(str(c) for c in cards), 0, None
+        self._five, self._hand = tuple(str(c) for c in cards), 0
 
     @property
     def ranking(self) -> str:
@@ -311,22 +314,15 @@ class HandValue:
 
     @property
     def cards(self) -> tuple[str, ...]:
-        """The cards that make the hand, strongest first (found when first asked for)."""
-        if self._five is None:
-            self._five = tuple(DECK[c] for c in five_of(self._value, _cards_of(self._hand)))
+        """The cards that make the hand, strongest first."""
         return self._five
 
     def describe(self, lang: str = "en") -> str:
-        if self._words is None:
-            self._words = {}
-        text = self._words.get(lang)
-        if text is None:
-            text = self._words[lang] = describe(self._value, lang, self._ranking)
-        return text
+        return _words(self._value, lang, self._ranking)
 
     def __repr__(self) -> str:
         return (f"HandValue(ranking={self._ranking!r}, value={self._value}, "
-                f"category={self._category!r}, cards={self.cards!r})")
+                f"category={self.category!r}, cards={self.cards!r})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
@@ -338,6 +334,37 @@ class HandValue:
 
     def __hash__(self) -> int:
         return hash((self._ranking, self._value))
+
+
+class _HighHand(HandValue):
+    """A high hand made by :func:`evaluate`'s fast path, which sets only its value and
+    card key: the ranking is the class's, the category follows from the value, and the
+    five cards are found from the key when first asked for."""
+
+    __slots__ = ()
+    _ranking = "high"  # shadows the slot: every hand of this class is a high hand
+
+    @property
+    def category(self) -> str:
+        return CATEGORIES[self._value >> CATEGORY_SHIFT]
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        try:
+            return self._five
+        except AttributeError:  # not yet asked for
+            five = tuple(DECK[c] for c in five_of(self._value, _cards_of(self._hand)))
+            _FIVE_SLOT.__set__(self, five)
+            return five
+
+
+_FIVE_SLOT = HandValue.__dict__["_five"]  # the slot itself: _HighHand has no setter of it
+
+
+@lru_cache(maxsize=8192)
+def _words(value: int, lang: str, ranking: str) -> str:
+    """A value's description, kept: the same few thousand values recur at every table."""
+    return describe(value, lang, ranking)
 
 
 def _cards_of(key: int) -> list[int]:
@@ -417,10 +444,9 @@ def evaluate(cards: Sequence[str], ranking: str = "high", board: Sequence[str] =
                 if lane:
                     flush: int = _FLUSH_VALUES[0][key >> lane & 0x1FFF]
                     value = flush if flush > value else value
-                hand: HandValue = _new_hand(HandValue)
-                hand._ranking, hand._value = "high", value
-                hand._category = CATEGORIES[value >> CATEGORY_SHIFT]
-                hand._hand, hand._five, hand._words = key, None, None
+                hand: HandValue = _new_hand(_HighHand)
+                hand._value = value
+                hand._hand = key
                 return hand
     every = [*cards, *board]
     if len(set(every)) != len(every):
