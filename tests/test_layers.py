@@ -11,6 +11,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "pelisali"
 LAYER = {
     "money": 0, "rng": 0, "cards": 1, "rules": 1, "games": 2, "poker": 2, "engine": 3,
+    "tournaments": 3,
     "analysis": 4, "platform": 5, "server": 6, "web": 6, "cli": 7,
 }
 
