@@ -317,7 +317,7 @@ def test_the_migration_goes_up_and_down(bare: Engine) -> None:
     upgrade(bare, "0012")
     with pytest.raises(IntegrityError):  # 0012 knows no bonus accounts
         _bonus_account(bare)
-    upgrade(bare)
+    upgrade(bare, "0013")
     assert _version(bare) == "0013"
     _bonus_account(bare)
     with bare.begin() as connection:
@@ -337,7 +337,7 @@ def test_the_migration_goes_up_and_down(bare: Engine) -> None:
 
 
 def test_going_down_is_refused_while_bonus_money_is_recorded(bare: Engine) -> None:
-    upgrade(bare)
+    upgrade(bare, "0013")
     setup(bare, players=("ann",))
     with transaction(bare) as s:
         made = bonus.grant(s, "ann", 100, round_id=1, key="fs-1", at=SPINS)

@@ -245,20 +245,27 @@ def wallet_balance(name: Annotated[str, typer.Argument()]) -> None:
 @ledger_app.command("check")
 def ledger_check() -> None:
     """Prove the ledger: all accounts sum to zero, every balance equals its transfers,
-    no balance but the external ones is negative, and every round's bets add up to its
-    stake and payout transfers."""
+    no balance but the external ones is negative, every round's bets add up to its
+    stake and payout transfers, and every tournament's pool to its entries, overlay and
+    prizes."""
     from pelisali.platform.db import snapshot, transaction
     from pelisali.platform.ledger import check
     from pelisali.platform.rounds import reconcile_bets
+    from pelisali.platform.tournaments import lobby, reconcile_all
 
     with transaction(open_database()) as session:
         snapshot(session)  # one moment of a ledger that may be taking bets meanwhile
         report = check(session)
         bets = reconcile_bets(session)
+        tournaments = len(lobby(session))
+        pools = reconcile_all(session)
     console.print(f"{report.accounts} accounts, {report.transfers} transfers, "
-                  f"sum {report.total}; bets of {bets.pairs} round-player pairs reconciled")
-    if not (report.ok and bets.ok):
-        for problem in report.problems + bets.problems:
+                  f"sum {report.total}; bets of {bets.pairs} round-player pairs reconciled; "
+                  f"{tournaments} tournaments reconciled")
+    problems = [*report.problems, *bets.problems,
+                *(p for found in pools.values() for p in found)]
+    if problems:
+        for problem in problems:
             console.print(f"[red]{problem}[/]")
         raise typer.Exit(1)
     console.print("ledger OK")

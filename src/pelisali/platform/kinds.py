@@ -28,6 +28,7 @@ class AccountKind(enum.StrEnum):
     EXTERNAL = "external"  # money outside the casino: payments in and out, capital
     TABLE = "table"  # chips at a poker table, the players' money in the table's custody
     BONUS = "bonus"  # a player's free-spin winnings, locked until wagered (bonus.py)
+    TOURNAMENT = "tournament"  # a tournament's prize pool, paid in by entries and overlay
 
 
 class TransferKind(enum.StrEnum):

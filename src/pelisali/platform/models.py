@@ -395,6 +395,32 @@ class BonusWager(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+TOURNAMENT_STATUSES = ("registering", "running", "finished", "cancelled")
+
+
+class TournamentRecord(Base):
+    """A tournament: its announced settings and, after every hand booked, the engine's
+    snapshot (entries, stacks, seats, level time), from which it resumes after a crash.
+    Its money is on the ledger account ``tournament:ID``; ``version`` rises with every
+    save, so two processes cannot both advance one tournament."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    kind: Mapped[str] = mapped_column(String(12), default="poker")
+    settings: Mapped[str] = mapped_column(Text)  # JSON: TournamentSettings
+    status: Mapped[str] = mapped_column(String(12), default="registering")
+    state: Mapped[str] = mapped_column(Text, default="{}")  # JSON: the engine's snapshot
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    starts_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    __table_args__ = (
+        CheckConstraint(f"status IN ({', '.join(repr(s) for s in TOURNAMENT_STATUSES)})",
+                        name="tournament_status"),
+    )
+
+
 class ImmutableRowError(ValueError):
     """A transfer or an audit entry was changed or deleted through the ORM."""
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
 
 from pelisali.poker.dealing import CardSource, ShuffledCards
 from pelisali.poker.games import make_variant
@@ -586,6 +586,43 @@ class PokerTournament:
             # that are wait for those still playing a hand dealt before the bubble.
             self._h4h_waiting = set(self.tables)
 
+    # -- a snapshot, for the record and for recovery -----------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The tournament as JSON-safe data, as it stands between hands: a hand in play
+        is left out, its players at the stacks it started with (a hand cut short by a
+        crash is void, and the tournament resumes before it)."""
+        return {
+            "status": self.status, "elapsed": self.elapsed, "hands_dealt": self.hands_dealt,
+            "entries": [asdict(e) for e in self.entries.values()],
+            "tables": {str(n): row for n, row in self.tables.items()},
+            "buttons": {str(n): seat for n, seat in self.buttons.items()},
+            "moves": [asdict(m) for m in self.moves], "finish": self.finish,
+            "hand_for_hand": self.hand_for_hand, "rebuys": self.rebuys,
+            "add_ons": self.add_ons, "round": self._round,
+            "pending_busts": [list(b) for b in self._pending_busts],
+            "h4h_waiting": sorted(self._h4h_waiting),
+        }
+
+    @classmethod
+    def restore(cls, settings: TournamentSettings, data: dict[str, Any],
+                rng: Rng | None = None) -> PokerTournament:
+        """The tournament of a :meth:`snapshot`, dealing from ``rng`` once running."""
+        t = cls(settings)
+        t.status = data["status"]
+        t.elapsed, t.hands_dealt = data["elapsed"], data["hands_dealt"]
+        t.entries = {e["entry_id"]: Entry(**e) for e in data["entries"]}
+        t.tables = {int(n): list(row) for n, row in data["tables"].items()}
+        t.buttons = {int(n): seat for n, seat in data["buttons"].items()}
+        t.moves = [Move(**m) for m in data["moves"]]
+        t.finish = [list(group) for group in data["finish"]]
+        t.hand_for_hand, t.rebuys, t.add_ons = (data["hand_for_hand"], data["rebuys"],
+                                                data["add_ons"])
+        t._round = data["round"]
+        t._pending_busts = [(entry_id, start) for entry_id, start in data["pending_busts"]]
+        t._h4h_waiting = set(data["h4h_waiting"])
+        t._rng = rng
+        return t
+
     # -- prizes --------------------------------------------------------------------------
     def prize_pool(self) -> PrizePool:
         s = self.settings
@@ -667,16 +704,18 @@ Bot = Callable[[PokerHand, random.Random], tuple[str, int | None]]
 
 def play_out(tournament: PokerTournament, rng: Rng, seconds_a_hand: int = 60,
              bot: Bot | None = None, absent: Iterable[str] = (),
-             on_hand: Callable[[TableHand], None] | None = None) -> None:
+             on_hand: Callable[[TableHand], None] | None = None,
+             hands: int | None = None) -> None:
     """Play a started tournament to the end with bots, every table dealing a hand a
     round and the clock moving ``seconds_a_hand`` a round (breaks skipped). Players in
     ``absent`` never act: the timer folds them. ``on_hand`` sees each hand once the
-    tournament has booked it."""
+    tournament has booked it; ``hands`` stops the play after so many."""
     from pelisali.poker.selfplay import plausible_action
 
     play = bot or plausible_action
     away = set(absent)
     chooser = random.Random(rng.randbelow(1 << 62))  # noqa: S311 - bots' choices
+    played = 0
     while tournament.status == "running":
         reading = tournament.level_reading()
         if reading.on_break and reading.seconds_left is not None:
@@ -701,8 +740,9 @@ def play_out(tournament: PokerTournament, rng: Rng, seconds_a_hand: int = 60,
             if on_hand is not None:
                 on_hand(playing)
             dealt = True
-            if tournament.status != "running":
-                break
+            played += 1
+            if tournament.status != "running" or played == hands:
+                return
         if not dealt and tournament.status == "running":
             raise RuntimeError("no table could deal a hand")
         tournament.tick(tournament.elapsed + seconds_a_hand)
