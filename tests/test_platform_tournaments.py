@@ -104,3 +104,17 @@ def test_registration_is_refused_with_a_reason_and_nothing_moves(db: Engine) -> 
         tournaments.register(s, 99, "p0", key="k")
     with transaction(db) as s:
         assert balance(s, "player:p0") == 10_000 - 1100
+
+
+def test_a_rebuy_retried_with_its_key_buys_once(db: Engine) -> None:
+    tid = make(db, entry="rebuy", rebuy_until_level=2, rebuy_chips=1500, rebuy_cost=1000)
+    with transaction(db) as s:
+        tournaments.start(s, tid, SeededRng(2))
+    for _ in range(2):
+        with transaction(db) as s:
+            tournaments.rebuy(s, tid, "p3", key="rebuy-p3")
+    with transaction(db) as s:
+        engine = tournaments.engine_of(tournaments.get(s, tid))
+        assert engine.entries["p3"].stack == 3000 and engine.rebuys == 1
+        assert balance(s, f"tournament:{tid}") == 7000
+        assert tournaments.reconcile(s, tid) == []

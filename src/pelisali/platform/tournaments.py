@@ -191,38 +191,36 @@ def unregister(session: Session, tournament_id: int, player: str, key: str) -> N
 
 
 def rebuy(session: Session, tournament_id: int, entry_id: str, key: str) -> None:
-    """A rebuy between hands: its cost to the pool, its chips to the stack."""
-    record = get(session, tournament_id, lock=True)
-    engine = engine_of(record)
-    entry = engine.entries.get(entry_id)
-    if entry is None:
-        raise TournamentRefused(f"{entry_id} is not in tournament {tournament_id}")
-    _refusing(lambda: engine.rebuy(entry_id))
-    _stake_extra(session, tournament_id, engine, entry.player, key, "rebuy")
-    save(session, record, engine)
+    """A rebuy between hands: its cost to the pool, its chips to the stack. Retried with
+    the same key, nothing more."""
+    _buy_chips(session, tournament_id, entry_id, key, "rebuy")
 
 
 def add_on(session: Session, tournament_id: int, entry_id: str, key: str) -> None:
+    """The add-on at the break after the rebuy period, as :func:`rebuy`."""
+    _buy_chips(session, tournament_id, entry_id, key, "add-on")
+
+
+def _buy_chips(session: Session, tournament_id: int, entry_id: str, key: str,
+               what: str) -> None:
     record = get(session, tournament_id, lock=True)
     engine = engine_of(record)
     entry = engine.entries.get(entry_id)
     if entry is None:
         raise TournamentRefused(f"{entry_id} is not in tournament {tournament_id}")
-    _refusing(lambda: engine.add_on(entry_id))
-    _stake_extra(session, tournament_id, engine, entry.player, key, "add-on")
-    save(session, record, engine)
-
-
-def _stake_extra(session: Session, tournament_id: int, engine: PokerTournament, player: str,
-                 key: str, what: str) -> None:
-    cost = engine.settings.rebuy_cost
+    cost, wallet, pool = engine.settings.rebuy_cost, wallet_code(entry.player), pool_code(
+        tournament_id)
+    if cost and made_before(session, key, "stake", wallet, pool, cost) is not None:
+        return  # a retry: bought already
+    _refusing(lambda: engine.rebuy(entry_id) if what == "rebuy" else engine.add_on(entry_id))
     if cost:
-        check = StakeCheck(session, [player])
-        refused = check.barred(player) or check.over_limit(player, cost)
+        check = StakeCheck(session, [entry.player])
+        refused = check.barred(entry.player) or check.over_limit(entry.player, cost)
         if refused:
             raise Refused(refused)
-        move(session, key, wallet_code(player), pool_code(tournament_id), cost, "stake",
-             reason=f"tournament {tournament_id} {what}", actor=player)
+        move(session, key, wallet, pool, cost, "stake",
+             reason=f"tournament {tournament_id} {what} {entry_id}", actor=entry.player)
+    save(session, record, engine)
 
 
 # -- play ------------------------------------------------------------------------------------
