@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pelisali.poker.dealing import DealtCards
 from pelisali.rng import SeededRng
+from pelisali.rules.tournaments import Level
 from pelisali.tournaments.poker import (
     PokerTournament,
     TableHand,
@@ -164,37 +165,35 @@ def test_levels_come_from_the_clock_and_a_break_stops_the_dealing() -> None:
     assert t2.deal(1).hand.big_blind == second.big_blind
 
 
-def test_the_big_blind_ante_is_posted_by_the_big_blind_after_the_blind() -> None:
+def at_the_first_ante_level() -> tuple[PokerTournament, Level]:
+    """Two tables of nine, the clock at the first level with a big-blind ante."""
     t = multi_table(18)
     t.start(SeededRng(2))
-    starts = t.clock.starts()
-    with_ante = next(i for i, item in enumerate(t.clock.structure.levels)
-                     if getattr(item, "ante", 0))
-    level = t.clock.structure.levels[with_ante]
-    t.tick(starts[with_ante])
+    level = next(item for item in t.clock.structure.levels
+                 if isinstance(item, Level) and item.ante)
+    t.tick(t.clock.starts()[t.clock.structure.levels.index(level)])
+    return t, level
+
+
+def test_the_big_blind_ante_is_posted_by_the_big_blind_after_the_blind() -> None:
+    t, level = at_the_first_ante_level()
     playing = t.deal(1)
     hand = playing.hand
     bb = 0 if len(playing.entries) == 2 else 1
-    assert hand.total_commit[bb] == level.big_blind + level.ante  # type: ignore[union-attr]
-    assert sum(hand.total_commit) == (level.small_blind + level.big_blind  # type: ignore[union-attr]
-                                      + level.ante)  # type: ignore[union-attr]
+    assert hand.total_commit[bb] == level.big_blind + level.ante
+    assert sum(hand.total_commit) == (level.small_blind + level.big_blind
+                                      + level.ante)
 
 
 def test_a_short_big_blind_posts_the_blind_before_the_ante() -> None:
-    t = multi_table(18)
-    t.start(SeededRng(2))
-    starts = t.clock.starts()
-    with_ante = next(i for i, item in enumerate(t.clock.structure.levels)
-                     if getattr(item, "ante", 0))
-    level = t.clock.structure.levels[with_ante]
-    t.tick(starts[with_ante])
+    t, level = at_the_first_ante_level()
     row = t.tables[1]
     button = t.buttons[1]
     taken = [s for s in range(len(row)) if row[s] is not None]
     order = [s for s in taken if s > button] + [s for s in taken if s <= button]
     bb_entry = row[order[2]]  # the next button is order[0]
     assert bb_entry is not None
-    short = level.big_blind + 1  # type: ignore[union-attr]
+    short = level.big_blind + 1
     moved = t.entries[bb_entry].stack - short
     t.entries[bb_entry].stack = short
     t.entries[row[order[0]]].stack += moved  # type: ignore[index]
