@@ -64,13 +64,10 @@ def assert_places_cover_the_field(places: dict[str, int]) -> None:
 
 
 def next_hand_order(t: PokerTournament, table: int) -> list[str]:
-    """The entries of ``table`` in the next hand's seat order: from the left of the next
-    button round to the button (the button moves to the next player first)."""
+    """The entries of ``table`` in the next hand's seat order: from the first blind round
+    to the button."""
     row = t.tables[table]
-    button = t.buttons[table]
-    taken = [s for s in range(len(row)) if row[s] is not None]
-    order = [s for s in taken if s > button] + [s for s in taken if s <= button]
-    return [e for e in (row[s] for s in order[1:] + order[:1]) if e is not None]
+    return [e for e in (row[s] for s in t.next_positions(table).dealt) if e is not None]
 
 
 def test_a_sit_and_go_plays_to_the_prizes_with_every_chip_kept() -> None:
@@ -187,16 +184,12 @@ def test_the_big_blind_ante_is_posted_by_the_big_blind_after_the_blind() -> None
 
 def test_a_short_big_blind_posts_the_blind_before_the_ante() -> None:
     t, level = at_the_first_ante_level()
-    row = t.tables[1]
-    button = t.buttons[1]
-    taken = [s for s in range(len(row)) if row[s] is not None]
-    order = [s for s in taken if s > button] + [s for s in taken if s <= button]
-    bb_entry = row[order[2]]  # the next button is order[0]
-    assert bb_entry is not None
+    order = next_hand_order(t, 1)
+    bb_entry = order[1]  # the small blind, the big blind, ..., the button
     short = level.big_blind + 1
     moved = t.entries[bb_entry].stack - short
     t.entries[bb_entry].stack = short
-    t.entries[row[order[0]]].stack += moved  # type: ignore[index]
+    t.entries[order[0]].stack += moved
     hand = t.deal(1).hand
     assert hand.total_commit[1] == short  # the whole blind and 1 chip of ante
     assert hand.stacks[1] == 0
@@ -429,11 +422,7 @@ def test_balancing_moves_the_next_big_blind_to_the_shortest_table() -> None:
         entry.out = True
         t.finish.append([entry.entry_id])
         row2[seat] = None
-    source = t.tables[1]
-    button = t.buttons[1]
-    taken = [s for s in range(9) if source[s] is not None]
-    order = [s for s in taken if s > button] + [s for s in taken if s <= button]
-    big_blind_next = source[order[2]]
+    big_blind_next = t.tables[1][t.next_positions(1).big_blind]
     moves = t._arrange()
     first = moves[0]
     assert (first.entry_id, first.from_table, first.to_table, first.reason) == (

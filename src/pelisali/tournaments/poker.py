@@ -142,6 +142,28 @@ class TableHand:
 
 
 @dataclass(frozen=True)
+class Positions:
+    """Where the next hand at a table puts the button and the blinds (TDA's dead button).
+
+    ``small_blind`` is None when the small blind is dead (its seat is empty); ``button``
+    may be an empty seat (a dead button). ``dealt`` are the seats dealt in, in the hand's
+    order from the first blind round to the button; ``waiting`` are players seated between
+    the button and the small blind since the last hand, dealt in once the button passes.
+    """
+
+    button: int
+    small_blind: int | None
+    big_blind: int
+    dealt: tuple[int, ...]
+    waiting: tuple[int, ...] = ()
+
+    @property
+    def heads_up(self) -> bool:
+        """Two players: the button posts the small blind (TDA: heads-up)."""
+        return self.small_blind == self.button
+
+
+@dataclass(frozen=True)
 class Move:
     """A player moved to balance the tables, or from a broken table."""
 
@@ -160,7 +182,12 @@ class PokerTournament:
     status: Status = "registering"
     entries: dict[str, Entry] = field(default_factory=dict)
     tables: dict[int, list[str | None]] = field(default_factory=dict)  # seats: entry ids
-    buttons: dict[int, int] = field(default_factory=dict)  # table: the button's seat
+    # table: the button's seat (of the last hand; before the first, the drawn button)
+    buttons: dict[int, int] = field(default_factory=dict)
+    # table: the last hand's small and big blind seats, from which the dead button moves
+    # the blinds (a table without them yet takes them from its button)
+    small_blinds: dict[int, int] = field(default_factory=dict)
+    big_blinds: dict[int, int] = field(default_factory=dict)
     hands: dict[int, TableHand] = field(default_factory=dict)  # hands in play
     elapsed: int = 0  # the tournament's seconds, from the start (the injected clock)
     hands_dealt: int = 0
@@ -331,36 +358,86 @@ class PokerTournament:
             return "hand for hand: the other tables are finishing their hands"
         return None
 
+    def next_positions(self, table: int) -> Positions:
+        """The button, the blinds and the seats dealt in for the next hand at ``table``.
+
+        The dead button (TDA): the big blind moves to the next player after last hand's
+        big blind, the small blind sits where that big blind sat (dead if the seat is now
+        empty, as after a bust), and the button where that small blind sat (possibly an
+        empty seat, the last player before the blinds then acting last). Nobody so pays
+        the big blind twice in a row or misses it. Heads-up the button posts the small
+        blind and the big blind alternates. Stud has no blinds: its button moves to the
+        next player.
+        """
+        row = self.tables[table]
+        taken = [s for s, e in enumerate(row) if e is not None]
+        first_hand = table not in self.big_blinds
+        if self.variant.kind == "stud":
+            button = self.buttons[table]
+            if not first_hand or row[button] is None:
+                button = _next_taken(row, button)
+            order = (*_clockwise(taken, button)[1:], button)
+            return Positions(button, None, order[0], order)
+        if first_hand:  # the small blind left of the drawn button, the big blind next
+            last_small = self.buttons[table]
+            if row[last_small] is None:
+                last_small = _next_taken(row, last_small)
+            last_big = last_small if len(taken) == 2 else _next_taken(row, last_small)
+        else:
+            last_small, last_big = self.small_blinds[table], self.big_blinds[table]
+        big = _next_taken(row, last_big)
+        if len(taken) == 2:
+            other = _next_taken(row, big)
+            return Positions(other, other, big, (big, other))
+        small = last_big if row[last_big] is not None and last_big != big else None
+        button = last_small
+        first = big if small is None else small
+        order = _clockwise(taken, first)
+        # Seats strictly between the button and the first blind: new players wait there.
+        waiting = tuple(s for s in order
+                        if s != big and _strictly_between(button, s, first, len(row)))
+        dealt = tuple(s for s in order if s not in waiting)
+        if len(dealt) < 2:
+            dealt, waiting = order, ()
+        return Positions(button, small, big, dealt, waiting)
+
     def deal(self, table: int, cards: CardSource | None = None) -> TableHand:
-        """Deal the next hand at ``table`` at the level in force; the button moves to the
-        next player clockwise (a moving button: docs/tournaments.md)."""
+        """Deal the next hand at ``table`` at the level in force, the button and blinds
+        where :meth:`next_positions` puts them."""
         reason = self.can_deal(table)
         if reason is not None:
             raise TournamentError(reason)
         row = self.tables[table]
-        size = len(row)
-        button = self.buttons[table]
-        taken = [s for s in range(size) if row[s] is not None]
-        # The next occupied seat after last hand's button has the button now.
-        button = self.buttons[table] = _next_taken(row, button)
-        seats = [s for s in taken if s >= button] + [s for s in taken if s < button]
-        seats = seats[1:] + seats[:1]  # the hand's seat 0 is the button's left, as PHH
+        at = self.next_positions(table)
+        # The seat of this hand's small blind, dead or not, is the next hand's button.
+        dead_small = self.big_blinds.get(table, at.button)
+        self.buttons[table] = at.button
+        self.small_blinds[table] = dead_small if at.small_blind is None else at.small_blind
+        self.big_blinds[table] = at.big_blind
+        seats = list(at.dealt)
         ids = [row[s] for s in seats]
         entries = [self.entries[i] for i in ids if i is not None]
         stacks = [e.stack for e in entries]
         level = self.level_reading().level
         n = len(entries)
-        hand_button = n - 1
-        ante, bring_in, antes = 0, 0, None
+        hand_button = n - 1  # the hand's seat 0 is the first blind, as PHH
+        ante, bring_in, antes, blinds = 0, 0, None, None
         if self.variant.kind == "stud":  # the level's big blind is the small bet
             ante, bring_in = forced_bets(self.variant, level.big_blind)
-        elif level.ante:  # the big-blind ante: the big blind first, then the ante
-            bb_seat = 0 if n == 2 else 1
-            antes = [0] * n
-            antes[bb_seat] = min(level.ante, max(0, stacks[bb_seat] - level.big_blind))
+        else:
+            big_index = seats.index(at.big_blind)
+            if not at.heads_up:  # the blinds seat by seat: a dead small blind posts none
+                blinds = [0] * n
+                blinds[big_index] = level.big_blind
+                if at.small_blind is not None:
+                    blinds[seats.index(at.small_blind)] = level.small_blind
+            if level.ante:  # the big-blind ante: the big blind first, then the ante
+                antes = [0] * n
+                antes[big_index] = min(level.ante,
+                                       max(0, stacks[big_index] - level.big_blind))
         hand = PokerHand(self.variant, stacks, hand_button, level.small_blind,
                          level.big_blind, cards or ShuffledCards(self._need_rng()),
-                         ante=ante, bring_in=bring_in, antes=antes)
+                         ante=ante, bring_in=bring_in, antes=antes, blinds=blinds)
         self.hands_dealt += 1
         playing = TableHand(table, self.hands_dealt, hand, [e.entry_id for e in entries],
                             seats, stacks, level.number, self.hand_for_hand)
@@ -539,7 +616,8 @@ class PokerTournament:
         rng = self._need_rng()
         moving = shuffle(self.players_at(table), rng)
         del self.tables[table]
-        del self.buttons[table]
+        for record in (self.buttons, self.small_blinds, self.big_blinds):
+            record.pop(table, None)
         moves = []
         for entry_id in moving:
             counts = {t: len(self.players_at(t)) for t in self.tables}
@@ -553,21 +631,25 @@ class PokerTournament:
 
     def _balance_move(self, source: int, target: int) -> Move:
         """Move the player who would be big blind next at ``source`` to the free seat of
-        ``target`` nearest the same position (counted in seats from the next button)."""
+        ``target`` nearest the same position: where the player is the next big blind
+        there, or failing that as soon after it as the free seats allow."""
         row = self.tables[source]
-        size = len(row)
-        button = _next_taken(row, self.buttons[source])  # next hand's button
-        small = _next_taken(row, button)
-        seat = small if sum(e is not None for e in row) == 2 else _next_taken(row, small)
-        position = (seat - button) % size
+        seat = self.next_positions(source).big_blind
         entry_id = row[seat]
         if entry_id is None:
             raise RuntimeError("the big blind's seat is empty")
         row[seat] = None
         target_row = self.tables[target]
-        target_button = _next_taken(target_row, self.buttons[target])
+        size = len(target_row)
+        # The free seats after the target's last big blind come first: the first of them
+        # before the next big blind makes the moved player the big blind next.
+        last_big = self.big_blinds.get(target)
+        if last_big is None:  # no hand yet: the seat before its first big blind
+            first = self.next_positions(target) if any(target_row) else None
+            last_big = 0 if first is None else (
+                first.button if first.small_blind is None else first.small_blind)
         free = [s for s, e in enumerate(target_row) if e is None]
-        to_seat = min(free, key=lambda s: (abs((s - target_button) % size - position), s))
+        to_seat = min(free, key=lambda s: ((s - last_big - 1) % size, s))
         self._sit(self.entries[entry_id], target, to_seat)
         return Move(entry_id, source, target, to_seat, "balance")
 
@@ -596,6 +678,8 @@ class PokerTournament:
             "entries": [asdict(e) for e in self.entries.values()],
             "tables": {str(n): row for n, row in self.tables.items()},
             "buttons": {str(n): seat for n, seat in self.buttons.items()},
+            "small_blinds": {str(n): seat for n, seat in self.small_blinds.items()},
+            "big_blinds": {str(n): seat for n, seat in self.big_blinds.items()},
             "moves": [asdict(m) for m in self.moves], "finish": self.finish,
             "hand_for_hand": self.hand_for_hand, "rebuys": self.rebuys,
             "add_ons": self.add_ons, "round": self._round,
@@ -613,6 +697,9 @@ class PokerTournament:
         t.entries = {e["entry_id"]: Entry(**e) for e in data["entries"]}
         t.tables = {int(n): list(row) for n, row in data["tables"].items()}
         t.buttons = {int(n): seat for n, seat in data["buttons"].items()}
+        # A snapshot from before the dead button has none: each table starts afresh.
+        t.small_blinds = {int(n): seat for n, seat in data.get("small_blinds", {}).items()}
+        t.big_blinds = {int(n): seat for n, seat in data.get("big_blinds", {}).items()}
         t.moves = [Move(**m) for m in data["moves"]]
         t.finish = [list(group) for group in data["finish"]]
         t.hand_for_hand, t.rebuys, t.add_ons = (data["hand_for_hand"], data["rebuys"],
@@ -690,6 +777,16 @@ class PokerTournament:
         return owed
 
 
+def _clockwise(taken: list[int], first: int) -> tuple[int, ...]:
+    """The occupied seats ``taken`` (in seat order) clockwise from ``first``."""
+    return tuple([s for s in taken if s >= first] + [s for s in taken if s < first])
+
+
+def _strictly_between(start: int, seat: int, end: int, size: int) -> bool:
+    """Whether ``seat`` comes after ``start`` and before ``end``, clockwise."""
+    return 0 < (seat - start) % size < (end - start) % size
+
+
 def _next_taken(row: list[str | None], seat: int) -> int:
     """The first occupied seat clockwise after ``seat``."""
     size = len(row)
@@ -748,5 +845,5 @@ def play_out(tournament: PokerTournament, rng: Rng, seconds_a_hand: int = 60,
         tournament.tick(tournament.elapsed + seconds_a_hand)
 
 
-__all__ = ["Entry", "Move", "PokerError", "PokerTournament", "TableHand", "TournamentError",
-           "TournamentSettings", "play_out"]
+__all__ = ["Entry", "Move", "PokerError", "PokerTournament", "Positions", "TableHand",
+           "TournamentError", "TournamentSettings", "play_out"]
