@@ -302,28 +302,18 @@ def list_command(as_json: JsonOpt = False) -> None:
         print(json.dumps(rows, indent=2))
         return
     table = RichTable(title="tournaments")
-    starts = any(row["starts_at"] for row in rows)
-    for column in (
-        "#",
-        "name",
-        "game",
-        "status",
-        "entries",
-        "buy-in €",
-        "pool €",
-        *(("starts UTC",) if starts else ()),
-    ):
+    # Seven columns fit a terminal of 80; the start times go under the table.
+    for column in ("#", "name", "game", "status", "entries", "buy-in €", "pool €"):
         table.add_column(
             column,
-            no_wrap=column in ("entries", "buy-in €", "pool €"),
-            min_width=10 if column in ("name", "game") else None,
+            no_wrap=column in ("status", "entries", "buy-in €", "pool €"),
+            min_width=6 if column == "name" else None,
             justify="right" if column in ("#", "entries") or "€" in column else "left",
         )
     for row in rows:
         entries = f"{row['entries']}/{row['capacity']}"
         if row["left"] is not None:
             entries += f" ({row['left']} in)"
-        pool = format_cents(row["pool"]) + ("*" if row["guarantee"] else "")
         table.add_row(
             str(row["id"]),
             str(row["name"]),
@@ -331,14 +321,12 @@ def list_command(as_json: JsonOpt = False) -> None:
             str(row["status"]),
             entries,
             f"{format_cents(row['buy_in'])}+{format_cents(row['fee'])}",
-            pool,
-            *(
-                ("" if row["starts_at"] is None else str(row["starts_at"])[:16].replace("T", " "),)
-                if starts
-                else ()
-            ),
+            format_cents(row["pool"]) + ("*" if row["guarantee"] else ""),
         )
     console.print(table)
+    for row in rows:
+        if row["starts_at"] is not None and row["status"] == "registering":
+            console.print(f"#{row['id']} starts {row['starts_at'][:16].replace('T', ' ')} UTC")
     if any(row["guarantee"] for row in rows):
         console.print("* guaranteed: the house pays any overlay")
 
