@@ -181,6 +181,29 @@ def test_a_scheduled_tournament_with_a_guarantee_the_house_tops_up(db: Engine) -
     ledger_ok()
 
 
+def test_play_for_some_hands_deals_every_table_alike_and_the_clock_moves_on(
+    db: Engine,
+) -> None:
+    assert run("tournament", "create", "Two", "--scheduled", "--capacity", "16",
+               "--seats", "8", "--structure", "sit-and-go", "--buy-in", "1")[0] == 0  # fmt: skip
+    for name in (*PLAYERS, *(f"x{i}" for i in range(9))):
+        if name not in PLAYERS:
+            run("account", "create", name, "--born", "1990-01-01", "--country", "FI")
+            run("wallet", "deposit", name, "10")
+        assert run("tournament", "register", "1", name)[0] == 0
+    assert run("tournament", "start", "1", "--seed", "8")[0] == 0
+    assert [t["players"] for t in data("tournament", "status", "1")["tables"]] == [8, 8]
+    for done, elapsed in ((2, 0), (4, 30), (6, 60)):
+        # One hand asked for: the round is finished, a hand at each of the two tables.
+        code, out = run(
+            "tournament", "play", "1", "--hands", "1", "--seconds-a-hand", "30", "--seed", str(done)
+        )
+        assert code == 0 and f"2 hands played ({done} in all)" in out, out
+        status = data("tournament", "status", "1")
+        assert (status["hands"], status["elapsed"]) == (done, elapsed)
+    ledger_ok()
+
+
 def test_unregistering_and_cancelling_refund_every_cent(db: Engine) -> None:
     assert run("tournament", "create", "Aamu", "--capacity", "6", "--buy-in", "20",
                "--fee", "2")[0] == 0  # fmt: skip

@@ -410,7 +410,11 @@ def _blinds(small: int, big: int, ante: int) -> str:
 def play_command(
     tournament_id: IdArg,
     hands: Annotated[
-        int | None, typer.Option(help="stop after so many hands (default: play to the end)")
+        int | None,
+        typer.Option(
+            help="stop after so many hands, the round in play finished first so that every "
+            "table has dealt alike (default: play to the end)"
+        ),
     ] = None,
     seconds_a_hand: Annotated[
         int,
@@ -422,8 +426,9 @@ def play_command(
     seed: SeedOpt = None,
 ) -> None:
     """Play a started tournament with bots in every seat, to the end or for --hands,
-    every hand saved as it is booked: run it again after an interruption and it resumes
-    from the last booked hand (the hand cut short is void)."""
+    every table a hand a round and the clock moving --seconds-a-hand a round. Every hand
+    is saved as it is booked: run it again after an interruption and it resumes from
+    the last booked hand (the hand cut short is void)."""
     from pelisali.cli.platform import open_database
     from pelisali.platform.db import transaction
     from pelisali.platform.tournaments import play_bots
@@ -435,7 +440,7 @@ def play_command(
         fail("--seconds-a-hand must be positive")
     rng = _rng(seed)
     database = open_database()
-    with _session() as session:
+    with _refusing(), transaction(database) as session:
         _, t = _loaded(session, tournament_id)
     if t.status != "running":
         hint = (
@@ -461,9 +466,11 @@ def play_command(
             completed=0 if hands else busts - (len(t.alive()) - 1),
         )
 
-        def booked(engine: PokerTournament, _playing: TableHand) -> None:
+        def booked(engine: PokerTournament, playing: TableHand) -> None:
             nonlocal played
             played += 1
+            if hands and played >= hands and not _more_this_round(engine, playing.table):
+                raise _Enough
             if hands:
                 progress.update(task, description=_describe(engine), completed=played)
             else:
@@ -482,9 +489,10 @@ def play_command(
                     tournament_id,
                     rng,
                     seconds_a_hand=seconds_a_hand,
-                    hands=hands,
                     on_hand=booked,
                 )
+        except _Enough:
+            pass  # booked and saved: the next play starts the next round
         except KeyboardInterrupt:
             progress.stop()
             console.print(
@@ -507,6 +515,16 @@ def play_command(
         f"tournament {tournament_id}: {played} hands played ({t.hands_dealt} in "
         f"all), level {level.number}, {len(t.alive())} players left"
     )
+
+
+class _Enough(Exception):
+    """The hands asked for are played, to the end of their round."""
+
+
+def _more_this_round(t: PokerTournament, table: int) -> bool:
+    """Whether a table after ``table`` deals in this round (tables deal in number order,
+    a round each, as :func:`~pelisali.tournaments.poker.play_out` deals them)."""
+    return any(t.can_deal(later) is None for later in t.tables if later > table)
 
 
 @contextmanager
