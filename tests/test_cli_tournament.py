@@ -38,9 +38,12 @@ def data(*args: str) -> Any:
     return json.loads(result.output)
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
-    for engine in fresh_engine("sqlite", tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Engine]:
+    """The commands' database, SQLite's file or a PostgreSQL schema of the test's own."""
+    for engine in fresh_engine(request.param, tmp_path):
         setup(engine, players=(*PLAYERS, "poor"), money=MONEY)
         with transaction(engine) as s:  # "poor" keeps 5.00 of the 100.00
             from pelisali.platform import accounts

@@ -28,9 +28,11 @@ from pelisali.cli.common import console, euros, fail, progress_bar
 from pelisali.money import format_cents
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
     from sqlalchemy.orm import Session
 
     from pelisali.platform.models import TournamentRecord
+    from pelisali.rng import Rng
     from pelisali.tournaments.poker import PokerTournament
 
 # The engine, its rule data (pydantic) and the platform (SQLAlchemy) are imported by the
@@ -57,17 +59,26 @@ LEADERS = 5
 
 
 @contextmanager
+def _database() -> Iterator[Engine]:
+    """The command's database, its connections closed when the command ends (the tests
+    run many commands in one process)."""
+    from pelisali.cli.platform import open_database
+
+    database = open_database()
+    try:
+        yield database
+    finally:
+        database.dispose()
+
+
+@contextmanager
 def _session() -> Iterator[Session]:
     """One transaction; any refusal (the ledger's, the tournament's, the rule data's,
     the poker game's) is the command's error (exit 2) and changes nothing."""
-    from pelisali.cli.platform import open_database
     from pelisali.platform.db import transaction
 
-    try:
-        with transaction(open_database()) as session:
-            yield session
-    except _refusals() as exc:
-        fail(str(exc))
+    with _database() as database, _refusing(), transaction(database) as session:
+        yield session
 
 
 def _refusals() -> tuple[type[Exception], ...]:
@@ -83,7 +94,7 @@ def _key(key: str | None) -> str:
     return key or f"cli-{uuid.uuid4()}"
 
 
-def _rng(seed: int | None) -> Any:
+def _rng(seed: int | None) -> Rng:
     from pelisali.rng import SecureRng, SeededRng
 
     if seed is None:
@@ -429,17 +440,22 @@ def play_command(
     every table a hand a round and the clock moving --seconds-a-hand a round. Every hand
     is saved as it is booked: run it again after an interruption and it resumes from
     the last booked hand (the hand cut short is void)."""
-    from pelisali.cli.platform import open_database
-    from pelisali.platform.db import transaction
-    from pelisali.platform.tournaments import play_bots
-    from pelisali.tournaments.poker import TableHand
-
     if hands is not None and hands <= 0:
         fail("--hands must be positive")
     if seconds_a_hand <= 0:
         fail("--seconds-a-hand must be positive")
     rng = _rng(seed)
-    database = open_database()
+    with _database() as database:
+        _play(database, tournament_id, rng, hands, seconds_a_hand)
+
+
+def _play(
+    database: Engine, tournament_id: int, rng: Rng, hands: int | None, seconds_a_hand: int
+) -> None:
+    from pelisali.platform.db import transaction
+    from pelisali.platform.tournaments import play_bots
+    from pelisali.tournaments.poker import TableHand
+
     with _refusing(), transaction(database) as session:
         _, t = _loaded(session, tournament_id)
     if t.status != "running":

@@ -351,11 +351,14 @@ def reconcile(session: Session, tournament_id: int) -> list[str]:
     held = balance(session, code) if account is not None else 0
     staked = paid = funded = 0
     if account is not None:
+        # Grouped by the target itself: PostgreSQL refuses to group by a comparison with a
+        # bound parameter (each use of it is a parameter of its own).
         rows = session.execute(
-            select(Transfer.kind, Transfer.target_id == account.id, func.sum(Transfer.amount))
+            select(Transfer.kind, Transfer.target_id, func.sum(Transfer.amount))
             .where((Transfer.target_id == account.id) | (Transfer.source_id == account.id))
-            .group_by(Transfer.kind, Transfer.target_id == account.id))
-        for kind, incoming, amount in rows:
+            .group_by(Transfer.kind, Transfer.target_id))
+        for kind, target, amount in rows:
+            incoming = target == account.id
             if incoming and kind == "stake":
                 staked += int(amount)
             elif incoming and kind == "funding":
