@@ -262,6 +262,52 @@ def test_the_entry_kinds_and_their_settings_are_announced(db: Engine) -> None:
     assert (second["max_entries"], second["late_registration_level"]) == (3, 4)
 
 
+def test_late_registration_seats_an_entry_until_its_level_ends(db: Engine) -> None:
+    assert run("tournament", "create", "Late", "--scheduled", "--capacity", "10",
+               "--structure", "turbo", "--late-registration", "1", "--buy-in", "5",
+               "--fee", "0.50")[0] == 0  # fmt: skip
+    for name in PLAYERS[:3]:
+        assert run("tournament", "register", "1", name)[0] == 0
+    assert run("tournament", "start", "1", "--seed", "9")[0] == 0
+    assert run("tournament", "play", "1", "--hands", "2", "--seed", "10")[0] == 0
+    code, out = run("tournament", "register", "1", "dan")  # level 1: still open
+    assert code == 0 and "dan registered in tournament 1 (entry dan)" in out
+    status = data("tournament", "status", "1")
+    assert status["players_left"] == 4 and status["tables"][0]["players"] == 4
+    assert status["pool"] == 2000 and wallet(db, "dan") == MONEY - 550
+    # An hour a round: the next round is in level 2, past the late registration.
+    assert run("tournament", "play", "1", "--hands", "1", "--seconds-a-hand", "3600")[0] == 0
+    assert data("tournament", "status", "1")["level"]["number"] > 1
+    before = the_ledger(db)
+    code, out = run("tournament", "register", "1", "eve")
+    assert code == 2 and "registration is closed" in out
+    assert the_ledger(db) == before
+    ledger_ok()
+
+
+def test_a_rebuy_and_the_add_on_put_their_cost_in_the_pool_once(db: Engine) -> None:
+    assert run("tournament", "create", "Rebuy", "--capacity", "3", "--buy-in", "10",
+               "--entry", "rebuy", "--rebuy-until", "1", "--rebuy-chips", "1500",
+               "--rebuy-cost", "10", "--add-on-chips", "2000")[0] == 0  # fmt: skip
+    for name in PLAYERS[:3]:
+        assert run("tournament", "register", "1", name)[0] == 0
+    assert run("tournament", "start", "1", "--seed", "11")[0] == 0
+    code, out = run("tournament", "rebuy", "1", "ann", "--key", "ann-rebuy")
+    assert code == 0 and "rebuy of ann in tournament 1: 10.00 to the pool, now 40.00" in out
+    assert "ann has 3,000 chips" in out
+    assert run("tournament", "rebuy", "1", "ann", "--key", "ann-rebuy")[0] == 0  # a retry
+    assert wallet(db, "ann") == MONEY - 1000 - 1000
+    code, out = run("tournament", "rebuy", "1", "ann")  # 3,000 chips: above the start
+    assert code == 2 and "a rebuy is for a stack at or below the starting chips" in out
+    code, out = run("tournament", "add-on", "1", "bob")  # level 1 is no break
+    assert code == 2 and "the add-on is taken at the break after the rebuy period" in out
+    code, out = run("tournament", "rebuy", "1", "nobody")
+    assert code == 2 and "nobody is not in tournament 1" in out
+    status = data("tournament", "status", "1")
+    assert status["pool"] == 4000 and sum(t["chips"] for t in status["tables"]) == 6000
+    ledger_ok()
+
+
 REFUSED = [
     (("create", "X", "--capacity", "6", "--structure", "hyper"),
      "no tournament structure 'hyper'; structures: regular, sit-and-go, turbo"),

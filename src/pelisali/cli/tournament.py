@@ -394,6 +394,42 @@ def unregister_command(
     )
 
 
+@tournament_app.command("rebuy")
+def rebuy_command(
+    tournament_id: IdArg,
+    entry: Annotated[str, typer.Argument(help="the entry (the player's name; NAME#2 ...)")],
+    key: KeyOpt = None,
+) -> None:
+    """A rebuy between hands, at or below the starting stack, through the rebuy levels:
+    its cost to the pool, its chips to the stack. Retried with its key, bought once."""
+    _buy(tournament_id, entry, key, "rebuy")
+
+
+@tournament_app.command("add-on")
+def add_on_command(
+    tournament_id: IdArg,
+    entry: Annotated[str, typer.Argument(help="the entry (the player's name; NAME#2 ...)")],
+    key: KeyOpt = None,
+) -> None:
+    """The one add-on, at the break after the rebuy levels, as a rebuy."""
+    _buy(tournament_id, entry, key, "add-on")
+
+
+def _buy(tournament_id: int, entry_id: str, key: str | None, what: str) -> None:
+    from pelisali.platform.tournaments import add_on, rebuy
+
+    with _session() as session:
+        (rebuy if what == "rebuy" else add_on)(session, tournament_id, entry_id, _key(key))
+        _, t = _loaded(session, tournament_id)
+    entry = t.entries.get(entry_id)
+    stack = "" if entry is None else f"; {entry_id} has {entry.stack:,} chips"
+    console.print(
+        f"{what} of {entry_id} in tournament {tournament_id}: "
+        f"{format_cents(t.settings.rebuy_cost)} to the pool, now "
+        f"{format_cents(t.prize_pool().pool)}{stack}"
+    )
+
+
 # -- play --------------------------------------------------------------------------------------
 @tournament_app.command("start")
 def start_command(tournament_id: IdArg, seed: SeedOpt = None) -> None:
