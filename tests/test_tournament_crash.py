@@ -2,7 +2,7 @@
 the middle of a level, on an SQLite file. The tournament then loads exactly as its last
 booked hand left it (stacks, seats, the level clock: what an uninterrupted run from the
 start has after as many hands), its pool reconciles, and ``play`` run again resumes it to
-the end and pays each prize once."""
+the end and pays each prize once. Interrupted (SIGINT), play says where it stopped."""
 
 from __future__ import annotations
 
@@ -53,6 +53,21 @@ def saved(engine: Engine) -> tuple[int, dict[str, Any]]:
         return record.version, json.loads(record.state)
 
 
+def started_tournament(engine: Engine) -> TournamentSettings:
+    """Tournament 1, a sit & go of six tables, entered by every player and started."""
+    setup(engine, players=PLAYERS, money=MONEY)
+    settings = TournamentSettings(
+        name="Crash", capacity=len(PLAYERS), starting_chips=1500, structure="sit-and-go",
+        buy_in=1000, fee=100,
+    )  # fmt: skip
+    with transaction(engine) as s:
+        tournaments.create(s, settings)
+        for name in PLAYERS:
+            tournaments.register(s, 1, name, key=f"r-{name}")
+        tournaments.start(s, 1, SeededRng(1))
+    return settings
+
+
 def booked_mid_level(
     path: Path, settings: TournamentSettings, worker: subprocess.Popen[str]
 ) -> None:
@@ -86,16 +101,7 @@ def test_a_tournament_killed_mid_level_resumes_from_its_last_booked_hand(
     engine = next(engines)
     url = engine.url.render_as_string(hide_password=False)
     monkeypatch.setenv("PELISALI_DATABASE_URL", url)
-    setup(engine, players=PLAYERS, money=MONEY)
-    settings = TournamentSettings(
-        name="Crash", capacity=len(PLAYERS), starting_chips=1500, structure="sit-and-go",
-        buy_in=1000, fee=100,
-    )  # fmt: skip
-    with transaction(engine) as s:
-        tournaments.create(s, settings)
-        for name in PLAYERS:
-            tournaments.register(s, 1, name, key=f"r-{name}")
-        tournaments.start(s, 1, SeededRng(1))
+    settings = started_tournament(engine)
     started_version, started = saved(engine)
 
     worker = pelisali_process(
@@ -157,5 +163,34 @@ def test_a_tournament_killed_mid_level_resumes_from_its_last_booked_hand(
     assert again.exit_code == 2 and "tournament 1 is finished" in again.output
     with transaction(engine) as s:
         assert len(s.scalars(select(Transfer).where(Transfer.kind == "win")).all()) == len(paid)
+    for _ in engines:
+        pass
+
+
+def test_play_interrupted_says_where_it_stopped_and_resumes(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT) stops the play between or in a hand: the command says which hand
+    was the last booked, exits 130, and the next play goes on from there."""
+    engines = fresh_engine("sqlite", tmp_path)
+    engine = next(engines)
+    url = engine.url.render_as_string(hide_password=False)
+    settings = started_tournament(engine)
+    worker = pelisali_process(url, "tournament", "play", "1", "--seconds-a-hand", "20")
+    assert engine.url.database is not None
+    booked_mid_level(Path(engine.url.database), settings, worker)
+    worker.send_signal(signal.SIGINT)
+    out, err = worker.communicate(timeout=120)
+    assert worker.returncode == 130, err
+    _, state = saved(engine)
+    said = " ".join(out.split())
+    assert f"interrupted after hand {state['hands_dealt']}: the hand in play is void" in said
+    assert "'pelisali tournament play 1' resumes" in said and "Traceback" not in err
+    with transaction(engine) as s:
+        assert tournaments.reconcile(s, 1) == [] and check(s).ok
+    resumed = pelisali_process(url, "tournament", "play", "1")
+    out, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0 and "finished after" in out, err
+    with transaction(engine) as s:
+        assert tournaments.results(s, 1).status == "finished"
+        assert tournaments.reconcile(s, 1) == [] and check(s).ok
     for _ in engines:
         pass

@@ -8,6 +8,14 @@ platform commands: ``PELISALI_DATABASE_URL``, or ``pelisali.db`` in the working
 directory. Every hand played is saved as it is booked, so ``play`` interrupted (or
 killed) resumes from the last booked hand; the hand in play is void.
 
+Rebuys and the add-on are bought between hands (``rebuy``, ``add-on``). A session::
+
+    pelisali tournament create Ilta --capacity 6 --buy-in 10 --fee 1
+    pelisali tournament register 1 ann          # and five more players
+    pelisali tournament start 1
+    pelisali tournament play 1 --hands 20       # then status, then play to the end
+    pelisali tournament results 1
+
 A refusal (an unknown tournament or structure, a negative amount, a second entry, a
 start with too few players, ...) prints the reason and exits 2 with nothing changed.
 """
@@ -547,8 +555,10 @@ def _play(
             pass  # booked and saved: the next play starts the next round
         except KeyboardInterrupt:
             progress.stop()
+            with transaction(database) as session:  # what was booked, to the last hand
+                _, t = _loaded(session, tournament_id)
             console.print(
-                f"interrupted after hand {first + played}: the hand in play is "
+                f"interrupted after hand {t.hands_dealt}: the hand in play is "
                 f"void; 'pelisali tournament play {tournament_id}' resumes"
             )
             raise typer.Exit(130) from None
