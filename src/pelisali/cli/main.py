@@ -28,6 +28,7 @@ from pelisali.cli.platform import (
 )
 from pelisali.cli.poker import poker_app
 from pelisali.cli.serve import login_app, serve
+from pelisali.cli.tournament import tournament_app
 
 if TYPE_CHECKING:
     from pelisali.analysis.simulate import SimResult
@@ -305,6 +306,7 @@ def play(
 
 app.add_typer(blackjack_app, name="blackjack")
 app.add_typer(poker_app, name="poker")
+app.add_typer(tournament_app, name="tournament")
 app.add_typer(account_app, name="account")
 app.add_typer(wallet_app, name="wallet")
 app.add_typer(ledger_app, name="ledger")

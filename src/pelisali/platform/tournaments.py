@@ -243,12 +243,17 @@ def play_bots(engine_db: Engine, tournament_id: int, rng: Rng, seconds_a_hand: i
     transaction as it is booked (the last one with the prizes), so a crash loses at
     most the hand in play: void, the tournament resumes from the hand before.
     ``hands``: stop after so many. Another process changing the tournament meanwhile
-    stops the play with a refusal rather than overwrite it."""
+    stops the play with a refusal rather than overwrite it. Resumed (hands were played
+    before), the clock first moves on for the round the last play stopped or was cut in,
+    as an uninterrupted play would after it: else play stopped after every hand would
+    never raise the blinds."""
     with transaction(engine_db) as session:
         record = get(session, tournament_id)
         engine, version = engine_of(record, rng), record.version
     if engine.status != "running":
         raise TournamentRefused(f"tournament {tournament_id} is {engine.status}")
+    if engine.hands_dealt:
+        engine.tick(engine.elapsed + seconds_a_hand)
 
     def booked(playing: TableHand) -> None:
         nonlocal version
@@ -346,11 +351,14 @@ def reconcile(session: Session, tournament_id: int) -> list[str]:
     held = balance(session, code) if account is not None else 0
     staked = paid = funded = 0
     if account is not None:
+        # Grouped by the target itself: PostgreSQL refuses to group by a comparison with a
+        # bound parameter (each use of it is a parameter of its own).
         rows = session.execute(
-            select(Transfer.kind, Transfer.target_id == account.id, func.sum(Transfer.amount))
+            select(Transfer.kind, Transfer.target_id, func.sum(Transfer.amount))
             .where((Transfer.target_id == account.id) | (Transfer.source_id == account.id))
-            .group_by(Transfer.kind, Transfer.target_id == account.id))
-        for kind, incoming, amount in rows:
+            .group_by(Transfer.kind, Transfer.target_id))
+        for kind, target, amount in rows:
+            incoming = target == account.id
             if incoming and kind == "stake":
                 staked += int(amount)
             elif incoming and kind == "funding":
