@@ -277,7 +277,7 @@ class _LeaderboardFile(Strict):
     section: Section
     name: Names
     game: str = Field(min_length=1)
-    game_settings: dict[str, str] = {}
+    game_settings: dict[str, str] = Field(default_factory=dict)
     starting_chips: int = Field(gt=0)
     rounds: int = Field(default=0, ge=0, le=10_000)
     minutes: int = Field(default=0, ge=0, le=24 * 60)
