@@ -427,6 +427,7 @@ class LeaderboardTournament:
                 raise TournamentError(f"an action is text, not {text!r}")
             if state.to_move() != 0:
                 raise TournamentError(f"{text!r}: the bets are closed")
+            self._within_max(state, text)
             state = self._apply(state, text)
             self._afford(entry, state)
         if state.to_move() == 0 and EndBetting() in state.legal_actions():
@@ -506,6 +507,20 @@ class LeaderboardTournament:
             return state.apply(text, seat=None if state.is_chance() else 0).state
         except (IllegalMove, GameError) as exc:
             raise TournamentError(str(exc)) from None
+
+    def _within_max(self, state: State, text: str) -> None:
+        """Refuse a bet that would take the round over the most a round stakes (a table
+        would take the maximum and return the rest: a tournament refuses the bet)."""
+        try:
+            action = state.parse(text)
+        except (IllegalMove, GameError) as exc:
+            raise TournamentError(str(exc)) from None
+        stake = getattr(action, "stake", None)
+        if isinstance(stake, int) and _stakes(state) + stake > self.settings.max_bet:
+            raise TournamentError(
+                f"a round stakes at most {self.settings.max_bet} chips, "
+                f"not {_stakes(state) + stake}"
+            )
 
     def _afford(self, entry: Entry, state: State) -> None:
         staked = _stakes(state)
