@@ -4,6 +4,7 @@ shared places, prizes, cancellation and the snapshot."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import replace
 from typing import Any
@@ -171,7 +172,7 @@ def test_a_slot_spin_pays_its_window() -> None:
     assert (played.staked, played.paid) == (50, 30)
 
 
-# -- refusals: a clear error, and nothing changes ---------------------------------------------------
+# -- refusals: a clear error, and nothing changes ---------------------------------------------
 @pytest.mark.parametrize(
     ("structure", "changes", "actions", "draws", "message"),
     [
@@ -442,4 +443,4 @@ def test_prizes_add_up_to_the_pool_however_ties_fall(
         shares = [prizes[e] for e in group]
         assert max(shares) - min(shares) <= 1
     ranked = [prizes[e] for group in t.standings() for e in group]
-    assert all(a >= b - 1 for a, b in zip(ranked, ranked[1:], strict=False))
+    assert all(a >= b - 1 for a, b in itertools.pairwise(ranked))
