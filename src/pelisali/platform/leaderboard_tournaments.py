@@ -533,18 +533,26 @@ def reconcile(session: Session, tournament_id: int) -> list[str]:
     held_cents = balance(session, code) if account is not None else 0
     staked = paid = funded = 0
     if account is not None:
-        rows = session.execute(
-            select(Transfer.kind, Transfer.target_id == account.id, func.sum(Transfer.amount))
-            .where((Transfer.target_id == account.id) | (Transfer.source_id == account.id))
-            .group_by(Transfer.kind, Transfer.target_id == account.id)
+        # Two queries, in and out: a GROUP BY on "target_id = :id" is not one PostgreSQL
+        # matches to the select list's (each bound parameter is its own).
+        incoming = session.execute(
+            select(Transfer.kind, func.sum(Transfer.amount))
+            .where(Transfer.target_id == account.id)
+            .group_by(Transfer.kind)
         )
-        for kind, incoming, amount in rows:
-            if incoming and kind == "stake":
+        for kind, amount in incoming:
+            if kind == "stake":
                 staked += int(amount)
-            elif incoming and kind == "funding":
+            elif kind == "funding":
                 funded += int(amount)
-            elif not incoming:
-                paid += int(amount)
+        paid = int(
+            session.scalar(
+                select(func.coalesce(func.sum(Transfer.amount), 0)).where(
+                    Transfer.source_id == account.id
+                )
+            )
+            or 0
+        )
     pool = engine.prize_pool()
     if engine.status in ("registering", "running") and staked - paid != pool.collected:
         problems.append(

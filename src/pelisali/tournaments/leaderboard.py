@@ -587,7 +587,8 @@ class LeaderboardTournament:
 
     def _need_running(self) -> None:
         if self.status != "running":
-            raise TournamentError(f"the tournament is {self.status}")
+            why = ": the time is up" if self.status == "finished" and self.time_up else ""
+            raise TournamentError(f"the tournament is {self.status}{why}")
 
     def _need_rng(self) -> Rng:
         if self._rng is None:
