@@ -14,6 +14,15 @@ place in basis points.
 Break(seconds=300, after_level=4)
 >>> load_payouts().places_for(6)
 (6500, 3500)
+
+A leaderboard tournament (``data/tournaments/leaderboard/NAME.toml``: a table-game or
+slot tournament) names its game, the tournament chips each entry starts with, the
+rounds (spins) each entry plays or the time limit, the least and most staked a round,
+and the most an entry may cost.
+
+>>> sprint = load_leaderboard("roulette-sprint")
+>>> sprint.game, sprint.starting_chips, sprint.rounds, (sprint.min_bet, sprint.max_bet)
+('roulette-C', 10000, 20, (100, 2500))
 """
 
 from __future__ import annotations
@@ -188,6 +197,11 @@ def payout_ids() -> tuple[str, ...]:
     return _ids("payouts")
 
 
+def leaderboard_ids() -> tuple[str, ...]:
+    """The leaderboard tournaments shipped (table-game and slot tournaments)."""
+    return _ids("leaderboard")
+
+
 @cache
 def load_structure(name: str, path: Path | None = None) -> Structure:
     """A structure by name (or from ``path``); a malformed file names the file and key."""
@@ -223,3 +237,91 @@ def load_payouts(name: str = "standard", path: Path | None = None) -> PayoutTabl
         raise RuleDataError(f"{path}: key 'payouts': {data.payouts!r}, expected {name!r}")
     bands = tuple((b.entrants[0], b.entrants[1], tuple(b.places)) for b in data.band)
     return PayoutTable(name, data.name, bands, data.section)
+
+
+@dataclass(frozen=True)
+class LeaderboardStructure:
+    """A table-game or slot tournament's rules: the game and its table settings, the
+    chips an entry starts with, the rounds (spins) it plays and the time limit (0: none),
+    the least and most staked a round, the most an entry may cost (buy-in and fee)."""
+
+    structure: str
+    name: Names
+    game: str
+    game_settings: tuple[tuple[str, str], ...]  # the table settings, by name
+    starting_chips: int
+    rounds: int
+    seconds: int
+    min_bet: int
+    max_bet: int
+    max_entry_fee: int
+    payouts: str
+    section: str
+    limits_section: str
+    entry_fee_section: str
+
+
+class _BetLimits(Strict):
+    min_bet: int = Field(gt=0)
+    max_bet: int = Field(gt=0)
+    section: Section
+
+
+class _EntryFee(Strict):
+    max: int = Field(gt=0)
+    section: Section
+
+
+class _LeaderboardFile(Strict):
+    leaderboard: str
+    section: Section
+    name: Names
+    game: str = Field(min_length=1)
+    game_settings: dict[str, str] = Field(default_factory=dict)
+    starting_chips: int = Field(gt=0)
+    rounds: int = Field(default=0, ge=0, le=10_000)
+    minutes: int = Field(default=0, ge=0, le=24 * 60)
+    payouts: str = "standard"
+    limits: _BetLimits
+    entry_fee: _EntryFee
+
+    @model_validator(mode="after")
+    def _playable(self) -> _LeaderboardFile:
+        if not self.rounds and not self.minutes:
+            raise ValueError("a leaderboard tournament needs rounds, minutes or both")
+        if self.limits.min_bet > self.limits.max_bet:
+            raise ValueError(f"min_bet {self.limits.min_bet} is above max_bet "
+                             f"{self.limits.max_bet}")
+        if self.limits.min_bet > self.starting_chips:
+            raise ValueError(f"min_bet {self.limits.min_bet} is above the starting chips "
+                             f"{self.starting_chips}")
+        return self
+
+
+@cache
+def load_leaderboard(name: str, path: Path | None = None) -> LeaderboardStructure:
+    """A leaderboard tournament's rules by name (or from ``path``); a malformed file
+    names the file and key.
+
+    >>> load_leaderboard("slot-200-spins").rounds
+    200
+    >>> load_leaderboard("poker")
+    Traceback (most recent call last):
+    ...
+    pelisali.rules.loader.RuleDataError: no leaderboard tournament 'poker'; ...
+    """
+    if path is None:
+        if name not in leaderboard_ids():
+            raise RuleDataError(f"no leaderboard tournament {name!r}; tournaments: "
+                                f"{', '.join(leaderboard_ids())}")
+        path = data_dir("tournaments") / "leaderboard" / f"{name}.toml"
+    data = _validated(_LeaderboardFile, path)
+    if data.leaderboard != name:
+        raise RuleDataError(f"{path}: key 'leaderboard': {data.leaderboard!r}, "
+                            f"expected {name!r}")
+    load_payouts(data.payouts)  # refuses an unknown payout table
+    return LeaderboardStructure(
+        name, data.name, data.game, tuple(sorted(data.game_settings.items())), data.starting_chips,
+        data.rounds, data.minutes * 60, data.limits.min_bet, data.limits.max_bet,
+        data.entry_fee.max, data.payouts, data.section, data.limits.section,
+        data.entry_fee.section)
