@@ -628,6 +628,16 @@ LITERAL: list[Refusal] = [
      "aml_in_prison", {"case": "4", "bet": "2", "round": "17"}),
     ("case 4: bet 2 of round 17 is not the bet its evidence names", "aml_evidence",
      {"case": "4", "bet": "2", "round": "17"}),
+    # the tournaments' refusals (tests/test_server_tournaments.py meets each for real)
+    ("there is no tournament 999", "no_tournament", {"tournament": "999"}),
+    ("ann is already in the tournament", "tournament_entered", {}),
+    ("ann has made every entry allowed (2)", "tournament_entered", {"most": "2"}),
+    ("registration is closed: the field is full or play has begun", "registration_closed", {}),
+    ("ann is not registered", "not_registered", {}),
+    ("you are not playing in tournament 3", "not_registered", {}),
+    ("a player can unregister only before the start", "tournament_started", {}),
+    ("tournament 3 is registering", "tournament_not_running", {}),
+    ("1 validation error for TournamentMessage\ntype", "malformed", {}),
 ]
 
 

@@ -51,6 +51,7 @@ from pelisali.server.ops import RequestLog, table_collector
 from pelisali.server.ops import router as ops_router
 from pelisali.server.retry import busy
 from pelisali.server.routers import ROUTERS
+from pelisali.server.routers import tournaments as tournament_routes
 from pelisali.server.rules_text import LANGUAGES
 from pelisali.server.security import Guard, Security
 from pelisali.server.state import ServerState
@@ -85,12 +86,14 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await state.start()
         yield
+        await rooms.stop()  # the tournaments' rooms first: they book on the database
         await state.stop()
 
     app = FastAPI(title="Pelisali", version="0.1", lifespan=lifespan,
                   description="A casino game server for the Finnish RAY rulebook and the "
                               "GGPoker house and live-casino rules.")
     app.state.pelisali = state
+    rooms = tournament_routes.install(app, state)
     state.metrics = table_collector(state)
     app.add_middleware(Guard, security=state.security)  # origins, body size, headers
     app.add_middleware(RequestLog)  # outermost: refusals are logged and counted too
@@ -108,6 +111,7 @@ def create_app(engine: Engine, payments: PaymentAdapter | None = None,
 
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(tournament_routes.router)
     app.include_router(ops_router)
     return app
 

@@ -143,12 +143,22 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "not_your_card": (r"^'(?P<card>[^']*)' is not a card seat \d+ holds: ",),
     "card_twice": (r"^a card is discarded twice$",),
     "draw_too_many": (r"^the stub and the thrown cards hold (?P<most>\d+), not \d+$",),
+    # -- tournaments ----------------------------------------------------------------------
+    "no_tournament": (r"^there is no tournament (?P<tournament>\d+)$",),
+    "tournament_entered": (r"^\S+ is already in the tournament$",
+                           r"^\S+ has made every entry allowed \((?P<most>\d+)\)$"),
+    "registration_closed": (r"^registration is closed: the field is full or play has begun$",),
+    "not_registered": (r"^\S+ is not registered$",
+                       r"^you are not playing in tournament \d+$"),
+    "tournament_started": (r"^a player can unregister only before the start$",),
+    "tournament_not_running": (r"^tournament \d+ is (?:registering|finished|cancelled|not "
+                               r"running)$",),
     # -- the tables players share: connections and messages ---------------------------------
     "not_connected": (r"^not connected to the table$",),
     "unavailable": (r"^the table failed: ", r"^the table cannot be reached now",
                     r"^the table is moving to another server process",
                     r"^poker table \S+ is not open yet$", r"^the table is not open$"),
-    "malformed": (r"^\d+ validation errors? for (?:LiveSlip|PokerMessage)\b",
+    "malformed": (r"^\d+ validation errors? for (?:LiveSlip|PokerMessage|TournamentMessage)\b",
                   r"^messages: hello \{since\}, bet$"),
     "too_many_sockets": (r"^at most (?P<most>\d+) table connections at once: close one$",),
     # -- registration and login -------------------------------------------------------------
