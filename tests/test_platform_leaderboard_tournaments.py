@@ -203,7 +203,8 @@ def test_the_time_limit_is_read_from_the_injected_clock_and_the_close_pays(db: E
 def test_finish_stands_a_hand_in_play_at_the_time_limit(db: Engine) -> None:
     tid = started(db, structure="blackjack-100", rounds=0, seconds=600)
     with transaction(db) as s:
-        board.play_round(s, tid, "p0", ["bet box 1 500"], key="b1", draws=["Th", "7c", "Ts", "9d"])
+        board.play_round(s, tid, "p0", ["bet box 1 500"], key="b1", draws=["Th", "7c", "Ts", "9d"],
+                         now=START)
     with pytest.raises(poker.TournamentRefused, match="not over"), transaction(db) as s:
         board.finish(s, tid, SeededRng(3), now=START + timedelta(minutes=5))
     with transaction(db) as s:

@@ -248,6 +248,7 @@ def ledger_check() -> None:
     no balance but the external ones is negative, every round's bets add up to its
     stake and payout transfers, and every tournament's pool to its entries, overlay and
     prizes."""
+    from pelisali.platform import leaderboard_tournaments
     from pelisali.platform.db import snapshot, transaction
     from pelisali.platform.ledger import check
     from pelisali.platform.rounds import reconcile_bets
@@ -257,8 +258,8 @@ def ledger_check() -> None:
         snapshot(session)  # one moment of a ledger that may be taking bets meanwhile
         report = check(session)
         bets = reconcile_bets(session)
-        tournaments = len(lobby(session))
-        pools = reconcile_all(session)
+        tournaments = len(lobby(session)) + len(leaderboard_tournaments.lobby(session))
+        pools = {**reconcile_all(session), **leaderboard_tournaments.reconcile_all(session)}
     console.print(f"{report.accounts} accounts, {report.transfers} transfers, "
                   f"sum {report.total}; bets of {bets.pairs} round-player pairs reconciled; "
                   f"{tournaments} tournaments reconciled")

@@ -113,8 +113,11 @@ def get(session: Session, tournament_id: int, lock: bool = False) -> TournamentR
 
 
 def lobby(session: Session) -> list[TournamentRecord]:
-    """Every tournament, the newest first."""
-    return list(session.scalars(select(TournamentRecord).order_by(TournamentRecord.id.desc())))
+    """Every poker tournament, the newest first (table-game and slot tournaments share the
+    table: ``platform.leaderboard_tournaments``)."""
+    return list(session.scalars(select(TournamentRecord)
+                                .where(TournamentRecord.kind == "poker")
+                                .order_by(TournamentRecord.id.desc())))
 
 
 def settings_of(record: TournamentRecord) -> TournamentSettings:
