@@ -203,7 +203,10 @@ class PokerTournament:
 
     def __post_init__(self) -> None:
         self.clock = LevelClock(load_structure(self.settings.structure))
-        self.variant: PokerVariant = make_variant(self.settings.game)
+        try:
+            self.variant: PokerVariant = make_variant(self.settings.game)
+        except PokerError as exc:  # an unknown game is a setting refused, like the others
+            raise TournamentError(str(exc)) from None
 
     # -- registration ------------------------------------------------------------------
     @property
