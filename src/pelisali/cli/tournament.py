@@ -683,20 +683,12 @@ def _status(tournament_id: int, t: PokerTournament) -> dict[str, Any]:
     if t.status != "running":
         return data
     reading = t.level_reading()
-    level = reading.level
     alive = t.alive()
     # Chips in play: stacks, all of them between hands (the saved state holds no hand).
     chips = t.chips_in_play()
     data.update(
         {
-            "level": {
-                "number": level.number,
-                "small_blind": level.small_blind,
-                "big_blind": level.big_blind,
-                "ante": level.ante,
-                "on_break": reading.on_break,
-                "seconds_left": reading.seconds_left,
-            },
+            "level": reading.shown(),
             "players_left": len(alive),
             "average_stack": chips // len(alive) if alive else 0,
             "paid_places": list(t.place_prizes()),

@@ -149,17 +149,32 @@ def _refusing(call: Callable[[], Any]) -> Any:
 
 def register(session: Session, tournament_id: int, player: str, key: str) -> Entry:
     """Enter ``player``: the prize part to the pool and the fee to the house, within the
-    player's limits. Retried with the same key, the entry already made."""
+    player's limits. Retried with the same key, the entry already made; a key whose entry
+    has been taken back since is refused (see :func:`enter`)."""
     record = get(session, tournament_id, lock=True)
     engine = engine_of(record)
+    entry, new = enter(session, tournament_id, engine, player, key)
+    if new:
+        save(session, record, engine)
+    return entry
+
+
+def enter(session: Session, tournament_id: int, engine: PokerTournament, player: str,
+          key: str) -> tuple[Entry, bool]:
+    """Book an entry of ``player`` into ``engine`` (the caller saves it): the entry, and
+    whether it is new. Retried with its key, the entry the key made; refused when that
+    entry has been taken back since (the ledger would answer the old transfer and move
+    nothing, entering the player free)."""
     s = engine.settings
-    pool = pool_code(tournament_id)
+    pool, wallet = pool_code(tournament_id), wallet_code(player)
     entry_key, fee_key = f"{key}:entry", f"{key}:fee"
-    wallet = wallet_code(player)
-    if made_before(session, entry_key, "stake", wallet, pool, s.buy_in) is not None:
+    if s.buy_in and made_before(session, entry_key, "stake", wallet, pool,
+                                s.buy_in) is not None:
         made = [e for e in engine.entries.values() if e.player == player]
-        if made:
-            return made[-1]
+        if not made:
+            raise TournamentRefused("this key was used for an entry since taken back; "
+                                    "send a new key")
+        return made[-1], False
     find(session, player)
     check = StakeCheck(session, [player])
     refused = check.barred(player) or check.over_limit(player, s.buy_in + s.fee)
@@ -171,8 +186,7 @@ def register(session: Session, tournament_id: int, player: str, key: str) -> Ent
         move(session, entry_key, wallet, pool, s.buy_in, "stake", reason=reason, actor=player)
     if s.fee:
         move(session, fee_key, wallet, FEES, s.fee, "fee", reason=reason, actor=player)
-    save(session, record, engine)
-    return entry
+    return entry, True
 
 
 def unregister(session: Session, tournament_id: int, player: str, key: str) -> None:

@@ -47,7 +47,7 @@ from sqlalchemy import Engine
 from pelisali.platform.ledger import KeyConflict, LedgerError
 from pelisali.platform.poker_tables import CashTable, PokerTableError
 from pelisali.poker.describe import LANGS
-from pelisali.poker.table import PokerError
+from pelisali.poker.table import PokerError, PokerHand
 from pelisali.rng import Rng
 from pelisali.server.bus import Bus, BusDown, LocalBus
 from pelisali.server.clock import Clock, SystemClock, wait_for_event
@@ -239,12 +239,7 @@ class PokerRoom:
         if names[hand.actor] != player:
             return _refused(f"it is {names[hand.actor]}'s turn")
         try:
-            if action == "draw":
-                hand.draw(cards or [])
-            elif action == "discard":
-                hand.discard((cards or [""])[0])
-            else:
-                hand.act(action, to=amount)
+            apply_move(hand, action, amount, cards)
         except PokerError as exc:
             return _refused(str(exc))
         self.deadline = self.clock.now() + self.act_seconds
@@ -362,6 +357,18 @@ class PokerRoom:
         except BusDown:  # the hands go on and are recorded; the views wait for the bus
             log.warning("%s: event %s not published, the bus is down", self.table,
                         body.get("type"))
+
+
+def apply_move(hand: PokerHand, action: str, amount: int | None,
+               cards: list[str] | None) -> None:
+    """A player's move on ``hand``: a draw, a discard, or a betting action (the hand
+    raises :class:`PokerError` for a move it does not allow)."""
+    if action == "draw":
+        hand.draw(cards or [])
+    elif action == "discard":
+        hand.discard((cards or [""])[0])
+    else:
+        hand.act(action, to=amount)
 
 
 def _refused(reason: str) -> dict[str, Any]:

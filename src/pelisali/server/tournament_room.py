@@ -49,6 +49,7 @@ from pelisali.rng import Rng
 from pelisali.server.bus import Bus, BusDown, LocalBus, Serving
 from pelisali.server.clock import Clock, SystemClock, wait_for_event
 from pelisali.server.live import AFTER, coded_reason
+from pelisali.server.poker_room import apply_move
 from pelisali.tournaments.clock import ClockReading
 from pelisali.tournaments.poker import Entry, PokerTournament, TableHand
 
@@ -71,23 +72,8 @@ def refused(reason: str) -> dict[str, Any]:
 
 
 def level_of(reading: ClockReading) -> dict[str, Any]:
-    """The level in force (on a break, the one after it) and the seconds to the next.
-
-    >>> from pelisali.rules.tournaments import load_structure
-    >>> from pelisali.tournaments.clock import LevelClock
-    >>> level_of(LevelClock(load_structure("sit-and-go")).reading(30))
-    {'number': 1, 'small_blind': 10, 'big_blind': 20, 'ante': 0, 'on_break': False, \
-'seconds_left': 570}
-    """
-    level = reading.level
-    return {
-        "number": level.number,
-        "small_blind": level.small_blind,
-        "big_blind": level.big_blind,
-        "ante": level.ante,
-        "on_break": reading.on_break,
-        "seconds_left": reading.seconds_left,
-    }
+    """The level in force (on a break, the one after it) and the seconds to the next."""
+    return reading.shown()
 
 
 @dataclass
@@ -229,12 +215,7 @@ class TournamentRoom:
             if to_act != player:
                 return refused(f"it is {to_act}'s turn")
             try:
-                if action == "draw":
-                    hand.draw(cards or [])
-                elif action == "discard":
-                    hand.discard((cards or [""])[0])
-                else:
-                    hand.act(action, to=amount)
+                apply_move(hand, action, amount, cards)
             except PokerError as exc:
                 return refused(str(exc))
             self.sitting_out.discard(player)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Any
 
 from pelisali.rules.tournaments import Break, Level, Structure
 
@@ -34,6 +35,20 @@ class ClockReading:
     level: Level
     on_break: bool
     seconds_left: int | None
+
+    def shown(self) -> dict[str, Any]:
+        """The level in force and the seconds to the next, as JSON-safe data (what the
+        server and ``pelisali tournament status`` show).
+
+        >>> from pelisali.rules.tournaments import load_structure
+        >>> LevelClock(load_structure("sit-and-go")).reading(30).shown()
+        {'number': 1, 'small_blind': 10, 'big_blind': 20, 'ante': 0, 'on_break': False, \
+'seconds_left': 570}
+        """
+        level = self.level
+        return {"number": level.number, "small_blind": level.small_blind,
+                "big_blind": level.big_blind, "ante": level.ante,
+                "on_break": self.on_break, "seconds_left": self.seconds_left}
 
 
 class LevelClock:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field, Strict, ValidationError
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from pelisali.platform import queries, tournament_tables, tournaments
+from pelisali.platform import queries, tournaments
 from pelisali.platform.ledger import LedgerError
 from pelisali.server.auth import Login, RateLimit
 from pelisali.server.dependencies import AppState, Player, Staff
@@ -268,7 +268,7 @@ async def register(
             entry = await asyncio.to_thread(
                 _db,
                 state,
-                lambda s: tournament_tables.register_checked(s, tournament_id, login.name, key),
+                lambda s: tournaments.register(s, tournament_id, login.name, key),
             )
     started = await _start_if_full(state, rooms, tournament_id)
     balance = await asyncio.to_thread(_db, state, lambda s: queries.wallet(s, login.name))
