@@ -638,6 +638,20 @@ LITERAL: list[Refusal] = [
     ("a player can unregister only before the start", "tournament_started", {}),
     ("tournament 3 is registering", "tournament_not_running", {}),
     ("1 validation error for TournamentMessage\ntype", "malformed", {}),
+    # a table-game or slot tournament's (tests/test_server_leaderboard_tournaments.py)
+    ("the time is up: no more rounds", "board_time_up", {}),
+    ("the tournament is finished: the time is up", "board_time_up", {}),
+    ("the tournament is registering", "tournament_not_running", {}),
+    ("p1#1 has played all 20 rounds", "board_rounds_done", {"rounds": "20"}),
+    ("p1#1 has 50 chips, under the least bet 100: out", "board_out", {"chips": "100"}),
+    ("p1#1 has 900 chips; the round would stake 1000", "board_short",
+     {"chips": "900", "needed": "1000"}),
+    ("a round stakes at least 100 chips, not 50", "board_bet_least", {"chips": "100"}),
+    ("a round stakes at most 2500 chips, not 2600", "board_bet_most", {"chips": "2500"}),
+    ("p1#1 has a round in play: decide (hit, stand)", "board_round_open",
+     {"actions": "hit, stand"}),
+    ("p1#1 has no round in play", "board_no_round", {}),
+    ("p1#1 is not your entry in tournament 3", "not_registered", {}),
 ]
 
 

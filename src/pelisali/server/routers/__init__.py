@@ -8,6 +8,7 @@ from pelisali.server.routers import (
     cards,
     chips,
     history,
+    leaderboard_tournaments,
     live,
     lobby,
     play,
@@ -19,6 +20,7 @@ from pelisali.server.routers import (
 
 ROUTERS: tuple[APIRouter, ...] = (auth.router, wallet.router, lobby.router, play.router,
                                   cards.router, slots.router, history.router, live.router,
-                                  poker.router, staff.router, chips.router)
+                                  poker.router, staff.router, chips.router,
+                                  leaderboard_tournaments.router)
 
 __all__ = ["ROUTERS"]
