@@ -638,6 +638,10 @@ LITERAL: list[Refusal] = [
     ("a player can unregister only before the start", "tournament_started", {}),
     ("tournament 3 is registering", "tournament_not_running", {}),
     ("1 validation error for TournamentMessage\ntype", "malformed", {}),
+    ("rebuys are closed", "rebuys_closed", {}),
+    ("a rebuy is for a stack at or below the starting chips", "rebuy_stack", {}),
+    ("the add-on is taken at the break after the rebuy period", "add_on_not_now", {}),
+    ("bob has taken the add-on", "add_on_taken", {}),
     # a table-game or slot tournament's (tests/test_server_leaderboard_tournaments.py)
     ("the time is up: no more rounds", "board_time_up", {}),
     ("the tournament is finished: the time is up", "board_time_up", {}),

@@ -296,6 +296,83 @@ def test_a_scheduled_tournament_takes_a_late_entry_while_it_runs(
             assert tournaments.reconcile(s, tid) == [] and check(s).ok
 
 
+def waited(work: Callable[[], Any], wanted: Callable[[Any], bool], clock: ManualClock) -> Any:
+    """``work()`` once it gives what is ``wanted``, moving the clock on 30 s at a time
+    (the action timer checks or folds the absent players)."""
+    for _ in range(3_000):
+        found = work()
+        if wanted(found):
+            return found
+        clock.advance(30)
+        time.sleep(0.01)  # the room's loop runs in the client's thread: let it
+    raise AssertionError("never came")
+
+
+def test_rebuys_and_the_add_on_are_bought_over_the_api(
+    app_clock: tuple[Engine, ManualClock, Any],
+) -> None:
+    engine, clock, app = app_clock
+    with TestClient(app) as client:
+        h = people(client)
+        tid = client.post(
+            "/api/staff/tournaments",
+            headers=h["floor"],
+            json={**SNG, "format": "scheduled", "structure": "regular", "starting_chips": 10_000,
+                  "entry": "rebuy", "rebuy_until_level": 4, "rebuy_chips": 10_000,
+                  "rebuy_cost": 1_000, "add_on_chips": 5_000},
+        ).json()["id"]
+        early = client.post(f"/api/tournaments/{tid}/rebuy", headers=h["ann"], json={"key": "b1"})
+        assert early.status_code == 409 and early.json()["code"] == "tournament_not_running"
+        for name in PLAYERS:
+            client.post(f"/api/tournaments/{tid}/register", headers=h[name], json={"key": "k"})
+        client.post(f"/api/staff/tournaments/{tid}/start", headers=h["floor"])
+        stranger = client.post(f"/api/tournaments/{tid}/rebuy", headers=h["dan"],
+                               json={"key": "b1"})
+        assert stranger.status_code == 409 and stranger.json()["code"] == "not_registered"
+        reused = client.post(f"/api/tournaments/{tid}/rebuy", headers=h["ann"], json={"key": "k"})
+        assert reused.status_code == 409 and reused.json()["code"] == "key_reused"
+
+        # a hand is in play at ann's table: her rebuy is taken as it ends
+        asked = client.post(f"/api/tournaments/{tid}/rebuy", headers=h["ann"], json={"key": "b1"})
+        assert asked.status_code == 200, asked.text
+        assert asked.json()["type"] == "pending" and asked.json()["balance"] == 8_900
+        waited(lambda: wallet(client, h["ann"]), lambda held: held == 7_900, clock)
+        retry = client.post(f"/api/tournaments/{tid}/rebuy", headers=h["ann"], json={"key": "b1"})
+        assert retry.json()["type"] == "bought" and retry.json()["balance"] == 7_900
+        as_add_on = client.post(f"/api/tournaments/{tid}/add-on", headers=h["ann"],
+                                json={"key": "b1"})
+        assert as_add_on.status_code == 409 and as_add_on.json()["code"] == "key_reused"
+        not_yet = client.post(f"/api/tournaments/{tid}/add-on", headers=h["bob"],
+                              json={"key": "a1"})
+        assert not_yet.status_code == 409 and not_yet.json()["code"] == "add_on_not_now"
+
+        # the break after level 4: no hands dealt, the add-on is taken at once
+        clock.advance(4 * 1200 - clock.now() + 1)
+        waited(lambda: client.get(f"/api/tournaments/{tid}/seat", headers=h["bob"]).json(),
+               lambda seat: seat["level"]["on_break"] and seat["hand"] is None, clock)
+        bob = client.get(f"/api/tournaments/{tid}/leaderboard").json()["players"]
+        before = next(p["chips"] for p in bob if p["player"] == "bob")
+        add_on = client.post(f"/api/tournaments/{tid}/add-on", headers=h["bob"],
+                             json={"key": "a1"})
+        assert add_on.status_code == 200, add_on.text
+        assert add_on.json()["type"] == "bought" and add_on.json()["stack"] == before + 5_000
+        assert add_on.json()["balance"] == 7_900
+        twice = client.post(f"/api/tournaments/{tid}/add-on", headers=h["bob"],
+                            json={"key": "a2"})
+        assert twice.status_code == 409 and twice.json()["code"] == "add_on_taken"
+
+        clock.advance(300)  # level 5: the rebuys are closed
+        closed = client.post(f"/api/tournaments/{tid}/rebuy", headers=h["cid"],
+                             json={"key": "c1"})
+        assert closed.status_code == 409 and closed.json()["code"] == "rebuys_closed"
+        assert wallet(client, h["cid"]) == 8_900
+        shown = client.get(f"/api/tournaments/{tid}").json()
+        assert shown["pool"] == 3 * 1_000 + 2 * 1_000
+    with transaction(engine) as s:
+        assert balance(s, f"tournament:{tid}") == 5_000
+        assert tournaments.reconcile(s, tid) == [] and check(s).ok
+
+
 def test_hostile_and_malformed_requests_are_refused_clearly(
     app_clock: tuple[Engine, ManualClock, Any],
 ) -> None:

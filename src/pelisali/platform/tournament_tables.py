@@ -31,9 +31,19 @@ taken back; send a new key
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
-from pelisali.platform.tournaments import TournamentRefused, enter, get, save, settle
+from pelisali.platform.tournaments import (
+    Purchase,
+    TournamentRefused,
+    charge,
+    enter,
+    get,
+    save,
+    settle,
+)
 from pelisali.tournaments.poker import Entry, PokerTournament
 
 __all__ = ["STALE", "book", "register_live"]
@@ -62,12 +72,15 @@ def register_live(
     return entry, record.version
 
 
-def book(session: Session, tournament_id: int, engine: PokerTournament, version: int) -> int:
+def book(session: Session, tournament_id: int, engine: PokerTournament, version: int,
+         bought: Sequence[Purchase] = ()) -> int:
     """Save the running ``engine`` after a hand (and pay the prizes when it has
-    finished); the record's new version. Refused if the record is not at ``version``."""
+    finished), with the cost of each rebuy and add-on ``bought`` into the pool; the
+    record's new version. Refused if the record is not at ``version``."""
     record = get(session, tournament_id, lock=True)
     if record.version != version:
         raise TournamentRefused(f"tournament {tournament_id} {STALE}: resume it")
+    charge(session, tournament_id, engine, bought)
     save(session, record, engine)
     if engine.status == "finished":
         settle(session, tournament_id, engine)

@@ -44,14 +44,15 @@ applied once, and the key sent with another request is refused.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from pelisali.money import format_cents
 from pelisali.platform.accounts import Refused, StakeCheck, find, wallet_code
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import (
@@ -168,8 +169,8 @@ def enter(session: Session, tournament_id: int, engine: PokerTournament, player:
     s = engine.settings
     pool, wallet = pool_code(tournament_id), wallet_code(player)
     entry_key, fee_key = f"{key}:entry", f"{key}:fee"
-    if s.buy_in and made_before(session, entry_key, "stake", wallet, pool,
-                                s.buy_in) is not None:
+    if s.buy_in and made_before(session, entry_key, "stake", wallet, pool, s.buy_in,
+                                others=[f"{key}:rebuy", f"{key}:add-on"]) is not None:
         made = [e for e in engine.entries.values() if e.player == player]
         if not made:
             raise TournamentRefused("this key was used for an entry since taken back; "
@@ -218,25 +219,83 @@ def add_on(session: Session, tournament_id: int, entry_id: str, key: str) -> Non
     _buy_chips(session, tournament_id, entry_id, key, "add-on")
 
 
+@dataclass(frozen=True)
+class Purchase:
+    """A rebuy or the add-on a player asked for with ``key``: taken at once if their
+    table is between hands, else as the hand in play ends (a rebuy then saves a stack
+    the hand busted)."""
+
+    entry_id: str
+    player: str
+    what: Literal["rebuy", "add-on"]
+    key: str
+
+
+def booked(session: Session, tournament_id: int, engine: PokerTournament,
+           purchase: Purchase) -> bool:
+    """Whether ``purchase`` was bought already (its key's stake is on the ledger); a key
+    used for an entry or the other purchase is refused
+    (:class:`~pelisali.platform.ledger.KeyConflict`)."""
+    cost = engine.settings.rebuy_cost
+    other = "add-on" if purchase.what == "rebuy" else "rebuy"
+    return bool(cost) and made_before(
+        session, _ledger_key(purchase), "stake", wallet_code(purchase.player),
+        pool_code(tournament_id), cost,
+        others=[f"{purchase.key}:entry", f"{purchase.key}:fee", f"{purchase.key}:{other}"],
+    ) is not None
+
+
+def _ledger_key(purchase: Purchase) -> str:
+    return f"{purchase.key}:{purchase.what}"
+
+
+def payable(session: Session, engine: PokerTournament,
+            purchases: Sequence[Purchase]) -> tuple[list[Purchase], dict[str, str]]:
+    """The purchases the players' wallets and limits allow now, and why each of the
+    others is refused (by entry): an excluded player, a loss limit, a wallet short of
+    the cost (no credit)."""
+    cost = engine.settings.rebuy_cost
+    if not cost:
+        return list(purchases), {}
+    check = StakeCheck(session, [p.player for p in purchases])
+    allowed, refused = [], {}
+    for p in purchases:
+        why = check.barred(p.player) or check.over_limit(p.player, cost)
+        held = balance(session, wallet_code(p.player))
+        if why is None and held < cost:
+            why = (f"{wallet_code(p.player)} holds {format_cents(held)}, not "
+                   f"{format_cents(cost)}: no credit")
+        if why is None:
+            allowed.append(p)
+        else:
+            refused[p.entry_id] = why
+    return allowed, refused
+
+
+def charge(session: Session, tournament_id: int, engine: PokerTournament,
+           bought: Sequence[Purchase]) -> None:
+    """Book the cost of each purchase ``bought`` from the wallet to the pool."""
+    cost = engine.settings.rebuy_cost
+    for p in bought if cost else ():
+        move(session, _ledger_key(p), wallet_code(p.player), pool_code(tournament_id), cost,
+             "stake", reason=f"tournament {tournament_id} {p.what} {p.entry_id}", actor=p.player)
+
+
 def _buy_chips(session: Session, tournament_id: int, entry_id: str, key: str,
-               what: str) -> None:
+               what: Literal["rebuy", "add-on"]) -> None:
     record = get(session, tournament_id, lock=True)
     engine = engine_of(record)
     entry = engine.entries.get(entry_id)
     if entry is None:
         raise TournamentRefused(f"{entry_id} is not in tournament {tournament_id}")
-    cost, wallet, pool = engine.settings.rebuy_cost, wallet_code(entry.player), pool_code(
-        tournament_id)
-    if cost and made_before(session, key, "stake", wallet, pool, cost) is not None:
+    purchase = Purchase(entry_id, entry.player, what, key)
+    if booked(session, tournament_id, engine, purchase):
         return  # a retry: bought already
     _refusing(lambda: engine.rebuy(entry_id) if what == "rebuy" else engine.add_on(entry_id))
-    if cost:
-        check = StakeCheck(session, [entry.player])
-        refused = check.barred(entry.player) or check.over_limit(entry.player, cost)
-        if refused:
-            raise Refused(refused)
-        move(session, key, wallet, pool, cost, "stake",
-             reason=f"tournament {tournament_id} {what} {entry_id}", actor=entry.player)
+    _, refused = payable(session, engine, [purchase])
+    if refused:
+        raise Refused(refused[entry_id])
+    charge(session, tournament_id, engine, [purchase])
     save(session, record, engine)
 
 

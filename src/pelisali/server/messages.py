@@ -155,6 +155,10 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "tournament_not_running": (r"^tournament \d+ is (?:registering|finished|cancelled|not "
                                r"running)$",
                                r"^the tournament is (?:registering|cancelled|finished)$"),
+    "rebuys_closed": (r"^rebuys are closed$",),
+    "rebuy_stack": (r"^a rebuy is for a stack at or below the starting chips$",),
+    "add_on_not_now": (r"^the add-on is taken at the break after the rebuy period$",),
+    "add_on_taken": (r"^\S+ has taken the add-on$",),
     # a table-game or slot tournament's rounds (tournament chips, never euros)
     "board_time_up": (r"^the time is up: no more rounds$",
                       r"^the tournament is finished: the time is up$"),

@@ -36,13 +36,14 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Engine
 
 from pelisali.platform import tournament_tables, tournaments
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import LedgerError
+from pelisali.platform.tournaments import Purchase
 from pelisali.poker.selfplay import plausible_action
 from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
@@ -51,7 +52,13 @@ from pelisali.server.clock import Clock, SystemClock, wait_for_event
 from pelisali.server.live import AFTER, coded_reason
 from pelisali.server.poker_room import apply_move
 from pelisali.tournaments.clock import ClockReading
-from pelisali.tournaments.poker import Entry, PokerTournament, TableHand
+from pelisali.tournaments.poker import (
+    Entry,
+    Move,
+    PokerTournament,
+    TableHand,
+    TournamentError,
+)
 
 log = logging.getLogger("pelisali.server")
 NO_ACTION = "no hand is waiting for an action"
@@ -96,6 +103,8 @@ class TournamentRoom:
     deadlines: dict[int, float] = field(default_factory=dict)  # table: the actor's time up
     resting: dict[int, float] = field(default_factory=dict)  # table: no deal before this
     stopped: str | None = None  # why the room stopped before the end
+    # entry: the rebuy or add-on asked for while its table had a hand in play
+    purchases: dict[str, Purchase] = field(default_factory=dict)
     _engine: PokerTournament | None = None
     _level: int = -1
     _task: asyncio.Task[None] | None = None
@@ -237,6 +246,75 @@ class TournamentRoom:
             return tournament_tables.register_live(
                 session, self.tournament_id, self.engine, self.version, player, key
             )
+
+    async def buy(self, player: str, what: Literal["rebuy", "add-on"], key: str) -> dict[str, Any]:
+        """A rebuy or the add-on: taken at once when the player's table is between hands,
+        else as the hand in play ends (a rebuy then saves a stack the hand busts). The
+        answer is ``bought`` or ``pending`` (then a ``bought`` or ``refused`` event to
+        the player follows), or ``refused`` with the reason."""
+        async with self._lock:
+            if not self.running:
+                return refused(f"tournament {self.tournament_id} is {self.engine.status}")
+            t = self.engine
+            entry = self.entry_of(player)
+            if entry is None:
+                return refused(f"you are not playing in tournament {self.tournament_id}")
+            purchase = Purchase(entry.entry_id, player, what, key)
+            if await asyncio.to_thread(self._booked, purchase):
+                return self._bought(purchase)
+            why = _not_now(t, entry, what)
+            if why is not None:
+                return refused(why)
+            if entry.table in t.hands:
+                self.purchases[entry.entry_id] = purchase
+                return {"type": "pending", "what": what, "entry": entry.entry_id}
+            granted, refusals, _ = await self._take([purchase], table=None)
+            if refusals:
+                return refused(refusals[entry.entry_id])
+            self._wake.set()
+            await self._show_table(entry.table)
+            return self._bought(granted[0])
+
+    def _bought(self, purchase: Purchase) -> dict[str, Any]:
+        entry = self.engine.entries[purchase.entry_id]
+        return {"type": "bought", "what": purchase.what, "entry": entry.entry_id,
+                "stack": entry.stack}
+
+    def _booked(self, purchase: Purchase) -> bool:
+        with transaction(self.db) as session:
+            return tournaments.booked(session, self.tournament_id, self.engine, purchase)
+
+    def _payable(self, wanted: list[Purchase]) -> tuple[list[Purchase], dict[str, str]]:
+        with transaction(self.db) as session:
+            return tournaments.payable(session, self.engine, wanted)
+
+    async def _take(
+        self, wanted: list[Purchase], table: int | None
+    ) -> tuple[list[Purchase], dict[str, str], list[Move]]:
+        """Give the chips of the ``wanted`` purchases the wallets can pay; the hand that
+        ended at ``table`` (if any) is booked with them, a rebuy saving a busted stack.
+        Books the engine and the costs in one transaction; the granted, the refused and
+        the table moves the hand's end made."""
+        t = self.engine
+        allowed, refusals = await asyncio.to_thread(self._payable, wanted) if wanted else ([], {})
+        moves: list[Move] = []
+        granted = []
+        if table is not None:
+            broke = set(t.busted(table))
+            saving = [p for p in allowed if p.what == "rebuy" and p.entry_id in broke
+                      and t.rebuys_open]
+            moves = t.finish_hand(table, rebuys=[p.entry_id for p in saving])
+            granted.extend(saving)
+            allowed = [p for p in allowed if p not in saving]
+        for p in allowed:
+            try:
+                (t.rebuy if p.what == "rebuy" else t.add_on)(p.entry_id)
+            except TournamentError as exc:
+                refusals[p.entry_id] = str(exc)
+            else:
+                granted.append(p)
+        self.version = await asyncio.to_thread(self._book, granted)
+        return granted, refusals, moves
 
     # -- what a player sees ----------------------------------------------------------------
     def _table_of(self, player: str) -> int | None:
@@ -401,15 +479,22 @@ class TournamentRoom:
         names = [t.entries[e].player for e in playing.entries]
         view = hand.view(None)
         shown = {names[int(seat)]: cards for seat, cards in dict(view["shown"]).items()}  # type: ignore[call-overload]
-        busted = t.busted(table)
-        moves = t.finish_hand(table)
+        wanted = [p for p in self.purchases.values() if t.entries[p.entry_id].table == table]
+        for p in wanted:
+            del self.purchases[p.entry_id]
+        broke = t.busted(table)
         self.deadlines.pop(table, None)
         try:
-            self.version = await asyncio.to_thread(self._book)
+            granted, refusals, moves = await self._take(wanted, table)
         except LedgerError as exc:
             self.stopped = str(exc)
             log.error("%s stopped: %s", self.name, exc)
             return
+        busted = [e for e in broke if t.entries[e].out]  # less those whose rebuy saved them
+        for p in granted:
+            await self._publish(p.player, self._bought(p))
+        for entry_id, why in refusals.items():
+            await self._publish(t.entries[entry_id].player, {**refused(why), "entry": entry_id})
         seated = [t.entries[e].player for e in t.players_at(table)] if table in t.tables else []
         if any(self.present[p] for p in seated):
             self.resting[table] = self.clock.now() + self.between_hands
@@ -457,9 +542,11 @@ class TournamentRoom:
             if other in t.tables:
                 await self._show_table(other)
 
-    def _book(self) -> int:
+    def _book(self, bought: list[Purchase]) -> int:
         with transaction(self.db) as session:
-            return tournament_tables.book(session, self.tournament_id, self.engine, self.version)
+            return tournament_tables.book(
+                session, self.tournament_id, self.engine, self.version, bought
+            )
 
     # -- sending -----------------------------------------------------------------------------
     async def _show_table(self, table: int | None) -> None:
@@ -479,6 +566,13 @@ class TournamentRoom:
             )
         except BusDown:  # the hands go on and are booked; the views wait for the bus
             log.warning("%s: event %s not published, the bus is down", self.name, body.get("type"))
+
+
+def _not_now(t: PokerTournament, entry: Entry, what: str) -> str | None:
+    """Why ``entry`` cannot buy ``what`` at all now, whatever its hand in play does."""
+    if what == "rebuy":
+        return None if t.rebuys_open else "rebuys are closed"
+    return t.add_on_refused(entry)
 
 
 def table_players(t: PokerTournament, table: int) -> list[dict[str, Any]]:

@@ -553,17 +553,24 @@ class PokerTournament:
         entry.rebuys += 1
         self.rebuys += 1
 
-    def add_on(self, entry_id: str) -> None:
-        """Take the one add-on at the break after the rebuy period."""
-        entry = self._entry_between_hands(entry_id)
+    def add_on_refused(self, entry: Entry) -> str | None:
+        """Why ``entry`` cannot take the add-on now (its table's hand aside), or None."""
         s = self.settings
         reading = self.level_reading()
         if not s.add_on_chips or not (reading.on_break
                                       and reading.level.number == s.rebuy_until_level + 1):
-            raise TournamentError("the add-on is taken at the break after the rebuy period")
+            return "the add-on is taken at the break after the rebuy period"
         if entry.add_on:
-            raise TournamentError(f"{entry_id} has taken the add-on")
-        entry.stack += s.add_on_chips
+            return f"{entry.entry_id} has taken the add-on"
+        return None
+
+    def add_on(self, entry_id: str) -> None:
+        """Take the one add-on at the break after the rebuy period."""
+        entry = self._entry_between_hands(entry_id)
+        why = self.add_on_refused(entry)
+        if why is not None:
+            raise TournamentError(why)
+        entry.stack += self.settings.add_on_chips
         entry.add_on = True
         self.add_ons += 1
 

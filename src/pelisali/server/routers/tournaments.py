@@ -388,6 +388,51 @@ async def back(
     return answer
 
 
+@router.post("/api/tournaments/{tournament_id}/rebuy")
+async def rebuy(
+    tournament_id: TournamentId,
+    body: Registration,
+    login: Player,
+    request: Request,
+    state: AppState,
+) -> dict[str, Any]:
+    """A rebuy, while rebuys are open, for a stack at or below the starting chips: its
+    cost from the wallet to the pool. Taken at once between hands; asked for during a
+    hand, it is taken as the hand ends (``pending``), saving a stack the hand busts."""
+    return await _buy(tournament_id, body, login, request, state, "rebuy")
+
+
+@router.post("/api/tournaments/{tournament_id}/add-on")
+async def add_on(
+    tournament_id: TournamentId,
+    body: Registration,
+    login: Player,
+    request: Request,
+    state: AppState,
+) -> dict[str, Any]:
+    """The add-on at the break after the rebuy period, once an entry."""
+    return await _buy(tournament_id, body, login, request, state, "add-on")
+
+
+async def _buy(
+    tournament_id: int,
+    body: Registration,
+    login: Login,
+    request: Request,
+    state: ServerState,
+    what: Literal["rebuy", "add-on"],
+) -> dict[str, Any]:
+    _limit(login)
+    room = await _room(request, state, tournament_id)
+    key = f"web:{login.name}:tournament:{body.key}"  # the entry's keys: one request a key
+    with bound_to_first(body.key):
+        answer = await room.buy(login.name, what, key)
+    if answer["type"] == "refused":
+        raise HTTPException(409, answer["reason"])
+    return {**answer, "balance": await asyncio.to_thread(
+        _db, state, lambda s: queries.wallet(s, login.name))}
+
+
 async def _room(request: Request, state: ServerState, tournament_id: int) -> TournamentRoom:
     record_status = await asyncio.to_thread(
         _db, state, lambda s: tournaments.get(s, tournament_id).status
