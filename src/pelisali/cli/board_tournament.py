@@ -168,6 +168,13 @@ def _clock(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def _rounds(count: int) -> str:
+    """>>> _rounds(1), _rounds(20)
+    ('1 round', '20 rounds')
+    """
+    return f"{count} round{'' if count == 1 else 's'}"
+
+
 def _elapsed(held: Held, at: datetime) -> int:
     """The tournament's seconds by the clock at ``at`` (never less than it has read)."""
     if held.started_at is None:
@@ -262,7 +269,7 @@ def _describe(s: Any) -> str:
     """The announcement in a line: the game, the play, the chips, the bets and the money."""
     play = []
     if s.rounds:
-        play.append(f"{s.rounds} rounds")
+        play.append(_rounds(s.rounds))
     if s.seconds:
         play.append(f"{_clock(s.seconds)} time limit")
     return (
@@ -392,9 +399,7 @@ def start_command(tournament_id: IdArg, seed: SeedOpt = None) -> None:
     limit = f"; time limit {_clock(s.seconds)}" if s.seconds else ""
     console.print(
         f"tournament {tournament_id} started: {len(t.entries)} entries, "
-        f"{s.starting_chips:,} chips each"
-        + (f", {s.rounds} rounds" if s.rounds else "")
-        + limit
+        f"{s.starting_chips:,} chips each" + (f", {_rounds(s.rounds)}" if s.rounds else "") + limit
     )
 
 
@@ -463,7 +468,7 @@ def _show(tournament_id: int, t: LeaderboardTournament, played: Played) -> None:
         drawn = " ".join(text for actor, text in played.moves if actor == -1)
         console.print(f"round {played.round} of {played.entry_id}: drawn {drawn}")
     left = _rounds_left(t, played.entry_id)
-    rest = "" if left is None else f", {left} round{'' if left == 1 else 's'} left"
+    rest = "" if left is None else f", {_rounds(left)} left"
     if not played.over:
         console.print(
             f"{played.entry_id} has {played.staked:,} chips on the round, "
@@ -567,6 +572,52 @@ def bot_decision(actions: Sequence[str], view: dict[str, Any]) -> str:
     return "stand" if "stand" in actions else actions[0]
 
 
+def _bot_round(
+    session: Session, tournament_id: int, t: LeaderboardTournament, entry_id: str, rng: Rng
+) -> Played:
+    """One round of a bot for ``entry_id``, or the end of the round it has in play, each
+    request by a key of its own (``bot:ENTRY:ROUND``, ``bot:ENTRY:ROUND:DECISION``)."""
+    from pelisali.engine import Seats
+    from pelisali.platform.leaderboard_tournaments import decide, play_round
+
+    entry = t.entries[entry_id]
+    number = entry.rounds + 1
+    state = t.open_round(entry_id)
+    if state is None:
+        try:
+            bet = bot_bet(t, t.engine.new_state(Seats(1)))
+        except _NoBet as exc:
+            fail(str(exc))
+        played = play_round(
+            session,
+            tournament_id,
+            entry_id,
+            [bet],
+            f"bot:{entry_id}:{number}",
+            rng=rng,
+            now=now(),
+        )
+        actions, view = list(played.actions), played.view
+        over = played.over
+    else:
+        actions, view = [a.text() for a in state.legal_actions()], state.view(0)
+        over = False
+    step = len(state.history) if state is not None else 0
+    while not over:
+        step += 1
+        played = decide(
+            session,
+            tournament_id,
+            entry_id,
+            bot_decision(actions, view),
+            f"bot:{entry_id}:{number}:{step}",
+            rng=rng,
+            now=now(),
+        )
+        actions, view, over = list(played.actions), played.view, played.over
+    return played
+
+
 class _NoBet(Exception):
     """The bot finds no bet within the tournament's limits."""
 
@@ -588,9 +639,7 @@ def bots_command(
     cheapest spin at a slot). Every round is saved as it is played, by a key of its own
     (bot:ENTRY:ROUND), so the command run again goes on from there."""
     from pelisali.cli.platform import open_database
-    from pelisali.engine import Seats
     from pelisali.platform.db import transaction
-    from pelisali.platform.leaderboard_tournaments import decide, play_round
 
     if rounds is not None and rounds <= 0:
         fail("--rounds must be positive")
@@ -617,34 +666,9 @@ def bots_command(
                         if t.status != "running" or t.time_up:
                             break
                         entry = t.entries[entry_id]
-                        if t.why_not_playing(entry) is not None:
+                        if t.open_round(entry_id) is None and t.why_not_playing(entry):
                             break
-                        try:
-                            bet = bot_bet(t, t.engine.new_state(Seats(1)))
-                        except _NoBet as exc:
-                            fail(str(exc))
-                        number = entry.rounds + 1
-                        played = play_round(
-                            session,
-                            tournament_id,
-                            entry_id,
-                            [bet],
-                            f"bot:{entry_id}:{number}",
-                            rng=rng,
-                            now=now(),
-                        )
-                        step = 0
-                        while not played.over:
-                            step += 1
-                            played = decide(
-                                session,
-                                tournament_id,
-                                entry_id,
-                                bot_decision(played.actions, played.view),
-                                f"bot:{entry_id}:{number}:{step}",
-                                rng=rng,
-                                now=now(),
-                            )
+                        played = _bot_round(session, tournament_id, t, entry_id, rng)
                     played_rounds += 1
                     progress.update(
                         task, advance=1, description=f"{entry_id}: {played.chips:,} chips"
@@ -655,7 +679,7 @@ def bots_command(
         database.dispose()
     console.print(f"tournament {tournament_id}: the bots played {played_rounds} rounds")
     if t.status == "finished":
-        (place, leader, chips), *_ = t.leaderboard()
+        (_, leader, chips), *_ = t.leaderboard()
         console.print(
             f"tournament {tournament_id} finished: {leader} leads with {chips:,} chips; "
             f"'pelisali tournament board results {tournament_id}'"
@@ -749,7 +773,7 @@ def tick_command(
     from pelisali.platform.leaderboard_tournaments import finish, lobby, tick
 
     if (tournament_id is None) == (not every):
-        fail("give a tournament's number or --all, not both")
+        fail("give a tournament's number or --all (one of them)")
     rng = _rng(seed)
     at = now()
     with _session() as session:
@@ -802,7 +826,7 @@ def results_command(tournament_id: IdArg, as_json: JsonOpt = False) -> None:
     with _session() as session:
         found = results(session, tournament_id)
         t = _held(session, tournament_id).engine
-    ranking = [
+    ranking: list[dict[str, Any]] = [
         {
             "place": place,
             "entry": entry_id,
