@@ -116,9 +116,8 @@ def test_a_roulette_sprint_from_the_announcement_to_the_prizes(db: Engine) -> No
     assert run("play", "1", "cid", "bet even 100", "--draw", "3")[0] == 0
     status = data("status", "1")
     assert status["status"] == "running" and status["seconds_left"] is None
-    assert [(r["entry"], r["chips"], r["rounds"], r["rounds_left"]) for r in status["leaderboard"]] == [
-        ("ann", 14_500, 2, 0), ("bob", 11_500, 2, 0), ("cid", 9900, 1, 1),
-    ]  # fmt: skip
+    rows = [(r["entry"], r["chips"], r["rounds"], r["rounds_left"]) for r in status["leaderboard"]]
+    assert rows == [("ann", 14_500, 2, 0), ("bob", 11_500, 2, 0), ("cid", 9900, 1, 1)]
     code, out = run("play", "1", "cid", "bet odd 100", "--draw", "3")  # the last round
     assert code == 0 and "tournament 1 finished: the prizes are paid" in out
 
