@@ -181,6 +181,30 @@ def test_a_blackjack_round_is_decided_at_the_terminal(db: Engine) -> None:
     reconciled(db, 1)
 
 
+def test_the_bots_finish_a_round_left_in_play_and_stand_on_17(db: Engine) -> None:
+    entered("blackjack-100", "BJ", "--rounds", "3")
+    assert run("start", "1", "--seed", "1")[0] == 0
+    assert run("play", "1", "bob", "bet box 1 500", *_draws("Th", "Ac", "6s", "9d"))[0] == 0
+    code, out = run("bots", "1", "--seed", "5")
+    assert code == 0 and "the bots played 9 rounds" in out and "tournament 1 finished" in out
+    with transaction(db) as s:
+        record = s.get(TournamentRecord, 1)
+        assert record is not None
+        held = board.load(record)
+    entries = held.engine.entries
+    assert [e.rounds for e in entries.values()] == [3, 3, 3]
+    # bob's round in play was ended by the bot: insurance declined, then 16 hit.
+    first = next(r for _, _, r in held.requests["bob"] if r["round"] == 1 and r["over"])
+    assert [text for actor, text in first["moves"] if actor == 0][:4] == [
+        "bet box 1 500", "done", "insure 0", "hit",
+    ]  # fmt: skip
+    for entry in entries.values():
+        decisions = [text for actor, text in entry.last_round or [] if actor == 0][2:]
+        assert set(decisions) <= {"hit", "stand", "insure 0"}, decisions
+        assert entry.staked >= 3 * 100
+    reconciled(db, 1)
+
+
 def _draws(*outcomes: str) -> list[str]:
     return [word for outcome in outcomes for word in ("--draw", outcome)]
 
@@ -262,6 +286,9 @@ def test_a_timed_tournament_is_finished_and_paid_by_tick(
     code, out = run("tick", "--all", "--seed", "3")
     assert code == 0 and "tournament 2: finished at the clock" in out
     assert "tournament 1" not in out  # finished already: not read again
+    before = the_ledger(db)
+    code, out = run("tick", "1")
+    assert code == 0 and "tournament 1: finished" in out and the_ledger(db) == before
     assert data("results", "2")["status"] == "finished"
     with transaction(db) as s:
         assert balance(s, "tournament:1") == 0 and balance(s, "house:bank") == HOUSE - 500

@@ -781,9 +781,12 @@ def tick_command(
             ids = sorted(r.id for r in lobby(session) if r.status == "running")
         else:
             ids = [tournament_id] if tournament_id is not None else []
-        changed = []
+        changed: list[tuple[int, str, str]] = []
         for number in ids:
-            before = _held(session, number).engine.status
+            before: str = _held(session, number).engine.status
+            if before != "running":  # nothing to read: the row is left as it is
+                changed.append((number, before, before))
+                continue
             status = tick(session, number, now=at)
             if status == "running" and _held(session, number).engine.over():
                 finish(session, number, rng, now=at)  # time up: the hands in play stand
