@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
+from pelisali.cli.board_tournament import board_app
 from pelisali.cli.common import console, euros, fail, progress_bar
 from pelisali.money import format_cents
 
@@ -50,6 +51,7 @@ tournament_app = typer.Typer(
     help="Poker tournaments: create, register, start, play with bots, status, results.",
     no_args_is_help=True,
 )
+tournament_app.add_typer(board_app, name="board")
 
 IdArg = Annotated[int, typer.Argument(help="the tournament's number (see 'tournament list')")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON (amounts in cents)")]
