@@ -29,7 +29,7 @@ from functools import cache
 from typing import overload
 
 from pelisali.cards import DECK, CardError
-from pelisali.poker.evaluate import RANK_KEYS, high_value, rank_multisets, rank_table, tables
+from pelisali.poker.evaluate import RANK_KEYS, high_value, rank_multisets, rank_values, tables
 from pelisali.poker.hands import pack, unpack
 
 # Sökö (RAY 2016 1.4.1.1.1; RULINGS): four-card straight and flush between pair and two pair.
@@ -270,9 +270,8 @@ def _distinct_cards(hole: Sequence[int], board: Sequence[int]) -> bool:
 @cache
 def _rank_values(n: int) -> dict[int, int]:
     """The best non-flush high value of ``n`` cards by their rank-key sum, as a Python
-    lookup: the entries of ``rank_table(n)`` that a hand can reach."""
-    keys = rank_multisets(n)[1]
-    return dict(zip(keys.tolist(), rank_table(n).take(keys).tolist(), strict=True))
+    lookup: :func:`rank_values` by the sum."""
+    return dict(zip(rank_multisets(n)[1].tolist(), rank_values(n).tolist(), strict=True))
 
 
 @cache

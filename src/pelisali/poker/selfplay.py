@@ -31,6 +31,7 @@ from pelisali.poker.table import (
     HOLDEM_LIMIT,
     HOLDEM_PL,
     OMAHA_NL,
+    Legal,
     PokerHand,
     PokerVariant,
 )
@@ -206,7 +207,11 @@ def raises_this_street(hand: PokerHand) -> int:
 def raise_to(hand: PokerHand, size: str) -> int:
     """The street total of a raise of ``size`` (``min``, ``half-pot``, ``pot``: the pot
     after calling), within what the rules allow now."""
-    legal = hand.legal()
+    return _raise_to(hand, hand.legal(), size)
+
+
+def _raise_to(hand: PokerHand, legal: Legal, size: str) -> int:
+    """:func:`raise_to` with the hand's :class:`Legal` already at hand."""
     if legal.raise_min is None or legal.raise_max is None:
         raise RuntimeError("no raise is allowed now")
     if size == "min":
@@ -246,25 +251,35 @@ def plausible_action(hand: PokerHand, chooser: random.Random) -> tuple[str, int 
     by the betting round and the strength of its hand (:func:`_strong_fair`); a raise is the
     minimum, half the pot or the pot; once a street has :data:`MAX_RAISES` bets and
     raises it only calls or folds. In stud it brings in, completing with a strong hand."""
-    legal = hand.legal()
     seat = hand.actor
     if seat is None:
         raise RuntimeError("a bot acts only when a seat is to act")
+    return _plausible(hand, chooser, _strength(hand, seat))
+
+
+def _strength(hand: PokerHand, seat: int) -> int:
+    """:func:`_strong_fair` as one number: 2 strong, 1 fair, 0 weak."""
     strong, fair = _strong_fair(hand, seat)
-    strength = 2 if strong else 1 if fair else 0
-    can_raise = legal.raise_min is not None and raises_this_street(hand) < MAX_RAISES
+    return 2 if strong else 1 if fair else 0
+
+
+def _plausible(hand: PokerHand, chooser: random.Random, strength: int) -> tuple[str, int | None]:
+    """:func:`plausible_action` for a hand of the given :func:`_strength`."""
+    legal = hand.legal()
+    raise_min = legal.raise_min
+    can_raise = raise_min is not None and raises_this_street(hand) < MAX_RAISES
     draw = chooser.random()
     if not (legal.fold or legal.check):  # the bring-in: post it or complete
         if can_raise and draw < _RAISE[strength]:
-            return "raise", raise_to(hand, "min")
+            return "raise", raise_min
         return "call", None
     if legal.check:
         bet = (_BET_FIRST if hand.street == 0 else _BET_LATER)[strength]
         if can_raise and draw < bet:
-            return "raise", raise_to(hand, _size(chooser))
+            return "raise", _raise_to(hand, legal, _size(chooser))
         return "check", None
     if can_raise and draw < _RAISE[strength]:
-        return "raise", raise_to(hand, _size(chooser))
+        return "raise", _raise_to(hand, legal, _size(chooser))
     call = _CHEAP_CALL if strength == 0 and legal.call <= hand.big_blind else _CALL[strength]
     if draw < _RAISE[strength] + call:
         return "call", None
@@ -305,6 +320,7 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
     ante, bring_in = forced_bets(variant, big_blind)
     names = [bots[seat % len(bots)] for seat in range(players)]
     play = [BOTS[name] for name in names]
+    plausible = [name == "plausible" for name in names]
     discards, draws = bool(variant.discard_after), variant.kind == "draw"
     for number in range(hands):
         for i, s in enumerate(stacks):
@@ -313,6 +329,9 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
                 stacks[i] = stack
         hand = PokerHand(variant, stacks, button, small_blind, big_blind, ShuffledCards(rng),
                          ante=ante, bring_in=bring_in)
+        # A seat's cards change only between betting rounds (a street dealt, a draw, a
+        # redeal), so the plausible bot values them once a round, however often it acts.
+        strengths: dict[int, int] = {}
         while not hand.finished:
             actions += 1
             seat = hand.actor
@@ -324,7 +343,14 @@ def selfplay(variant: PokerVariant, hands: int, seed: int, players: int = 6,
             if draws and hand.drawing:
                 hand.draw(draw_choice(hand, chooser, names[seat]))
                 continue
-            action, to = play[seat](hand, chooser)
+            if plausible[seat]:
+                key = seat | hand.street << 4 | hand.redeals << 8  # seats < 16, streets < 16
+                strength = strengths.get(key)
+                if strength is None:
+                    strength = strengths[key] = _strength(hand, seat)
+                action, to = _plausible(hand, chooser, strength)
+            else:
+                action, to = play[seat](hand, chooser)
             hand.act(action, to)
         if hand.contested:  # the hands met at a showdown
             showdowns += 1
