@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -40,7 +39,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
-from pelisali.cli.common import console, euros, fail, progress_bar
+from pelisali.cli.common import (
+    JsonOpt,
+    KeyOpt,
+    SeedOpt,
+    console,
+    euros,
+    fail,
+    progress_bar,
+    request_key,
+    rng_of,
+)
 from pelisali.money import format_cents
 
 if TYPE_CHECKING:
@@ -65,17 +74,6 @@ NOW_VARIABLE = "PELISALI_NOW"
 
 IdArg = Annotated[int, typer.Argument(help="the tournament's number (see 'tournament board list')")]
 EntryArg = Annotated[str, typer.Argument(help="the entry (the player's name; NAME#2 ...)")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON (amounts in cents)")]
-KeyOpt = Annotated[
-    str | None,
-    typer.Option(
-        help="idempotency key: a request retried with its key is applied once (default: a new one)"
-    ),
-]
-SeedOpt = Annotated[
-    int | None,
-    typer.Option(help="seeded draws, for a reproducible run (default: the OS's generator)"),
-]
 DrawOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -135,20 +133,6 @@ def _moment(text: str, what: str) -> datetime:
     except ValueError:
         fail(f"{what} takes YYYY-MM-DDTHH:MM:SS, not {text!r}")
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _key(key: str | None) -> str:
-    return key or f"cli-{uuid.uuid4()}"
-
-
-def _rng(seed: int | None) -> Rng:
-    from pelisali.rng import SecureRng, SeededRng
-
-    if seed is None:
-        return SecureRng()
-    if seed < 0:
-        fail("--seed must be 0 or more")
-    return SeededRng(seed)
 
 
 def _held(session: Session, tournament_id: int) -> Held:
@@ -349,7 +333,7 @@ def register_command(
 
     with _session() as session:
         before = get(session, tournament_id).version
-        made = register(session, tournament_id, player, _key(key))
+        made = register(session, tournament_id, player, request_key(key))
         held = _held(session, tournament_id)
     t, s = held.engine, held.engine.settings
     if held.record.version == before:
@@ -376,7 +360,7 @@ def unregister_command(
     from pelisali.platform.leaderboard_tournaments import unregister
 
     with _session() as session:
-        unregister(session, tournament_id, player, _key(key))
+        unregister(session, tournament_id, player, request_key(key))
         t = _held(session, tournament_id).engine
     s = t.settings
     console.print(
@@ -391,7 +375,7 @@ def start_command(tournament_id: IdArg, seed: SeedOpt = None) -> None:
     """Start the play and the clock, with the least entries."""
     from pelisali.platform.leaderboard_tournaments import start
 
-    rng = _rng(seed)
+    rng = rng_of(seed)
     with _session() as session:
         start(session, tournament_id, rng, now=now())
         t = _held(session, tournament_id).engine
@@ -423,10 +407,10 @@ def play_command(
     entered); a blackjack round then waits for its decisions ('decide')."""
     from pelisali.platform.leaderboard_tournaments import play_round
 
-    rng = _rng(seed)
+    rng = rng_of(seed)
     with _session() as session:
         played = play_round(
-            session, tournament_id, entry, bets, _key(key), rng=rng, draws=draw, now=now()
+            session, tournament_id, entry, bets, request_key(key), rng=rng, draws=draw, now=now()
         )
         t = _held(session, tournament_id).engine
     _show(tournament_id, t, played)
@@ -447,10 +431,10 @@ def decide_command(
     decisions it allows after are shown."""
     from pelisali.platform.leaderboard_tournaments import decide
 
-    rng = _rng(seed)
+    rng = rng_of(seed)
     with _session() as session:
         played = decide(
-            session, tournament_id, entry, action, _key(key), rng=rng, draws=draw, now=now()
+            session, tournament_id, entry, action, request_key(key), rng=rng, draws=draw, now=now()
         )
         t = _held(session, tournament_id).engine
     _show(tournament_id, t, played)
@@ -643,7 +627,7 @@ def bots_command(
 
     if rounds is not None and rounds <= 0:
         fail("--rounds must be positive")
-    rng = _rng(seed)
+    rng = rng_of(seed)
     database = open_database()
     try:
         with _refusing(), transaction(database) as session:
@@ -774,7 +758,7 @@ def tick_command(
 
     if (tournament_id is None) == (not every):
         fail("give a tournament's number or --all (one of them)")
-    rng = _rng(seed)
+    rng = rng_of(seed)
     at = now()
     with _session() as session:
         if every:

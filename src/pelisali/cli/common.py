@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 import sys
 import time
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from pelisali.games import WagerGame
+    from pelisali.rng import Rng
 
 console = Console()
 err = Console(stderr=True)
@@ -145,3 +146,35 @@ def euros(text: str) -> int:
 def fail(message: str) -> NoReturn:
     err.print(f"[bold red]error:[/] {message}")
     raise typer.Exit(2)
+
+
+# -- options shared by the tournament commands ---------------------------------------------
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON (amounts in cents)")]
+KeyOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="idempotency key: a request retried with its key is applied once (default: a new one)"
+    ),
+]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(help="seeded draws, for a reproducible run (default: the OS's generator)"),
+]
+
+
+def request_key(key: str | None) -> str:
+    """The key given, or a new one for this request."""
+    import uuid
+
+    return key or f"cli-{uuid.uuid4()}"
+
+
+def rng_of(seed: int | None) -> Rng:
+    """A seeded generator for ``--seed``, else the OS's."""
+    from pelisali.rng import SecureRng, SeededRng
+
+    if seed is None:
+        return SecureRng()
+    if seed < 0:
+        fail("--seed must be 0 or more")
+    return SeededRng(seed)

@@ -23,7 +23,6 @@ start with too few players, ...) prints the reason and exits 2 with nothing chan
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -33,7 +32,17 @@ import typer
 from rich.table import Table as RichTable
 
 from pelisali.cli.board_tournament import board_app
-from pelisali.cli.common import console, euros, fail, progress_bar
+from pelisali.cli.common import (
+    JsonOpt,
+    KeyOpt,
+    SeedOpt,
+    console,
+    euros,
+    fail,
+    progress_bar,
+    request_key,
+    rng_of,
+)
 from pelisali.money import format_cents
 
 if TYPE_CHECKING:
@@ -54,17 +63,6 @@ tournament_app = typer.Typer(
 tournament_app.add_typer(board_app, name="board")
 
 IdArg = Annotated[int, typer.Argument(help="the tournament's number (see 'tournament list')")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON (amounts in cents)")]
-KeyOpt = Annotated[
-    str | None,
-    typer.Option(
-        help="idempotency key: a request retried with its key is applied once (default: a new one)"
-    ),
-]
-SeedOpt = Annotated[
-    int | None,
-    typer.Option(help="seeded draws, for a reproducible run (default: the OS's generator)"),
-]
 LEADERS = 5
 
 
@@ -98,20 +96,6 @@ def _refusals() -> tuple[type[Exception], ...]:
     from pelisali.tournaments.poker import TournamentError
 
     return LedgerError, TournamentError, RuleDataError, PokerError
-
-
-def _key(key: str | None) -> str:
-    return key or f"cli-{uuid.uuid4()}"
-
-
-def _rng(seed: int | None) -> Rng:
-    from pelisali.rng import SecureRng, SeededRng
-
-    if seed is None:
-        return SecureRng()
-    if seed < 0:
-        fail("--seed must be 0 or more")
-    return SeededRng(seed)
 
 
 def _loaded(session: Session, tournament_id: int) -> tuple[TournamentRecord, PokerTournament]:
@@ -365,7 +349,7 @@ def register_command(
 
     with _session() as session:
         before = get(session, tournament_id).version
-        made = register(session, tournament_id, player, _key(key))
+        made = register(session, tournament_id, player, request_key(key))
         record, t = _loaded(session, tournament_id)
         retry = record.version == before
         s = t.settings
@@ -394,7 +378,7 @@ def unregister_command(
     from pelisali.platform.tournaments import unregister
 
     with _session() as session:
-        unregister(session, tournament_id, player, _key(key))
+        unregister(session, tournament_id, player, request_key(key))
         _, t = _loaded(session, tournament_id)
         s = t.settings
     console.print(
@@ -429,7 +413,7 @@ def _buy(tournament_id: int, entry_id: str, key: str | None, what: str) -> None:
     from pelisali.platform.tournaments import add_on, rebuy
 
     with _session() as session:
-        (rebuy if what == "rebuy" else add_on)(session, tournament_id, entry_id, _key(key))
+        (rebuy if what == "rebuy" else add_on)(session, tournament_id, entry_id, request_key(key))
         _, t = _loaded(session, tournament_id)
     entry = t.entries.get(entry_id)
     stack = "" if entry is None else f"; {entry_id} has {entry.stack:,} chips"
@@ -447,7 +431,7 @@ def start_command(tournament_id: IdArg, seed: SeedOpt = None) -> None:
     with its least entries)."""
     from pelisali.platform.tournaments import start
 
-    rng = _rng(seed)
+    rng = rng_of(seed)
     with _session() as session:
         start(session, tournament_id, rng)
         _, t = _loaded(session, tournament_id)
@@ -490,7 +474,7 @@ def play_command(
         fail("--hands must be positive")
     if seconds_a_hand <= 0:
         fail("--seconds-a-hand must be positive")
-    rng = _rng(seed)
+    rng = rng_of(seed)
     with _database() as database:
         _play(database, tournament_id, rng, hands, seconds_a_hand)
 

@@ -33,6 +33,7 @@ from pelisali.server.auth import Login, RateLimit
 from pelisali.server.dependencies import AppState, Player, Staff
 from pelisali.server.keys import bound_to_first
 from pelisali.server.retry import RetryingRoute
+from pelisali.server.routers.tournaments import asker
 from pelisali.server.schemas import Key
 from pelisali.server.state import ServerState
 from pelisali.tournaments.leaderboard import (
@@ -237,7 +238,7 @@ def lobby(state: AppState) -> dict[str, Any]:
 def detail(tournament_id: TournamentId, request: Request, state: AppState) -> dict[str, Any]:
     """One tournament: its settings, the seconds left by the server's clock, the
     leaderboard, the payout table for the field, and the asker's own entries."""
-    me = _name(request, state)
+    me = asker(request, state)
 
     def read(session: Any) -> dict[str, Any]:
         record = _due(session, state, boards.get(session, tournament_id))
@@ -254,18 +255,6 @@ def detail(tournament_id: TournamentId, request: Request, state: AppState) -> di
         }
 
     return _db(state, read)
-
-
-def _name(request: Request, state: ServerState) -> str | None:
-    """The asker's name if a player is logged in (the page is public)."""
-    from pelisali.server.auth import COOKIE, AuthError, who
-
-    try:
-        with state.db() as session:
-            login = who(session, request.cookies.get(COOKIE))
-    except AuthError:
-        return None
-    return login.name if login.role == "player" else None
 
 
 @router.post("/api/leaderboard-tournaments/{tournament_id}/register", status_code=201)

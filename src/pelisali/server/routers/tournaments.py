@@ -214,7 +214,7 @@ async def detail(
     record = await asyncio.to_thread(_db, state, lambda s: tournaments.get(s, tournament_id))
     reading = room.reading() if room is not None else engine.level_reading()
     alive = engine.alive()
-    me = await asyncio.to_thread(_name, request, state)
+    me = await asyncio.to_thread(asker, request, state)
     prizes = engine.place_prizes() if engine.entries else ()
     return {
         **_summary(record, engine),
@@ -231,7 +231,7 @@ async def detail(
     }
 
 
-def _name(request: Request, state: ServerState) -> str | None:
+def asker(request: Request, state: ServerState) -> str | None:
     """The asker's name if a player is logged in (the detail is public)."""
     from pelisali.server.auth import COOKIE, AuthError, who
 
