@@ -17,6 +17,7 @@ import {
   lobbyNotice, openLimits, scheduleRealityCheck, wireRealityCheck,
 } from "./protection.js";
 import { openHistory, openRecall, wireHistory } from "./history.js";
+import { closeTournaments, openTournaments } from "./tournaments.js";
 import { openSlot, rerenderSlot, slotCards, slotList, wireSlot } from "./slots.js";
 
 const COUNTRIES = ["FI", "AX", "SE", "NO", "DK", "IS", "EE", "LV", "LT", "DE", "PL", "NL", "BE",
@@ -148,6 +149,7 @@ async function route() {
   const [page, game, variant] = hash.split("/").map(decodeURIComponent);
   if (page !== "live") closeLive();
   if (page !== "poker") closePoker();
+  if (page !== "tournaments") closeTournaments();
   try {
     if (page === "table" && hasGame(game)) await openTable(game, variant);
     else if (page === "live" && game) await openLive(game);
@@ -157,6 +159,7 @@ async function route() {
     else if (page === "history") await openHistory();
     else if (page === "recall" && /^\d{1,18}$/.test(game ?? "")) await openRecall(game);
     else if (page === "limits") await openLimits();
+    else if (page === "tournaments") await openTournaments(game);
     else if (page === "rules") await openRules(game || "roulette", variant || state.variant);
     else await openLobby();
   } catch (error) {

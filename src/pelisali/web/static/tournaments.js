@@ -1,0 +1,194 @@
+// Poker tournaments in the browser: the lobby (each tournament's game, buy-in, entrants
+// and state, with registration and unregistration under an idempotency key per request)
+// and one tournament's board (the level, the blinds, the time to the next level counting
+// down from the server's seconds, the players left, the average stack and the payouts);
+// while it runs, the player's own seat (place, stack, hole cards and, on their turn, the
+// actions), read again every two seconds; at the end the final ranking with the prizes.
+
+import {
+  $, addStrings, api, ApiError, cardEl, el, euros, setMessage, showView, state, t, uniqueKey,
+} from "./core.js";
+
+addStrings({
+  fi: {
+    "tour.you": "Sijasi {place} · pinosi {chips}", "tour.turn": "Sinun vuorosi",
+    "tour.waiting": "Vuorossa {name}", "tour.fold": "Luovuta", "tour.check": "Sököä",
+    "tour.call": "Maksa {chips}", "tour.raise": "Korota {chips}", "tour.ranking": "Loppusijoitukset",
+    "tour.ranked": "{place}. {name}: {prize}",
+    "nav.tournaments": "Turnaukset", "tour.title": "Turnaukset", "tour.none": "Ei turnauksia.",
+    "tour.register": "Ilmoittaudu", "tour.unregister": "Peru ilmoittautuminen",
+    "tour.entries": "{n}/{cap} pelaajaa", "tour.buyin": "Sisäänosto {buy} + {fee}",
+    "tour.level": "Taso {n}", "tour.blinds": "Blindit {sb}/{bb}", "tour.next": "Seuraava taso {time}",
+    "tour.left": "Jäljellä {n}", "tour.average": "Keskipino {chips}", "tour.open": "Avaa",
+    "tour.place": "{place}. sija: {prize}", "tour.registered": "Olet ilmoittautunut.",
+    "tour.status.registering": "Ilmoittautuminen auki", "tour.status.running": "Käynnissä",
+    "tour.status.finished": "Päättynyt", "tour.status.cancelled": "Peruttu",
+  },
+  sv: {
+    "tour.you": "Din plats {place} · din stack {chips}", "tour.turn": "Din tur",
+    "tour.waiting": "{name} agerar", "tour.fold": "Lägg", "tour.check": "Checka",
+    "tour.call": "Syna {chips}", "tour.raise": "Höj {chips}", "tour.ranking": "Slutplaceringar",
+    "tour.ranked": "{place}. {name}: {prize}",
+    "nav.tournaments": "Turneringar", "tour.title": "Turneringar", "tour.none": "Inga turneringar.",
+    "tour.register": "Anmäl dig", "tour.unregister": "Ångra anmälan",
+    "tour.entries": "{n}/{cap} spelare", "tour.buyin": "Insats {buy} + {fee}",
+    "tour.level": "Nivå {n}", "tour.blinds": "Blinds {sb}/{bb}", "tour.next": "Nästa nivå {time}",
+    "tour.left": "Kvar {n}", "tour.average": "Snittstack {chips}", "tour.open": "Öppna",
+    "tour.place": "Plats {place}: {prize}", "tour.registered": "Du är anmäld.",
+    "tour.status.registering": "Anmälan öppen", "tour.status.running": "Pågår",
+    "tour.status.finished": "Avslutad", "tour.status.cancelled": "Inställd",
+  },
+  en: {
+    "tour.you": "Your place {place} · your stack {chips}", "tour.turn": "Your turn",
+    "tour.waiting": "{name} to act", "tour.fold": "Fold", "tour.check": "Check",
+    "tour.call": "Call {chips}", "tour.raise": "Raise to {chips}", "tour.ranking": "Final ranking",
+    "tour.ranked": "{place}. {name}: {prize}",
+    "nav.tournaments": "Tournaments", "tour.title": "Tournaments", "tour.none": "No tournaments.",
+    "tour.register": "Register", "tour.unregister": "Unregister",
+    "tour.entries": "{n}/{cap} players", "tour.buyin": "Buy-in {buy} + {fee}",
+    "tour.level": "Level {n}", "tour.blinds": "Blinds {sb}/{bb}", "tour.next": "Next level {time}",
+    "tour.left": "{n} left", "tour.average": "Average stack {chips}", "tour.open": "Open",
+    "tour.place": "Place {place}: {prize}", "tour.registered": "You are registered.",
+    "tour.status.registering": "Registration open", "tour.status.running": "Running",
+    "tour.status.finished": "Finished", "tour.status.cancelled": "Cancelled",
+  },
+});
+
+let timer = null;
+let poll = null;
+
+/** Minutes and seconds, e.g. ``clock(75)`` is ``"1:15"``. */
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export function closeTournaments() {
+  if (timer !== null) clearInterval(timer);
+  if (poll !== null) clearInterval(poll);
+  timer = poll = null;
+}
+
+/** #/tournaments: the list; #/tournaments/ID: one tournament's board. */
+export async function openTournaments(id) {
+  closeTournaments();
+  const box = $("#tournaments-body");
+  if (id) {
+    const detail = await api(`/api/tournaments/${encodeURIComponent(id)}`);
+    const parts = [board(detail)];
+    if (detail.status === "running" && detail.registered) parts.push(await seat(detail.id));
+    if (detail.status === "finished") parts.push(await ranking(detail.id));
+    box.replaceChildren(...parts);
+    box.dataset.status = detail.status;
+    if (detail.status === "running" || detail.status === "registering") {
+      poll = setInterval(() => {
+        if (location.hash === `#/tournaments/${id}`) openTournaments(id).catch(() => {});
+      }, 2000);
+    }
+  } else {
+    const { tournaments } = await api("/api/tournaments");
+    box.replaceChildren(tournaments.length
+      ? el("ul", { class: "tour-list" }, tournaments.map(row))
+      : el("p", { text: t("tour.none") }));
+  }
+  showView("tournaments");
+}
+
+function row(tour) {
+  return el("li", { class: "card tour-row", "data-tournament": tour.id },
+    el("h3", { text: tour.name }),
+    el("div", { class: "small", text: [tour.game, t("tour.buyin", { buy: euros(tour.buy_in),
+      fee: euros(tour.fee) }), t("tour.entries", { n: tour.entries, cap: tour.capacity }),
+    t(`tour.status.${tour.status}`)].join(" · ") }),
+    el("a", { class: "button", href: `#/tournaments/${tour.id}`, text: t("tour.open") }));
+}
+
+function board(d) {
+  const message = el("p", { class: "message", role: "status" });
+  const parts = [el("h2", { text: d.name }),
+    el("p", { class: "small", text: `${d.game} · ${t(`tour.status.${d.status}`)} · `
+      + t("tour.entries", { n: d.entries, cap: d.capacity }) })];
+  if (d.status === "running" && d.level) {
+    const next = el("span", { class: "tour-next" });
+    let left = d.level.seconds_left;
+    const tick = () => { next.textContent = t("tour.next", { time: clock(left) }); left -= 1; };
+    tick();
+    timer = setInterval(tick, 1000);
+    parts.push(el("p", { class: "tour-level" },
+      el("span", { text: `${t("tour.level", { n: d.level.number })} · ` }),
+      el("span", { text: `${t("tour.blinds", { sb: d.level.small_blind, bb: d.level.big_blind })} · ` }),
+      next),
+    el("p", { text: `${t("tour.left", { n: d.left })} · ${t("tour.average", { chips: d.average })}` }));
+  }
+  if (d.payouts.length) {
+    parts.push(el("ol", { class: "tour-payouts" }, d.payouts.map((p) =>
+      el("li", { text: t("tour.place", { place: p.place, prize: euros(p.prize) }) }))));
+  }
+  if (state.me?.role === "player" && d.status === "registering") {
+    const path = d.registered ? "unregister" : "register";
+    if (d.registered) parts.push(el("p", { text: t("tour.registered") }));
+    parts.push(el("button", { type: "button", class: "tour-entry",
+      text: t(d.registered ? "tour.unregister" : "tour.register"),
+      onclick: async () => {
+        try {
+          await api(`/api/tournaments/${d.id}/${path}`, { method: "POST",
+            body: { key: uniqueKey() } });
+          await openTournaments(String(d.id));
+        } catch (error) {
+          if (error instanceof ApiError) setMessage(message, error.detail);
+          else throw error;
+        }
+      } }));
+  }
+  parts.push(message);
+  return el("div", { class: "card tour-board" }, parts);
+}
+
+/** The player's own seat: place, stack, hole cards, and their actions on their turn. */
+async function seat(id) {
+  const view = await api(`/api/tournaments/${id}/seat`);
+  const message = el("p", { class: "message", role: "status" });
+  const parts = [el("p", { class: "tour-you", text: t("tour.you", {
+    place: view.place ?? "–", chips: view.stack ?? 0 }) })];
+  const hole = view.hand?.hole ?? [];
+  if (hole.length) parts.push(el("div", { class: "cards tour-hole" }, hole.map((c) => cardEl(c))));
+  if (view.legal) {
+    const act = (action, amount) => async () => {
+      try {
+        await api(`/api/tournaments/${id}/act`, { method: "POST",
+          body: amount === undefined ? { action } : { action, amount } });
+        await openTournaments(String(id));
+      } catch (error) {
+        if (error instanceof ApiError) setMessage(message, error.detail);
+        else throw error;
+      }
+    };
+    const legal = view.legal;
+    const buttons = [];
+    if (legal.check) buttons.push(el("button", { type: "button", "data-action": "check",
+      text: t("tour.check"), onclick: act("check") }));
+    else buttons.push(el("button", { type: "button", "data-action": "call",
+      text: t("tour.call", { chips: legal.call }), onclick: act("call") }));
+    if (legal.fold) buttons.push(el("button", { type: "button", "data-action": "fold",
+      text: t("tour.fold"), onclick: act("fold") }));
+    if (legal.raise_min !== null) buttons.push(el("button", { type: "button",
+      "data-action": "raise", text: t("tour.raise", { chips: legal.raise_min }),
+      onclick: act("raise", legal.raise_min) }));
+    parts.push(el("p", { class: "tour-turn", text: t("tour.turn") }),
+      el("div", { class: "tour-actions" }, buttons));
+  } else if (view.to_act) {
+    parts.push(el("p", { class: "small", text: t("tour.waiting", { name: view.to_act }) }));
+  }
+  parts.push(message);
+  return el("div", { class: "card tour-seat" }, parts);
+}
+
+/** The final ranking with the prizes. */
+async function ranking(id) {
+  const { places } = await api(`/api/tournaments/${id}/results`);
+  return el("div", { class: "card tour-ranking" },
+    el("h3", { text: t("tour.ranking") }),
+    el("ol", { class: "tour-places" }, places.map((p) => el("li", {
+      "data-player": p.player, "data-prize": p.prize,
+      text: t("tour.ranked", { place: p.place, name: p.player, prize: euros(p.prize) }) }))));
+}
