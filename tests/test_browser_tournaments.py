@@ -95,3 +95,36 @@ def test_three_players_play_a_sit_and_go_to_its_prizes_on_phones(tmp_path: Path)
             me = page_fetch(page, "/api/me")["body"]
             assert me["balance"] == DEPOSIT - 1_100 + prizes[player.name]
             assert player.errors == []
+
+
+def test_a_rebuy_is_asked_for_from_the_phone_and_taken_as_the_hand_ends(tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    rebuys = {**SNG, "capacity": 2, "seats": 2, "starting_chips": 1500, "entry": "rebuy",
+              "rebuy_until_level": 2, "rebuy_chips": 1500, "rebuy_cost": 1_000, "bots": False}
+    with serving(tmp_path) as served, chromium() as browser:
+        tid = staff_post(served.url, "/api/staff/tournaments", rebuys)["id"]
+        players = [Player(browser, served.url, name, deposit=DEPOSIT, viewport=PHONE)
+                   for name in ("ann", "bob")]
+        for player in players:
+            player.page.goto(f"{served.url}/#/tournaments/{tid}")
+            player.page.locator("button.tour-entry").click()
+        ann = players[0].page
+        expect(ann.locator("#tournaments-body")).to_have_attribute("data-status", "running")
+        rebuy = ann.locator("button.tour-rebuy")
+        expect(rebuy).to_contain_text("1500")
+        expect(rebuy).to_contain_text(euros(1_000))
+        assert check_page(ann, "tournament rebuy", PHONE[0]) == []
+        rebuy.click()  # a hand is in play: the rebuy waits for its end
+        expect(ann.locator(".tour-seat .message")).to_have_text("Otetaan tämän käden päättyessä.")
+        assert page_fetch(ann, "/api/me")["body"]["balance"] == DEPOSIT - 1_100
+        for _ in range(200):  # the action timer ends the hand
+            if page_fetch(ann, "/api/me")["body"]["balance"] == DEPOSIT - 2_100:
+                break
+            served.clock.advance(30)
+            time.sleep(0.02)
+        assert page_fetch(ann, "/api/me")["body"]["balance"] == DEPOSIT - 2_100
+        shown = page_fetch(ann, f"/api/tournaments/{tid}")["body"]
+        assert shown["pool"] == 3_000
+        expect(ann.locator(".tour-you")).not_to_contain_text(" 1500")
+        assert players[0].errors == [] and players[1].errors == []

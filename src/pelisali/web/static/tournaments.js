@@ -11,6 +11,8 @@ import {
 
 addStrings({
   fi: {
+    "tour.rebuy": "Lisäosto: {chips} merkkiä, {cost}", "tour.addon": "Add-on: {chips} merkkiä, {cost}",
+    "tour.pending": "Otetaan tämän käden päättyessä.", "tour.bought": "Pelimerkit lisätty.",
     "tour.you": "Sijasi {place} · pinosi {chips}", "tour.turn": "Sinun vuorosi",
     "tour.waiting": "Vuorossa {name}", "tour.fold": "Luovuta", "tour.check": "Sököä",
     "tour.call": "Maksa {chips}", "tour.raise": "Korota {chips}", "tour.ranking": "Loppusijoitukset",
@@ -25,6 +27,8 @@ addStrings({
     "tour.status.finished": "Päättynyt", "tour.status.cancelled": "Peruttu",
   },
   sv: {
+    "tour.rebuy": "Återköp: {chips} marker, {cost}", "tour.addon": "Add-on: {chips} marker, {cost}",
+    "tour.pending": "Tas när given är slut.", "tour.bought": "Markerna har lagts till.",
     "tour.you": "Din plats {place} · din stack {chips}", "tour.turn": "Din tur",
     "tour.waiting": "{name} agerar", "tour.fold": "Lägg", "tour.check": "Checka",
     "tour.call": "Syna {chips}", "tour.raise": "Höj {chips}", "tour.ranking": "Slutplaceringar",
@@ -39,6 +43,8 @@ addStrings({
     "tour.status.finished": "Avslutad", "tour.status.cancelled": "Inställd",
   },
   en: {
+    "tour.rebuy": "Rebuy: {chips} chips, {cost}", "tour.addon": "Add-on: {chips} chips, {cost}",
+    "tour.pending": "Taken as this hand ends.", "tour.bought": "Chips added.",
     "tour.you": "Your place {place} · your stack {chips}", "tour.turn": "Your turn",
     "tour.waiting": "{name} to act", "tour.fold": "Fold", "tour.check": "Check",
     "tour.call": "Call {chips}", "tour.raise": "Raise to {chips}", "tour.ranking": "Final ranking",
@@ -56,6 +62,13 @@ addStrings({
 
 let timer = null;
 let poll = null;
+// What the last request said, kept over the page's re-reads for a few seconds.
+let notice = { text: "", kind: "error", until: 0 };
+
+function noted(node, text, kind = "error") {
+  notice = { text, kind, until: Date.now() + 6000 };
+  setMessage(node, text, kind);
+}
 
 /** Minutes and seconds, e.g. ``clock(75)`` is ``"1:15"``. */
 export function clock(seconds) {
@@ -76,7 +89,7 @@ export async function openTournaments(id) {
   if (id) {
     const detail = await api(`/api/tournaments/${encodeURIComponent(id)}`);
     const parts = [board(detail)];
-    if (detail.status === "running" && detail.registered) parts.push(await seat(detail.id));
+    if (detail.status === "running" && detail.registered) parts.push(await seat(detail));
     if (detail.status === "finished") parts.push(await ranking(detail.id));
     box.replaceChildren(...parts);
     box.dataset.status = detail.status;
@@ -145,9 +158,11 @@ function board(d) {
 }
 
 /** The player's own seat: place, stack, hole cards, and their actions on their turn. */
-async function seat(id) {
+async function seat(detail) {
+  const id = detail.id;
   const view = await api(`/api/tournaments/${id}/seat`);
   const message = el("p", { class: "message", role: "status" });
+  if (notice.until > Date.now()) setMessage(message, notice.text, notice.kind);
   const parts = [el("p", { class: "tour-you", text: t("tour.you", {
     place: view.place ?? "–", chips: view.stack ?? 0 }) })];
   const hole = view.hand?.hole ?? [];
@@ -159,7 +174,7 @@ async function seat(id) {
           body: amount === undefined ? { action } : { action, amount } });
         await openTournaments(String(id));
       } catch (error) {
-        if (error instanceof ApiError) setMessage(message, error.detail);
+        if (error instanceof ApiError) noted(message, error.detail);
         else throw error;
       }
     };
@@ -171,13 +186,42 @@ async function seat(id) {
       text: t("tour.call", { chips: legal.call }), onclick: act("call") }));
     if (legal.fold) buttons.push(el("button", { type: "button", "data-action": "fold",
       text: t("tour.fold"), onclick: act("fold") }));
-    if (legal.raise_min !== null) buttons.push(el("button", { type: "button",
-      "data-action": "raise", text: t("tour.raise", { chips: legal.raise_min }),
-      onclick: act("raise", legal.raise_min) }));
+    if (legal.raise_min !== null) {
+      const size = el("input", { type: "number", class: "tour-raise-to", min: legal.raise_min,
+        max: legal.raise_max, step: 1, value: legal.raise_min, inputmode: "numeric",
+        "aria-label": t("tour.raise", { chips: "" }).trim() });
+      const raise = el("button", { type: "button", "data-action": "raise",
+        text: t("tour.raise", { chips: legal.raise_min }),
+        onclick: () => act("raise", Number(size.value))() });
+      size.addEventListener("input", () => {
+        raise.textContent = t("tour.raise", { chips: size.value });
+      });
+      buttons.push(size, raise);
+    }
     parts.push(el("p", { class: "tour-turn", text: t("tour.turn") }),
       el("div", { class: "tour-actions" }, buttons));
   } else if (view.to_act) {
     parts.push(el("p", { class: "small", text: t("tour.waiting", { name: view.to_act }) }));
+  }
+  const buy = (what) => async () => {
+    try {
+      const answer = await api(`/api/tournaments/${id}/${what}`, { method: "POST",
+        body: { key: uniqueKey() } });
+      noted(message, t(answer.type === "pending" ? "tour.pending" : "tour.bought"), "ok");
+      await openTournaments(String(id));
+    } catch (error) {
+      if (error instanceof ApiError) noted(message, error.detail);
+      else throw error;
+    }
+  };
+  const s = detail.settings;
+  if (s.entry === "rebuy" && detail.level.number <= s.rebuy_until_level && !detail.level.on_break) {
+    parts.push(el("button", { type: "button", class: "tour-rebuy", onclick: buy("rebuy"),
+      text: t("tour.rebuy", { chips: s.rebuy_chips, cost: euros(s.rebuy_cost) }) }));
+  }
+  if (s.add_on_chips && detail.level.on_break && detail.level.number === s.rebuy_until_level + 1) {
+    parts.push(el("button", { type: "button", class: "tour-add-on", onclick: buy("add-on"),
+      text: t("tour.addon", { chips: s.add_on_chips, cost: euros(s.rebuy_cost) }) }));
   }
   parts.push(message);
   return el("div", { class: "card tour-seat" }, parts);
