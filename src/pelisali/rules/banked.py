@@ -1,0 +1,120 @@
+"""Rule data of the banked games RAY's contents name without their text (RAY 2016
+1.4.1.2): standard rules the world over, each file marked so, with its pay tables as
+data so that a hall can set its own.
+
+>>> rules = load_three_card_poker()
+>>> rules.ante_bonus["straight_flush"], rules.pair_plus["three_of_a_kind"]
+(5, 30)
+>>> load_three_card_poker(pair_plus="1-3-6-30-40").pair_plus["flush"]
+3
+>>> load_three_card_poker(pair_plus="2-4-6")
+Traceback (most recent call last):
+...
+pelisali.rules.loader.RuleDataError: no Pair Plus table '2-4-6'; tables: 1-3-6-30-40, \
+1-4-5-30-40, 1-4-6-30-40
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError
+
+from pelisali.rules.loader import RuleDataError, data_dir, read_toml
+from pelisali.rules.schema import Names, Section, Strict
+
+_Pay = Annotated[int, Field(ge=0, le=10_000)]
+
+
+class _AnteBonus(Strict):
+    straight: _Pay
+    three_of_a_kind: _Pay
+    straight_flush: _Pay
+    section: Section
+
+
+class _PairPlus(Strict):
+    pair: _Pay
+    flush: _Pay
+    straight: _Pay
+    three_of_a_kind: _Pay
+    straight_flush: _Pay
+    section: Section
+
+
+class _Dealer(Strict):
+    qualifies: Literal["Q"]
+    section: Section
+
+
+class _Cited(Strict):
+    section: Section
+
+
+class _Ranking(Strict):
+    order: list[str]
+    section: Section
+
+
+class _ThreeCardFile(Strict):
+    game: Literal["three-card-poker"]
+    standard: Annotated[str, Field(min_length=10)]
+    section: Section
+    ante_bonus: str
+    pair_plus: str
+    name: Names
+    dealer: _Dealer
+    play: _Cited
+    ranking: _Ranking
+    ante_bonus_tables: dict[str, _AnteBonus]
+    pair_plus_tables: dict[str, _PairPlus]
+
+
+@dataclass(frozen=True)
+class ThreeCardRules:
+    """Three Card Poker's numbers: the ante bonus and Pair Plus tables in force (each a
+    hand's name to what it pays to one), the dealer's qualifier, and where each comes
+    from."""
+
+    name: Names
+    standard: str
+    ante_bonus_table: str
+    ante_bonus: dict[str, int]
+    pair_plus_table: str
+    pair_plus: dict[str, int]
+    qualifier: str
+    sections: dict[str, str]
+
+
+@cache
+def load_three_card_poker(
+    ante_bonus: str | None = None, pair_plus: str | None = None, path: Path | None = None
+) -> ThreeCardRules:
+    """Three Card Poker's rules with the file's tables, or the ``ante_bonus`` and
+    ``pair_plus`` tables named (as a hall chooses)."""
+    path = path or data_dir("banked") / "three-card-poker.toml"
+    try:
+        data = _ThreeCardFile.model_validate(read_toml(path))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RuleDataError(f"{path}: key {where!r}: {first['msg']}") from None
+    bonus_name, plus_name = ante_bonus or data.ante_bonus, pair_plus or data.pair_plus
+    bonus = data.ante_bonus_tables.get(bonus_name)
+    if bonus is None:
+        raise RuleDataError(f"no ante bonus table {bonus_name!r}; tables: "
+                            f"{', '.join(sorted(data.ante_bonus_tables))}")
+    plus = data.pair_plus_tables.get(plus_name)
+    if plus is None:
+        raise RuleDataError(f"no Pair Plus table {plus_name!r}; tables: "
+                            f"{', '.join(sorted(data.pair_plus_tables))}")
+    return ThreeCardRules(
+        data.name, data.standard, bonus_name, bonus.model_dump(exclude={"section"}), plus_name,
+        plus.model_dump(exclude={"section"}), data.dealer.qualifies,
+        {"game": data.section, "dealer": data.dealer.section, "play": data.play.section,
+         "ranking": data.ranking.section, "ante_bonus": bonus.section,
+         "pair_plus": plus.section},
+    )
