@@ -127,3 +127,24 @@ def test_a_return_is_within_what_the_bets_can_win_or_lose(
     returned = ante_play_return(hand, dealer, plays)
     assert -2 <= returned <= 2 + 5 and (plays or returned == -1)
     assert -1 <= pair_plus_return(hand) <= 40
+
+
+def test_pelisali_odds_prints_the_exact_edges_and_refuses_an_unknown_table() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pelisali.cli.main import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["odds", "three-card-poker"])
+    assert shown.exit_code == 0, shown.output
+    assert "3.3730 %" in shown.output and "2.0147 %" in shown.output
+    assert "2.3167 %" in shown.output and "Q-6-4" in shown.output
+    data = json.loads(runner.invoke(app, ["odds", "three-card-poker", "--set",
+                                          "pair_plus=1-3-6-30-40", "--json"]).output)
+    assert Fraction(data["pair_plus_edge"]) == Fraction(402, 5525)  # 7.2760 %
+    assert Fraction(data["ante_edge"]) == exact().ante_edge
+    for bad in (["--set", "pair_plus=2-4-6"], ["--set", "colour=red"], ["--decks", "6"]):
+        refused = runner.invoke(app, ["odds", "three-card-poker", *bad])
+        assert refused.exit_code == 2, (bad, refused.output)

@@ -61,6 +61,48 @@ def baccarat_odds_command(sets: list[str] | None, decks: int | None, remaining: 
                   + f"  ({seconds:.2f} s)")
 
 
+def three_card_odds_command(sets: list[str] | None, as_json: bool) -> None:
+    """Three Card Poker's exact house edges (``--set ante_bonus=1-3-5 pair_plus=...``)."""
+    from pelisali.games.three_card_poker import PLAY_AT_LEAST, exact
+    from pelisali.rules.banked import load_three_card_poker
+    from pelisali.rules.loader import RuleDataError
+
+    settings = parse_sets(sets)
+    unknown = sorted(set(settings) - {"ante_bonus", "pair_plus"})
+    if unknown:
+        fail(f"three-card-poker takes the settings ante_bonus and pair_plus, not "
+             f"{', '.join(unknown)}")
+    bonus, plus = (str(settings[k]) if k in settings else None for k in ("ante_bonus",
+                                                                          "pair_plus"))
+    try:
+        rules = load_three_card_poker(bonus, plus)
+        found = exact(rules.ante_bonus_table, rules.pair_plus_table)
+    except RuleDataError as exc:
+        fail(str(exc))
+    rows = [("ante and play (optimal)", found.ante_edge, "per ante"),
+            ("ante and play (optimal)", found.element_of_risk, "element of risk"),
+            ("Pair Plus", found.pair_plus_edge, "per bet")]
+    if as_json:
+        print(json.dumps({
+            "game": "three-card-poker", "standard": rules.standard,
+            "ante_bonus": rules.ante_bonus_table, "pair_plus": rules.pair_plus_table,
+            "ante_edge": str(found.ante_edge), "element_of_risk": str(found.element_of_risk),
+            "pair_plus_edge": str(found.pair_plus_edge), "play_share": str(found.play_share),
+            "play_at_least": "-".join(PLAY_AT_LEAST), "deals": found.deals}, indent=2))
+        return
+    table = RichTable(title=f"Three Card Poker: exact house edges, all {found.deals:,} deals "
+                            f"(ante bonus {rules.ante_bonus_table}, Pair Plus "
+                            f"{rules.pair_plus_table})")
+    for col in ("bet", "house edge", "", "measured"):
+        table.add_column(col, justify="left" if col in ("bet", "measured") else "right")
+    for bet, edge, what in rows:
+        table.add_row(bet, str(edge), f"{float(edge) * 100:.4f} %", what)
+    console.print(table)
+    console.print(f"optimal play: play {'-'.join(PLAY_AT_LEAST)} or better, fold worse "
+                  f"(played {float(found.play_share) * 100:.2f} % of hands)")
+    console.print(rules.standard)
+
+
 def _blackjack_config(sets: list[str] | None) -> BlackjackConfig:
     from pelisali.games import GameError
     from pelisali.games.blackjack_rules import BlackjackConfig

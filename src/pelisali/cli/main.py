@@ -41,7 +41,8 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
                   no_args_is_help=True, add_completion=False)
 
 GameArg = Annotated[str, typer.Argument(
-    help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack "
+    help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
+         "three-card-poker (odds) "
          "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
@@ -98,6 +99,13 @@ def odds(
         return
     if name is not None or lines is not None or par_file is not None:
         fail("a second name, --lines and --par-sheet are for 'odds slot NAME'")
+    if game.lower() == "three-card-poker":
+        if decks is not None or remaining is not None or variant is not None:
+            fail("--decks, --remaining and --variant are not Three Card Poker's")
+        from pelisali.cli.card_commands import three_card_odds_command
+
+        three_card_odds_command(sets, as_json)
+        return
     kind = CARD_GAMES.get(game.lower())
     if kind == "punto-banco":
         from pelisali.cli.card_commands import baccarat_odds_command
