@@ -46,6 +46,7 @@ from pelisali.cli.common import (
     console,
     euros,
     fail,
+    print_tournaments,
     progress_bar,
     request_key,
     rng_of,
@@ -294,30 +295,8 @@ def list_command(as_json: JsonOpt = False) -> None:
     if as_json:
         print(json.dumps(rows, indent=2))
         return
-    table = RichTable(title="table-game and slot tournaments")
-    for column in ("#", "name", "game", "status", "entries", "buy-in €", "pool €"):
-        table.add_column(
-            column,
-            no_wrap=column in ("status", "entries", "buy-in €", "pool €"),
-            min_width=6 if column == "name" else None,
-            justify="right" if column in ("#", "entries") or "€" in column else "left",
-        )
-    for row in rows:
-        table.add_row(
-            str(row["id"]),
-            str(row["name"]),
-            str(row["game"]),
-            str(row["status"]),
-            f"{row['entries']}/{row['capacity']}",
-            f"{format_cents(row['buy_in'])}+{format_cents(row['fee'])}",
-            format_cents(row["pool"]) + ("*" if row["guarantee"] else ""),
-        )
-    console.print(table)
-    for row in rows:
-        if row["starts_at"] is not None and row["status"] == "registering":
-            console.print(f"#{row['id']} starts {row['starts_at'][:16].replace('T', ' ')} UTC")
-    if any(row["guarantee"] for row in rows):
-        console.print("* guaranteed: the house pays any overlay")
+    print_tournaments("table-game and slot tournaments", rows, [str(r["game"]) for r in rows],
+                      [f"{r['entries']}/{r['capacity']}" for r in rows])
 
 
 # -- entries -----------------------------------------------------------------------------------

@@ -178,3 +178,34 @@ def rng_of(seed: int | None) -> Rng:
     if seed < 0:
         fail("--seed must be 0 or more")
     return SeededRng(seed)
+
+
+def print_tournaments(title: str, rows: list[dict[str, Any]], games: list[str],
+                      entries: list[str]) -> None:
+    """A tournament lobby as a table that fits 80 columns: each row's number, name,
+    ``games[i]``, status, ``entries[i]``, buy-in and pool in euros; then the start times
+    of those still registering, and a note on the guarantees."""
+    from rich.table import Table as RichTable
+
+    from pelisali.money import format_cents
+
+    table = RichTable(title=title)
+    for column in ("#", "name", "game", "status", "entries", "buy-in €", "pool €"):
+        table.add_column(
+            column,
+            no_wrap=column in ("status", "entries", "buy-in €", "pool €"),
+            min_width=6 if column == "name" else None,
+            justify="right" if column in ("#", "entries") or "€" in column else "left",
+        )
+    for row, game, entered in zip(rows, games, entries, strict=True):
+        table.add_row(
+            str(row["id"]), str(row["name"]), game, str(row["status"]), entered,
+            f"{format_cents(row['buy_in'])}+{format_cents(row['fee'])}",
+            format_cents(row["pool"]) + ("*" if row["guarantee"] else ""),
+        )
+    console.print(table)
+    for row in rows:
+        if row["starts_at"] is not None and row["status"] == "registering":
+            console.print(f"#{row['id']} starts {row['starts_at'][:16].replace('T', ' ')} UTC")
+    if any(row["guarantee"] for row in rows):
+        console.print("* guaranteed: the house pays any overlay")

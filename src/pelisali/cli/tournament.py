@@ -39,6 +39,7 @@ from pelisali.cli.common import (
     console,
     euros,
     fail,
+    print_tournaments,
     progress_bar,
     request_key,
     rng_of,
@@ -306,34 +307,10 @@ def list_command(as_json: JsonOpt = False) -> None:
     if as_json:
         print(json.dumps(rows, indent=2))
         return
-    table = RichTable(title="tournaments")
-    # Seven columns fit a terminal of 80; the start times go under the table.
-    for column in ("#", "name", "game", "status", "entries", "buy-in €", "pool €"):
-        table.add_column(
-            column,
-            no_wrap=column in ("status", "entries", "buy-in €", "pool €"),
-            min_width=6 if column == "name" else None,
-            justify="right" if column in ("#", "entries") or "€" in column else "left",
-        )
-    for row in rows:
-        entries = f"{row['entries']}/{row['capacity']}"
-        if row["left"] is not None:
-            entries += f" ({row['left']} in)"
-        table.add_row(
-            str(row["id"]),
-            str(row["name"]),
-            f"{row['game']} {'SNG' if row['format'] == 'sit-and-go' else 'MTT'}",
-            str(row["status"]),
-            entries,
-            f"{format_cents(row['buy_in'])}+{format_cents(row['fee'])}",
-            format_cents(row["pool"]) + ("*" if row["guarantee"] else ""),
-        )
-    console.print(table)
-    for row in rows:
-        if row["starts_at"] is not None and row["status"] == "registering":
-            console.print(f"#{row['id']} starts {row['starts_at'][:16].replace('T', ' ')} UTC")
-    if any(row["guarantee"] for row in rows):
-        console.print("* guaranteed: the house pays any overlay")
+    games = [f"{r['game']} {'SNG' if r['format'] == 'sit-and-go' else 'MTT'}" for r in rows]
+    entries = [f"{r['entries']}/{r['capacity']}"
+               + (f" ({r['left']} in)" if r["left"] is not None else "") for r in rows]
+    print_tournaments("tournaments", rows, games, entries)
 
 
 # -- entries -----------------------------------------------------------------------------------
