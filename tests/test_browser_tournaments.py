@@ -12,6 +12,7 @@ time."""
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from test_browser_phone import check_page
@@ -98,6 +99,7 @@ def test_three_players_play_a_sit_and_go_to_its_prizes_on_phones(tmp_path: Path)
 
 
 def test_a_rebuy_is_asked_for_from_the_phone_and_taken_as_the_hand_ends(tmp_path: Path) -> None:
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect
 
     rebuys = {**SNG, "capacity": 2, "seats": 2, "starting_chips": 1500, "entry": "rebuy",
@@ -118,11 +120,21 @@ def test_a_rebuy_is_asked_for_from_the_phone_and_taken_as_the_hand_ends(tmp_path
         rebuy.click()  # a hand is in play: the rebuy waits for its end
         expect(ann.locator(".tour-seat .message")).to_have_text("Otetaan tämän käden päättyessä.")
         assert page_fetch(ann, "/api/me")["body"]["balance"] == DEPOSIT - 1_100
-        for _ in range(200):  # the action timer ends the hand
+        # Bob raises on his turn and Ann folds to it (or folds her small blind), so
+        # Ann's stack cannot grow past the starting chips whichever seat the draw gave
+        # the button: the rebuy is taken as the hand ends (a winner's is refused)
+        bob = players[1].page
+        for _ in range(300):
             if page_fetch(ann, "/api/me")["body"]["balance"] == DEPOSIT - 2_100:
                 break
-            served.clock.advance(30)
-            time.sleep(0.02)
+            fold = ann.locator('.tour-actions button[data-action="fold"]')
+            check = ann.locator('.tour-actions button[data-action="check"]')
+            raise_ = bob.locator('.tour-actions button[data-action="raise"]')
+            button = next((b for b in (fold, check, raise_) if b.count()), None)
+            if button is not None:
+                with suppress(PlaywrightError):  # the page redrew under the click
+                    button.first.click(timeout=2_000)
+            ann.wait_for_timeout(100)
         assert page_fetch(ann, "/api/me")["body"]["balance"] == DEPOSIT - 2_100
         shown = page_fetch(ann, f"/api/tournaments/{tid}")["body"]
         assert shown["pool"] == 3_000
