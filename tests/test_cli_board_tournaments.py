@@ -376,3 +376,21 @@ def test_every_refusal_says_why_exits_2_and_changes_nothing(db: Engine) -> None:
 def test_the_board_help_loads_no_database_or_numpy() -> None:
     assert imported("tournament", "board", "--help") == []
     assert imported("tournament", "board", "play", "--help") == []
+
+
+def test_the_rounds_are_listed_for_the_auditor_with_their_draws(db: Engine) -> None:
+    entered("roulette-sprint", "Ilta", "--rounds", "2", "--buy-in", "10", "--fee", "1")
+    assert run("start", "1", "--seed", "1")[0] == 0
+    assert run("play", "1", "ann", "bet red 1000", "--draw", "1", "--key", "a1")[0] == 0
+    assert run("play", "1", "bob", "bet 17 100", "--draw", "17", "--key", "b1")[0] == 0
+    assert run("play", "1", "ann", "bet black 500", "--draw", "3", "--key", "a2")[0] == 0
+    kept = data("rounds", "1")["rounds"]
+    assert [(r["entry"], r["round"], r["staked"], r["paid"]) for r in kept] == [
+        ("ann", 1, 1000, 2000), ("bob", 1, 100, 3600), ("ann", 2, 500, 0)]  # fmt: skip
+    assert [-1, "17"] in kept[1]["moves"]
+    assert [r["round"] for r in data("rounds", "1", "--entry", "ann")["rounds"]] == [1, 2]
+    code, out = run("rounds", "1", "--entry", "bob")
+    assert code == 0 and "tournament 1: 1 rounds" in out and "chance 17" in out
+    code, out = run("rounds", "9")
+    assert code == 2 and "9" in out
+    reconciled(db, 1)

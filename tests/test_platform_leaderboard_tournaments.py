@@ -252,3 +252,50 @@ def test_reconcile_finds_a_pool_or_chips_that_do_not_add_up(db: Engine) -> None:
         assert any("10600 chips, its rounds give 10100" in p for p in problems)
         assert any("4050 staked less refunded" in p for p in problems)
         assert board.reconcile_all(s) == {tid: problems}
+
+
+def test_every_round_played_to_its_end_is_kept_with_its_draws(db: Engine) -> None:
+    """A round's row: its number, the chips staked and paid back, and the moves with the
+    chance draw; retried by key it is kept once."""
+    tid = started(db)
+    with transaction(db) as s:
+        board.play_round(s, tid, "p0", ["bet red 1000"], key="k1", draws=["1"])
+        board.play_round(s, tid, "p0", ["bet red 1000"], key="k1", draws=["1"])  # a retry
+        board.play_round(s, tid, "p0", ["bet 17 100"], key="k2", draws=["2"])
+        board.play_round(s, tid, "p1", ["bet black 400"], key="k3", draws=["2"])
+        kept = board.rounds_of(s, tid, "p0")
+        assert [(r.number, r.staked, r.paid) for r in kept] == [(1, 1000, 2000), (2, 100, 0)]
+        assert [-1, "1"] in json.loads(kept[0].moves)
+        assert [(r.entry, r.staked, r.paid) for r in board.rounds_of(s, tid)][-1] == (
+            "p1", 400, 800)
+        assert board.reconcile(s, tid) == []
+
+
+def test_a_hand_the_close_stands_is_kept_as_it_ends(db: Engine) -> None:
+    tid = started(db, structure="blackjack-100", rounds=0, seconds=600)
+    with transaction(db) as s:
+        board.play_round(s, tid, "p0", ["bet box 1 500"], key="b1",
+                         draws=["Th", "7c", "Ts", "9d"], now=START)
+        assert board.rounds_of(s, tid) == []  # the hand waits for a decision
+        board.finish(s, tid, SeededRng(3), now=START + timedelta(minutes=10))
+        (stood,) = board.rounds_of(s, tid)
+        assert (stood.entry, stood.number, stood.staked) == ("p0", 1, 500)
+        assert board.reconcile(s, tid) == []
+
+
+def test_a_kept_round_is_never_edited_and_a_missing_one_is_found(db: Engine) -> None:
+    from sqlalchemy import delete
+
+    from pelisali.platform.models import ImmutableRowError, TournamentRoundRow
+
+    tid = started(db)
+    with transaction(db) as s:
+        board.play_round(s, tid, "p0", ["bet red 1000"], key="k1", draws=["1"])
+    with pytest.raises(ImmutableRowError, match="tournament round"), transaction(db) as s:
+        board.rounds_of(s, tid)[0].paid = 5_000
+        s.flush()
+    with transaction(db) as s:
+        s.execute(delete(TournamentRoundRow).where(TournamentRoundRow.tournament_id == tid))
+        (problem,) = board.reconcile(s, tid)
+        assert "p0 played 1 rounds, staked 1000 and was paid 2000" in problem
+        assert "the rounds kept: 0, 0 and 0" in problem

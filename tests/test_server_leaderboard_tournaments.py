@@ -124,6 +124,21 @@ def test_a_roulette_sprint_is_played_to_its_prizes(served: tuple[Engine, ManualC
                 "open": None,
             }
         ]
+        # each player reads their own rounds back, the staff every round
+        bobs = client.get(f"/api/leaderboard-tournaments/{tid}/rounds", headers=h["bob"])
+        assert bobs.status_code == 200, bobs.text
+        kept = bobs.json()["rounds"]
+        assert [(r["entry"], r["round"]) for r in kept] == [(entries["bob"], 1),
+                                                            (entries["bob"], 2)]
+        assert all(r["staked"] == 200 and any(m[0] == -1 for m in r["moves"]) for r in kept)
+        assert 10_000 + sum(r["paid"] - r["staked"] for r in kept) == chips["bob"]
+        every = client.get(f"/api/staff/leaderboard-tournaments/{tid}/rounds",
+                           headers=h["floor"]).json()["rounds"]
+        assert len(every) == 6
+        refused = client.get(f"/api/staff/leaderboard-tournaments/{tid}/rounds",
+                             headers=h["bob"])
+        assert refused.status_code == 403
+        assert client.get(f"/api/leaderboard-tournaments/{tid}/rounds").status_code == 401
     with transaction(engine) as s:
         assert balance(s, f"tournament:{tid}") == 0 and balance(s, "fee:tournaments") == 300
         assert boards.reconcile(s, tid) == [] and check(s).problems == []

@@ -840,3 +840,41 @@ def results_command(tournament_id: IdArg, as_json: JsonOpt = False) -> None:
     )
     if found.status == "running":
         console.print("the tournament is running: the prizes are paid at its end")
+
+
+@board_app.command("rounds")
+def rounds_command(
+    tournament_id: IdArg,
+    entry: Annotated[str | None, typer.Option(help="only this entry's rounds")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every round played to its end, for the auditor: the entry, its round number, the
+    chips staked and paid back, and the moves with every chance draw (chance is -1)."""
+    from pelisali.platform.leaderboard_tournaments import rounds_of
+
+    with _session() as session:
+        _held(session, tournament_id)  # an unknown or poker tournament is refused
+        kept = [
+            {
+                "entry": row.entry,
+                "round": row.number,
+                "staked": row.staked,
+                "paid": row.paid,
+                "moves": json.loads(row.moves),
+                "played_at": row.played_at.isoformat(),
+            }
+            for row in rounds_of(session, tournament_id, entry)
+        ]
+    if as_json:
+        print(json.dumps({"id": tournament_id, "rounds": kept}, indent=2))
+        return
+    table = RichTable(title=f"tournament {tournament_id}: {len(kept)} rounds")
+    for column in ("entry", "round", "staked", "paid", "moves"):
+        table.add_column(column, justify="left" if column in ("entry", "moves") else "right")
+    for row in kept:
+        moves = "; ".join(
+            f"{'chance' if actor == -1 else f'p{actor}'} {text}" for actor, text in row["moves"]
+        )
+        table.add_row(row["entry"], str(row["round"]), f"{row['staked']:,}",
+                      f"{row['paid']:,}", moves)
+    console.print(table)

@@ -61,7 +61,7 @@ from pelisali.platform.ledger import (
     move,
     now_utc,
 )
-from pelisali.platform.models import Account, TournamentRecord, Transfer
+from pelisali.platform.models import Account, TournamentRecord, TournamentRoundRow, Transfer
 from pelisali.platform.tournaments import FEES, HOUSE, TournamentRefused, pool_code
 from pelisali.rng import Rng, SecureRng
 from pelisali.tournaments.leaderboard import (
@@ -170,8 +170,51 @@ def load(record: TournamentRecord, rng: Rng | None = None) -> Held:
     )
 
 
+def _recorded(session: Session, tournament_id: int) -> dict[str, tuple[int, int, int]]:
+    """Each entry's rounds kept in ``tournament_rounds``: how many, staked and paid."""
+    rows = session.execute(
+        select(
+            TournamentRoundRow.entry,
+            func.count(),
+            func.coalesce(func.sum(TournamentRoundRow.staked), 0),
+            func.coalesce(func.sum(TournamentRoundRow.paid), 0),
+        )
+        .where(TournamentRoundRow.tournament_id == tournament_id)
+        .group_by(TournamentRoundRow.entry)
+    )
+    return {entry: (int(n), int(staked), int(paid)) for entry, n, staked, paid in rows}
+
+
+def _keep_rounds(session: Session, held: Held) -> None:
+    """Write the rounds the entries ended since the last save. A save follows at most one
+    ended round an entry (a play, a decision, or the close standing an open hand), so
+    the entry's totals less what is kept are that round's."""
+    kept = _recorded(session, held.record.id)
+    for entry in held.engine.entries.values():
+        rounds, staked, paid = kept.get(entry.entry_id, (0, 0, 0))
+        if entry.rounds == rounds:
+            continue
+        if entry.rounds != rounds + 1:
+            raise RuntimeError(f"{entry.entry_id}: {entry.rounds - rounds} rounds ended "
+                               "between saves")
+        session.add(TournamentRoundRow(
+            tournament_id=held.record.id, entry=entry.entry_id, number=entry.rounds,
+            staked=entry.staked - staked, paid=entry.paid - paid,
+            moves=json.dumps(entry.last_round or []), played_at=now_utc()))
+
+
+def rounds_of(session: Session, tournament_id: int,
+              entry: str | None = None) -> list[TournamentRoundRow]:
+    """The rounds kept of the tournament (of one entry), in the order they were played."""
+    query = select(TournamentRoundRow).where(TournamentRoundRow.tournament_id == tournament_id)
+    if entry is not None:
+        query = query.where(TournamentRoundRow.entry == entry)
+    return list(session.scalars(query.order_by(TournamentRoundRow.id)))
+
+
 def save(session: Session, held: Held) -> None:
     record = held.record
+    _keep_rounds(session, held)
     record.state = json.dumps(
         {
             "engine": held.engine.snapshot(),
@@ -524,7 +567,8 @@ def reconcile(session: Session, tournament_id: int) -> list[str]:
     """What does not add up between the tournament and its ledger account: the pool
     holds the prize parts staked and the overlay funded, less what it paid out; a
     finished or cancelled tournament's holds nothing; every entry's chips are its
-    starting chips and its rounds' returns. Empty when all is well."""
+    starting chips and its rounds' returns; the rounds kept in ``tournament_rounds`` add
+    up to each entry's rounds, stakes and returns. Empty when all is well."""
     held = load(get(session, tournament_id))
     engine = held.engine
     code = pool_code(tournament_id)
@@ -568,6 +612,14 @@ def reconcile(session: Session, tournament_id: int) -> list[str]:
             problems.append(f"{code}: overlay funded {funded}, owed {pool.overlay}")
         if paid != pool.pool:
             problems.append(f"{code}: paid {paid}, the pool {pool.pool}")
+    kept = _recorded(session, tournament_id)
+    for entry in engine.entries.values():
+        rounds, staked, paid = kept.get(entry.entry_id, (0, 0, 0))
+        if (rounds, staked, paid) != (entry.rounds, entry.staked, entry.paid):
+            problems.append(
+                f"tournament {tournament_id}: {entry.entry_id} played {entry.rounds} rounds, "
+                f"staked {entry.staked} and was paid {entry.paid}; the rounds kept: "
+                f"{rounds}, {staked} and {paid}")
     problems.extend(f"tournament {tournament_id}: {p}" for p in engine.chip_problems())
     return problems
 

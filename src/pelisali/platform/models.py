@@ -421,17 +421,37 @@ class TournamentRecord(Base):
     )
 
 
+class TournamentRoundRow(Base):
+    """A round or spin an entry of a table-game or slot tournament played to its end: the
+    chips staked and paid back, and the engine's moves with every chance draw
+    (``[actor, text]``, chance -1), for the auditor. Written once, never edited."""
+
+    __tablename__ = "tournament_rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(_restrict("tournaments.id"))
+    entry: Mapped[str] = mapped_column(String(80))
+    number: Mapped[int] = mapped_column(Integer)  # the entry's round, from 1
+    staked: Mapped[int] = mapped_column(BigInteger)  # tournament chips, never money
+    paid: Mapped[int] = mapped_column(BigInteger)
+    moves: Mapped[str] = mapped_column(Text)  # JSON
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    __table_args__ = (UniqueConstraint("tournament_id", "entry", "number",
+                                       name="uq_tournament_rounds_entry_number"),)
+
+
 class ImmutableRowError(ValueError):
-    """A transfer or an audit entry was changed or deleted through the ORM."""
+    """A transfer, an audit entry or a tournament round was changed or deleted through the ORM."""
 
 
 @event.listens_for(Session, "before_flush")
 def _append_only(session: Session, _context: object, _instances: object) -> None:
-    """Transfers and audit entries are append-only: a correction is a new transfer."""
+    """Transfers, audit entries and tournament rounds are append-only: a correction is a
+    new transfer."""
     for row in (*session.dirty, *session.deleted):
-        if not isinstance(row, Transfer | AuditEntry):
+        if not isinstance(row, Transfer | AuditEntry | TournamentRoundRow):
             continue
         if row in session.deleted or session.is_modified(row):
-            what = "transfer" if isinstance(row, Transfer) else "audit entry"
+            what = ("transfer" if isinstance(row, Transfer) else "audit entry"
+                    if isinstance(row, AuditEntry) else "tournament round")
             raise ImmutableRowError(f"a {what} is never edited or deleted; "
                                     "correct it with a new transfer")

@@ -17,6 +17,7 @@ to be watching for it; ``pelisali tournament board tick`` does the same from a t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -348,6 +349,24 @@ def results(tournament_id: TournamentId, state: AppState) -> dict[str, Any]:
     return _db(state, read)
 
 
+def _kept(session: Any, tournament_id: int, player: str | None) -> list[dict[str, Any]]:
+    """The rounds kept of the tournament (of ``player``'s entries only, when given)."""
+    engine = boards.load(boards.get(session, tournament_id)).engine
+    return [
+        {"entry": row.entry, "round": row.number, "staked": row.staked, "paid": row.paid,
+         "moves": json.loads(row.moves), "played_at": row.played_at.isoformat()}
+        for row in boards.rounds_of(session, tournament_id)
+        if player is None or engine.entries[row.entry].player == player
+    ]
+
+
+@router.get("/api/leaderboard-tournaments/{tournament_id}/rounds")
+def my_rounds(tournament_id: TournamentId, login: Player, state: AppState) -> dict[str, Any]:
+    """The player's own rounds played to their end: the chips staked and paid back and
+    the moves with every chance draw (chance is -1)."""
+    return {"rounds": _db(state, lambda session: _kept(session, tournament_id, login.name))}
+
+
 # -- the staff's side ------------------------------------------------------------------------
 @router.post("/api/staff/leaderboard-tournaments", status_code=201)
 def create(body: LeaderboardRequest, login: Staff, state: AppState) -> dict[str, Any]:
@@ -359,6 +378,12 @@ def create(body: LeaderboardRequest, login: Staff, state: AppState) -> dict[str,
         raise HTTPException(400, str(exc)) from None
     record = _db(state, lambda s: boards.create(s, settings, actor=login.name))
     return {"id": record.id, "name": settings.name, "status": record.status}
+
+
+@router.get("/api/staff/leaderboard-tournaments/{tournament_id}/rounds")
+def all_rounds(tournament_id: TournamentId, login: Staff, state: AppState) -> dict[str, Any]:
+    """Every entry's rounds, for the auditor."""
+    return {"rounds": _db(state, lambda session: _kept(session, tournament_id, None))}
 
 
 @router.post("/api/staff/leaderboard-tournaments/{tournament_id}/start")
