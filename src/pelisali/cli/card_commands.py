@@ -103,6 +103,45 @@ def three_card_odds_command(sets: list[str] | None, as_json: bool) -> None:
     console.print(rules.standard)
 
 
+def red_dog_odds_command(decks: int | None, sets: list[str] | None, as_json: bool) -> None:
+    """Red Dog's exact house edge with the optimal raise (``--decks``, ``--set
+    pay_table=...``)."""
+    from pelisali.games.red_dog import exact
+    from pelisali.rules.banked import load_red_dog
+    from pelisali.rules.loader import RuleDataError
+
+    settings = parse_sets(sets)
+    unknown = sorted(set(settings) - {"pay_table"})
+    if unknown:
+        fail(f"red-dog takes the setting pay_table and --decks, not {', '.join(unknown)}")
+    table = str(settings["pay_table"]) if "pay_table" in settings else None
+    try:
+        rules = load_red_dog(decks, table)
+        found = exact(rules.decks, rules.pay_table)
+    except RuleDataError as exc:
+        fail(str(exc))
+    if as_json:
+        print(json.dumps({
+            "game": "red-dog", "standard": rules.standard, "decks": rules.decks,
+            "pay_table": rules.pay_table, "edge": str(found.edge),
+            "element_of_risk": str(found.element_of_risk),
+            "raise_share": str(found.raise_share), "raise_from": found.raise_from,
+            "deals": found.deals}, indent=2))
+        return
+    title = (f"Red Dog: exact house edge, {rules.decks} deck(s), all {found.deals:,} "
+             f"two-card deals (pay table {rules.pay_table})")
+    table_out = RichTable(title=title)
+    for col in ("bet", "house edge", "", "measured"):
+        table_out.add_column(col, justify="left" if col in ("bet", "measured") else "right")
+    for edge, what in ((found.edge, "per ante"), (found.element_of_risk, "element of risk")):
+        table_out.add_row("ante and raise (optimal)", str(edge), f"{float(edge) * 100:.4f} %",
+                          what)
+    console.print(table_out)
+    console.print(f"optimal play: raise on a spread of {found.raise_from} or more "
+                  f"(raised on {float(found.raise_share) * 100:.2f} % of hands)")
+    console.print(rules.standard)
+
+
 def _blackjack_config(sets: list[str] | None) -> BlackjackConfig:
     from pelisali.games import GameError
     from pelisali.games.blackjack_rules import BlackjackConfig

@@ -12,6 +12,13 @@ Traceback (most recent call last):
 ...
 pelisali.rules.loader.RuleDataError: no Pair Plus table '2-4-6'; tables: 1-3-6-30-40, \
 1-4-5-30-40, 1-4-6-30-40
+>>> red = load_red_dog()
+>>> red.decks, red.pays[1], red.pays[4], red.three_of_a_kind
+(6, 5, 1, 11)
+>>> load_red_dog(decks=3)
+Traceback (most recent call last):
+...
+pelisali.rules.loader.RuleDataError: Red Dog is dealt from 1, 2, 4, 6 or 8 decks, not 3
 """
 
 from __future__ import annotations
@@ -117,4 +124,79 @@ def load_three_card_poker(
         {"game": data.section, "dealer": data.dealer.section, "play": data.play.section,
          "ranking": data.ranking.section, "ante_bonus": bonus.section,
          "pair_plus": plus.section},
+    )
+
+
+class _RedDogPays(Strict):
+    spread_1: _Pay
+    spread_2: _Pay
+    spread_3: _Pay
+    spread_4_or_more: _Pay
+    three_of_a_kind: _Pay
+    section: Section
+
+
+class _Shoe(Strict):
+    allowed: list[Annotated[int, Field(ge=1, le=8)]]
+    section: Section
+
+
+class _RedDogFile(Strict):
+    game: Literal["red-dog"]
+    standard: Annotated[str, Field(min_length=10)]
+    section: Section
+    decks: Annotated[int, Field(ge=1, le=8)]
+    pay_table: str
+    name: Names
+    ranks: _Ranking
+    deal: _Cited
+    shoe: _Shoe
+    pay_tables: dict[str, _RedDogPays]
+
+
+@dataclass(frozen=True)
+class RedDogRules:
+    """Red Dog's numbers: the decks in the shoe, what a card between pays to one by the
+    spread (``pays[4]`` for a spread of 4 or more), three of a kind, and the sources."""
+
+    name: Names
+    standard: str
+    decks: int
+    pay_table: str
+    pays: dict[int, int]
+    three_of_a_kind: int
+    sections: dict[str, str]
+
+    def pays_for(self, spread: int) -> int:
+        """What a card between pays to one when ``spread`` ranks lie between the two."""
+        return self.pays[min(spread, 4)]
+
+
+@cache
+def load_red_dog(decks: int | None = None, pay_table: str | None = None,
+                 path: Path | None = None) -> RedDogRules:
+    """Red Dog's rules with the file's shoe and pay table, or those named."""
+    path = path or data_dir("banked") / "red-dog.toml"
+    try:
+        data = _RedDogFile.model_validate(read_toml(path))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RuleDataError(f"{path}: key {where!r}: {first['msg']}") from None
+    shoe = data.decks if decks is None else decks
+    if shoe not in data.shoe.allowed:
+        listed = ", ".join(str(d) for d in data.shoe.allowed[:-1])
+        raise RuleDataError(f"Red Dog is dealt from {listed} or {data.shoe.allowed[-1]} "
+                            f"decks, not {shoe}")
+    table_name = pay_table or data.pay_table
+    table = data.pay_tables.get(table_name)
+    if table is None:
+        raise RuleDataError(f"no Red Dog pay table {table_name!r}; tables: "
+                            f"{', '.join(sorted(data.pay_tables))}")
+    return RedDogRules(
+        data.name, data.standard, shoe, table_name,
+        {1: table.spread_1, 2: table.spread_2, 3: table.spread_3, 4: table.spread_4_or_more},
+        table.three_of_a_kind,
+        {"game": data.section, "ranks": data.ranks.section, "deal": data.deal.section,
+         "shoe": data.shoe.section, "pays": table.section},
     )
