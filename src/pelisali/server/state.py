@@ -345,7 +345,8 @@ class ServerState:
         """Tables whose runner died (their lease ran out, never given up), and tables
         followed here that nobody runs."""
         with self.db() as session:
-            found = set(leases.orphaned(session))
+            # a tournament's lease is its rooms' own (server.tournament_room): not a table
+            found = {n for n in leases.orphaned(session) if not n.startswith("tournament-")}
             found |= {name for name in self.following
                       if not self.runs(name) and leases.holder(session, name) is None}
         return sorted(name for name in found if not self.runs(name))

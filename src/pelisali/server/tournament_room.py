@@ -40,14 +40,15 @@ from typing import Any, Literal
 
 from sqlalchemy import Engine
 
-from pelisali.platform import tournament_tables, tournaments
+from pelisali.platform import leases, tournament_tables, tournaments
 from pelisali.platform.db import transaction
+from pelisali.platform.leases import Lease
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.tournaments import Purchase
 from pelisali.poker.selfplay import plausible_action
 from pelisali.poker.table import PokerError
 from pelisali.rng import Rng
-from pelisali.server.bus import Bus, BusDown, LocalBus, Serving
+from pelisali.server.bus import Bus, BusDown, LocalBus, NoResponder, Serving
 from pelisali.server.clock import Clock, SystemClock, wait_for_event
 from pelisali.server.live import AFTER, coded_reason
 from pelisali.server.poker_room import apply_move
@@ -64,13 +65,17 @@ log = logging.getLogger("pelisali.server")
 NO_ACTION = "no hand is waiting for an action"
 
 
+PREFIX = "tournament-"
+"""What a tournament's channel and lease are named with, before its number."""
+
+
 def channel(tournament_id: int) -> str:
     """The bus channel of a tournament's events.
 
     >>> channel(7)
     'tournament-7'
     """
-    return f"tournament-{tournament_id}"
+    return f"{PREFIX}{tournament_id}"
 
 
 def refused(reason: str) -> dict[str, Any]:
@@ -188,6 +193,15 @@ class TournamentRoom:
             )
         elif kind == "back":
             answer = await self.back(player)
+        elif kind in ("rebuy", "add-on"):
+            answer = await self.buy(player, kind, str(message.get("key", "")))
+        elif kind == "register":
+            try:
+                entry = await self.register(player, str(message.get("key", "")))
+            except tournaments.TournamentRefused as exc:
+                answer = refused(str(exc))
+            else:
+                answer = {"type": "registered", "entry": entry.entry_id}
         else:
             answer = self.view(player)
         return {**answer, AFTER: self.seq}
@@ -640,20 +654,48 @@ def results_of(t: PokerTournament) -> list[dict[str, Any]]:
     ]
 
 
+@dataclass
+class RemoteRoom:
+    """A running tournament whose room another process holds the lease of: its players'
+    requests go to that room over the bus, as a socket's do."""
+
+    bus: Bus
+    tournament_id: int
+    running: bool = True
+
+    async def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The holder's answer (a refusal, coded, when it cannot be reached now)."""
+        try:
+            return await self.bus.request(channel(self.tournament_id), message)
+        except (NoResponder, BusDown) as exc:
+            return {**refused(f"the tournament cannot be reached now: {exc}"), AFTER: 0}
+
+
 class TournamentRooms:
     """The tournaments this process runs, one room each, opened when a tournament
-    starts or when a running one is first asked for (after a restart)."""
+    starts or when a running one is first asked for (after a restart).
 
-    def __init__(self, db: Engine, rng: Rng, bus: Bus, clock: Clock, between_hands: float) -> None:
+    One process at a time runs a tournament: the holder of its lease
+    (:mod:`pelisali.platform.leases`, named by its :func:`channel`). The others answer
+    with a :class:`RemoteRoom`. The holder renews the lease every second and gives it
+    up when the tournament ends or the server stops; if it dies, the lease runs out and
+    the next process to look (a request, or its own keeper) takes the tournament over
+    and resumes it from its last booked hand."""
+
+    def __init__(self, db: Engine, rng: Rng, bus: Bus, clock: Clock, between_hands: float,
+                 owner: str = "") -> None:
         self.db, self.rng, self.bus, self.clock = db, rng, bus, clock
         self.between_hands = between_hands
+        self.owner = owner or f"tournaments-{id(self)}"
         self.rooms: dict[int, TournamentRoom] = {}
+        self.leases: dict[int, Lease] = {}
         self.bots: set[int] = set()  # tournaments whose absent players bots play
         self._opening = asyncio.Lock()
+        self._keeper: asyncio.Task[None] | None = None
 
-    async def room(self, tournament_id: int) -> TournamentRoom | None:
-        """The room of a running tournament (opened here if nobody has it), or None when
-        the tournament is not running."""
+    async def room(self, tournament_id: int) -> TournamentRoom | RemoteRoom | None:
+        """The room of a running tournament (opened here if nobody runs it; another
+        process's as a :class:`RemoteRoom`), or None when the tournament is not running."""
         async with self._opening:
             room = self.rooms.get(tournament_id)
             if room is not None and room.running:
@@ -661,6 +703,13 @@ class TournamentRooms:
             status = await asyncio.to_thread(self._status, tournament_id)
             if status != "running":
                 return room  # a finished room still answers what it ended with
+            lease = await asyncio.to_thread(self._acquire, tournament_id)
+            if lease is None:
+                return RemoteRoom(self.bus, tournament_id)
+            self.leases[tournament_id] = lease
+            if self._keeper is None:
+                self._keeper = asyncio.get_running_loop().create_task(
+                    self._keep(), name="tournament-leases")
             room = TournamentRoom(
                 self.db,
                 tournament_id,
@@ -670,7 +719,13 @@ class TournamentRooms:
                 between_hands=self.between_hands,
                 bots=tournament_id in self.bots,
             )
-            await room.start()
+            try:
+                await room.start()
+            except BaseException:
+                self.leases.pop(tournament_id, None)
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self._let_go, tournament_id, False)
+                raise
             self.rooms[tournament_id] = room
             return room
 
@@ -678,14 +733,87 @@ class TournamentRooms:
         with transaction(self.db) as session:
             return tournaments.get(session, tournament_id).status
 
+    def _acquire(self, tournament_id: int) -> Lease | None:
+        with transaction(self.db) as session:
+            return leases.acquire(session, channel(tournament_id), self.owner)
+
+    def _let_go(self, tournament_id: int, hand_over: bool) -> None:
+        with transaction(self.db) as session:
+            if hand_over:
+                leases.hand_over(session, channel(tournament_id), self.owner)
+            else:
+                leases.release(session, channel(tournament_id), self.owner)
+
+    def _orphans(self) -> list[int]:
+        """Tournaments whose runner died: their lease ran out without being given up."""
+        with transaction(self.db) as session:
+            names = leases.orphaned(session)
+        return [int(n.removeprefix(PREFIX)) for n in names
+                if n.startswith(PREFIX) and n.removeprefix(PREFIX).isdigit()]
+
+    async def _keep(self) -> None:
+        """Renew the leases of the rooms running here; give up those of tournaments
+        ended; stop a room whose lease another process took (this one stalled past its
+        end); take over the tournaments whose runner died."""
+        while True:
+            await asyncio.sleep(leases.RENEW_EVERY.total_seconds())
+            await self.keep_once()
+
+    async def keep_once(self) -> None:
+        """One turn of the lease keeper (see :meth:`_keep`)."""
+        for tournament_id in list(self.leases):
+            room = self.rooms.get(tournament_id)
+            try:
+                if room is None or not room.running:
+                    del self.leases[tournament_id]
+                    await asyncio.to_thread(self._let_go, tournament_id, False)
+                    continue
+                lease = await asyncio.to_thread(self._acquire, tournament_id)
+            except Exception:  # the database is away: try again at the next turn
+                log.warning("lease of tournament %s not renewed", tournament_id, exc_info=True)
+                continue
+            if lease is None:
+                log.error("lost the lease of tournament %s: another process runs it",
+                          tournament_id)
+                self.leases.pop(tournament_id, None)
+                if (lost := self.rooms.pop(tournament_id, None)) is not None:
+                    await lost.stop()
+            else:
+                self.leases[tournament_id] = lease
+        try:
+            orphans = await asyncio.to_thread(self._orphans)
+        except Exception:
+            log.warning("could not look for tournaments to take over", exc_info=True)
+            return
+        for tournament_id in orphans:
+            try:
+                if isinstance(await self.room(tournament_id), TournamentRoom):
+                    log.warning("took over tournament %s: its runner stopped renewing",
+                                tournament_id)
+            except Exception:
+                log.exception("could not take over tournament %s", tournament_id)
+
     async def stop(self) -> None:
-        for room in list(self.rooms.values()):
+        """Stop every room and hand the tournaments over: another process takes each at
+        once and resumes it from its last booked hand."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
+        for tournament_id, room in list(self.rooms.items()):
             with contextlib.suppress(Exception):
                 await room.stop()
+            if tournament_id in self.leases:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self._let_go, tournament_id, True)
         self.rooms.clear()
+        self.leases.clear()
 
 
 __all__ = [
+    "PREFIX",
+    "RemoteRoom",
     "TournamentRoom",
     "TournamentRooms",
     "channel",

@@ -28,11 +28,13 @@ from pelisali.platform.ledger import LedgerError
 from pelisali.server.auth import Login, RateLimit
 from pelisali.server.dependencies import AppState, Player, Staff
 from pelisali.server.keys import bound_to_first
+from pelisali.server.live import AFTER
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import CentsOrZero, Key
 from pelisali.server.sockets import TableSocket
 from pelisali.server.state import ServerState
 from pelisali.server.tournament_room import (
+    RemoteRoom,
     TournamentRoom,
     TournamentRooms,
     channel,
@@ -61,7 +63,8 @@ def rooms_of(request: Request | WebSocket) -> TournamentRooms:
 def install(app: Any, state: ServerState) -> TournamentRooms:
     """Give ``app`` its tournament rooms, paced by the server's clock."""
     rooms = TournamentRooms(
-        state.engine, state.rng, state.bus, state.clock, between_hands=state.showdown_seconds
+        state.engine, state.rng, state.bus, state.clock, between_hands=state.showdown_seconds,
+        owner=state.owner,
     )
     app.state.tournaments = rooms
     return rooms
@@ -155,19 +158,26 @@ async def _engine(
     state: ServerState,
     request: Request,
     tournament_id: int,
-) -> tuple[PokerTournament, TournamentRoom | None]:
-    """The tournament's engine: the running room's (with the hands in play), else as
-    last booked."""
+) -> tuple[PokerTournament, TournamentRoom | RemoteRoom | None]:
+    """The tournament's engine: the running room's here (with the hands in play), else
+    as last booked (with the room of the process that runs it, if another does)."""
     room = (
         await rooms_of(request).room(tournament_id)
         if await asyncio.to_thread(_db, state, lambda s: tournaments.get(s, tournament_id).status)
         == "running"
         else None
     )
-    if room is not None and room.running:
+    if isinstance(room, TournamentRoom) and room.running:
         return room.engine, room
     record = await asyncio.to_thread(_db, state, lambda s: tournaments.get(s, tournament_id))
-    return tournaments.engine_of(record), None
+    return tournaments.engine_of(record), room if isinstance(room, RemoteRoom) else None
+
+
+async def _ask(room: TournamentRoom | RemoteRoom, message: dict[str, Any]) -> dict[str, Any]:
+    """The room's answer to a player's request, wherever it runs."""
+    answer = dict(await room.handle(message))
+    answer.pop(AFTER, None)
+    return answer
 
 
 def _summary(record: Any, engine: PokerTournament) -> dict[str, Any]:
@@ -212,7 +222,7 @@ async def detail(
     payout table for the field, its tables, and whether the asker is registered."""
     engine, room = await _engine(state, request, tournament_id)
     record = await asyncio.to_thread(_db, state, lambda s: tournaments.get(s, tournament_id))
-    reading = room.reading() if room is not None else engine.level_reading()
+    reading = room.reading() if isinstance(room, TournamentRoom) else engine.level_reading()
     alive = engine.alive()
     me = await asyncio.to_thread(asker, request, state)
     prizes = engine.place_prizes() if engine.entries else ()
@@ -260,19 +270,19 @@ async def register(
     room = await rooms.room(tournament_id) if status == "running" else None
     with bound_to_first(body.key):
         if room is not None and room.running:
-            try:
-                entry = await room.register(login.name, key)
-            except tournaments.TournamentRefused as exc:
-                raise _refused(exc) from None
+            answer = await _ask(room, {"type": "register", "player": login.name, "key": key})
+            if answer["type"] == "refused":
+                raise _refused(tournaments.TournamentRefused(answer["reason"]))
+            entry_id = str(answer["entry"])
         else:
-            entry = await asyncio.to_thread(
+            entry_id = (await asyncio.to_thread(
                 _db,
                 state,
                 lambda s: tournaments.register(s, tournament_id, login.name, key),
-            )
+            )).entry_id
     started = await _start_if_full(state, rooms, tournament_id)
     balance = await asyncio.to_thread(_db, state, lambda s: queries.wallet(s, login.name))
-    return {"entry": entry.entry_id, "balance": balance, "status": "running" if started else status}
+    return {"entry": entry_id, "balance": balance, "status": "running" if started else status}
 
 
 async def _start_if_full(
@@ -321,7 +331,7 @@ async def seat(
     """The player's table and seat, and their view of it (their own hand)."""
     engine, room = await _engine(state, request, tournament_id)
     if room is not None:
-        view = room.view(login.name)
+        view = await _ask(room, {"type": "view", "player": login.name})
     else:
         view = {"status": engine.status, "entry": None, "table": None, "seat": None}
         entry = next(
@@ -369,7 +379,8 @@ async def act(
     """The player's action on their own hand when it is their turn."""
     _limit(login)
     room = await _room(request, state, tournament_id)
-    answer = await room.act(login.name, body.action, body.amount, body.cards)
+    answer = await _ask(room, {"type": "act", "player": login.name, "action": body.action,
+                               "amount": body.amount, "cards": body.cards})
     if answer["type"] == "refused":
         raise HTTPException(409, answer["reason"])
     return answer
@@ -382,7 +393,7 @@ async def back(
     """The player sitting out is back: the timer waits for them again."""
     _limit(login)
     room = await _room(request, state, tournament_id)
-    answer = await room.back(login.name)
+    answer = await _ask(room, {"type": "back", "player": login.name})
     if answer["type"] == "refused":
         raise HTTPException(409, answer["reason"])
     return answer
@@ -426,14 +437,16 @@ async def _buy(
     room = await _room(request, state, tournament_id)
     key = f"web:{login.name}:tournament:{body.key}"  # the entry's keys: one request a key
     with bound_to_first(body.key):
-        answer = await room.buy(login.name, what, key)
+        answer = await _ask(room, {"type": what, "player": login.name, "key": key})
     if answer["type"] == "refused":
         raise HTTPException(409, answer["reason"])
     return {**answer, "balance": await asyncio.to_thread(
         _db, state, lambda s: queries.wallet(s, login.name))}
 
 
-async def _room(request: Request, state: ServerState, tournament_id: int) -> TournamentRoom:
+async def _room(
+    request: Request, state: ServerState, tournament_id: int
+) -> TournamentRoom | RemoteRoom:
     record_status = await asyncio.to_thread(
         _db, state, lambda s: tournaments.get(s, tournament_id).status
     )
@@ -479,7 +492,8 @@ async def start(
         _db, state, lambda s: tournaments.start(s, tournament_id, state.rng, actor=login.name)
     )
     room = await rooms.room(tournament_id)
-    return {"id": tournament_id, "status": room.engine.status if room else "running"}
+    status = room.engine.status if isinstance(room, TournamentRoom) else "running"
+    return {"id": tournament_id, "status": status}
 
 
 @router.post("/api/staff/tournaments/{tournament_id}/cancel")
