@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, ValidationError
 
@@ -34,6 +34,17 @@ from pelisali.rules.loader import RuleDataError, data_dir, read_toml
 from pelisali.rules.schema import Names, Section, Strict
 
 _Pay = Annotated[int, Field(ge=0, le=10_000)]
+_File = TypeVar("_File", bound=Strict)
+
+
+def _validated(schema: type[_File], path: Path) -> _File:
+    """The rule file at ``path`` checked against ``schema``; its first error named."""
+    try:
+        return schema.model_validate(read_toml(path))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RuleDataError(f"{path}: key {where!r}: {first['msg']}") from None
 
 
 class _AnteBonus(Strict):
@@ -103,12 +114,7 @@ def load_three_card_poker(
     """Three Card Poker's rules with the file's tables, or the ``ante_bonus`` and
     ``pair_plus`` tables named (as a hall chooses)."""
     path = path or data_dir("banked") / "three-card-poker.toml"
-    try:
-        data = _ThreeCardFile.model_validate(read_toml(path))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RuleDataError(f"{path}: key {where!r}: {first['msg']}") from None
+    data = _validated(_ThreeCardFile, path)
     bonus_name, plus_name = ante_bonus or data.ante_bonus, pair_plus or data.pair_plus
     bonus = data.ante_bonus_tables.get(bonus_name)
     if bonus is None:
@@ -177,12 +183,7 @@ def load_red_dog(decks: int | None = None, pay_table: str | None = None,
                  path: Path | None = None) -> RedDogRules:
     """Red Dog's rules with the file's shoe and pay table, or those named."""
     path = path or data_dir("banked") / "red-dog.toml"
-    try:
-        data = _RedDogFile.model_validate(read_toml(path))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RuleDataError(f"{path}: key {where!r}: {first['msg']}") from None
+    data = _validated(_RedDogFile, path)
     shoe = data.decks if decks is None else decks
     if shoe not in data.shoe.allowed:
         listed = ", ".join(str(d) for d in data.shoe.allowed[:-1])
