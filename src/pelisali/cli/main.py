@@ -197,6 +197,22 @@ def simulate(
         fail("Missing option '--rounds'")
     if rounds <= 0:
         fail("--rounds must be positive")
+    if game.lower() == "three-card-poker":
+        if seats is not None or variant is not None:
+            fail("three-card-poker is simulated with one box; --seats and --variant do not apply")
+        from pelisali.analysis.banked_simulate import simulate_three_card
+        from pelisali.engine import IllegalMove
+
+        with progress_bar(as_json) as progress:
+            task = progress.add_task("simulating Three Card Poker", total=rounds)
+            try:
+                found = simulate_three_card(rounds, seed, parse_sets(sets),
+                                            progress=lambda n: progress.advance(task, n))
+            except IllegalMove as exc:
+                fail(str(exc))
+        _print_simulation(found, f"Three Card Poker: {rounds:,} rounds, seed {seed}, optimal "
+                                 "play, through the engine", as_json)
+        return
     from pelisali.engine import GAMES as ENGINE_GAMES
 
     if game in ENGINE_GAMES and game.lower() not in (*LEGACY_SIMULATIONS, *CARD_GAMES):

@@ -72,8 +72,19 @@ class _Cited(Strict):
     section: Section
 
 
+class _Play(Strict):
+    fold_loses_pair_plus: bool
+    section: Section
+
+
 class _Ranking(Strict):
     order: list[str]
+    section: Section
+
+
+class _Limits(Strict):
+    min: Annotated[int, Field(gt=0)]
+    max: Annotated[int, Field(gt=0)]
     section: Section
 
 
@@ -83,9 +94,10 @@ class _ThreeCardFile(Strict):
     section: Section
     ante_bonus: str
     pair_plus: str
+    limits: _Limits
     name: Names
     dealer: _Dealer
-    play: _Cited
+    play: _Play
     ranking: _Ranking
     ante_bonus_tables: dict[str, _AnteBonus]
     pair_plus_tables: dict[str, _PairPlus]
@@ -105,6 +117,8 @@ class ThreeCardRules:
     pair_plus: dict[str, int]
     qualifier: str
     sections: dict[str, str]
+    limits: tuple[int, int] = (100, 50_000)  # the least and the most on a bet, in cents
+    fold_loses_pair_plus: bool = True  # a box that folds its ante loses Pair Plus too
 
 
 @cache
@@ -129,7 +143,8 @@ def load_three_card_poker(
         plus.model_dump(exclude={"section"}), data.dealer.qualifies,
         {"game": data.section, "dealer": data.dealer.section, "play": data.play.section,
          "ranking": data.ranking.section, "ante_bonus": bonus.section,
-         "pair_plus": plus.section},
+         "pair_plus": plus.section, "limits": data.limits.section},
+        (data.limits.min, data.limits.max), data.play.fold_loses_pair_plus,
     )
 
 

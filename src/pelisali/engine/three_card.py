@@ -1,0 +1,441 @@
+"""Three Card Poker under the engine contract: ante, play, the ante bonus and Pair Plus.
+
+Standard rules (RAY 2016 1.4.1.2 names the game; its text is not in the rulebook as
+extracted; :mod:`pelisali.games.three_card_poker` holds the ranking and the returns).
+A round: every seat places an ante, a Pair Plus bet or both
+(:class:`~pelisali.engine.wager.PlaceBet` on ``ante`` or ``pair-plus``) and says it is
+done; then the cards are chance nodes, one card at a time from the one deck: three to
+each box with a bet, in seat order, then three to the dealer, face down. Each box with
+an ante then plays (a play bet equal to the ante) or folds, losing the ante and, as the
+world's tables have it (rule data ``fold_loses_pair_plus``), its Pair Plus. The dealer's
+cards are turned and every bet is settled with the returns the exact odds count
+(:func:`~pelisali.games.three_card_poker.ante_play_return`,
+:func:`~pelisali.games.three_card_poker.pair_plus_return`): every payout is whole, so no
+cent is rounded. A seat sees its own cards and, once every box has decided, the dealer's.
+
+>>> from pelisali.engine import Seats
+>>> state = ThreeCardEngine().new_state(Seats(1))
+>>> for move in ["bet ante 1000", "bet pair-plus 500", "done",
+...              "7s", "8s", "9s", "Kd", "9d", "2h", "play"]:
+...     state = state.apply(move).state
+>>> state.is_terminal(), state.returns()  # ante 1 + bonus 5, play 1, Pair Plus 40: in cents
+(True, (27000,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from pelisali.cards import DECK
+from pelisali.engine.contract import (
+    CHANCE,
+    Action,
+    ChanceOutcome,
+    Event,
+    Game,
+    IllegalMove,
+    Move,
+    Seats,
+    State,
+    Step,
+)
+from pelisali.engine.wager import EndBetting, PlaceBet
+from pelisali.games.round import Limits, RoundError
+from pelisali.games.three_card_poker import (
+    ante_bonus,
+    category,
+    pair_plus_return,
+    qualifies,
+    rank_of,
+)
+from pelisali.money import format_cents
+from pelisali.rules.banked import ThreeCardRules, load_three_card_poker
+
+SPOTS = ("ante", "pair-plus")
+"""The bets a seat places before the deal; the play bet is made after it."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """The box plays on: a play bet equal to its ante."""
+
+    def text(self) -> str:
+        return "play"
+
+
+@dataclass(frozen=True)
+class Fold:
+    """The box folds: its ante is lost, and its Pair Plus where the rule data says so."""
+
+    def text(self) -> str:
+        return "fold"
+
+
+@dataclass(frozen=True)
+class ThreeCardBet:
+    """A bet of a round: ``spot`` is ``ante``, ``pair-plus`` or ``play``."""
+
+    bet_id: int
+    seat: int
+    spot: str
+    stake: int
+
+
+@dataclass(frozen=True)
+class ThreeCardSettlement:
+    """How a bet ended: ``paid`` whole cents back (stake included) and ``result``
+    (``win``, ``lose``, ``push``, ``fold``; an ante's bonus is named in it)."""
+
+    bet_id: int
+    seat: int
+    spot: str
+    stake: int
+    paid: int
+    result: str
+
+
+class ThreeCardEngine(Game):
+    """Three Card Poker with its tables (the ante bonus, Pair Plus) and limits.
+
+    >>> ThreeCardEngine.from_settings({"pair_plus": "1-3-6-30-40"}).rules.pair_plus["flush"]
+    3
+    """
+
+    family: ClassVar[str] = "three-card-poker"
+    max_seats = 7  # boxes at the table: 7 x 3 + 3 cards, well within one deck
+
+    def __init__(self, game_id: str = "three-card-poker", rules: ThreeCardRules | None = None,
+                 limits: Limits | None = None) -> None:
+        self.game_id = game_id
+        self.rules = rules or load_three_card_poker()
+        self.limits = limits or Limits(*self.rules.limits)
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
+                      game_id: str = "three-card-poker") -> ThreeCardEngine:
+        """The game with a hall's tables (``ante_bonus``, ``pair_plus``), as ``--set``
+        gives them; an unknown setting or table is an :class:`IllegalMove`."""
+        from pelisali.rules.loader import RuleDataError
+
+        chosen = dict(settings or {})
+        unknown = set(chosen) - {"ante_bonus", "pair_plus"}
+        if unknown:
+            raise IllegalMove(f"Three Card Poker has no setting {sorted(unknown)[0]!r}; "
+                              f"settings: ante_bonus, pair_plus")
+        try:
+            rules = load_three_card_poker(str(chosen.get("ante_bonus") or "") or None,
+                                          str(chosen.get("pair_plus") or "") or None)
+        except RuleDataError as exc:
+            raise IllegalMove(str(exc)) from None
+        return cls(game_id, rules)
+
+    def title(self) -> str:
+        return "Three Card Poker"
+
+    def new_state(self, seats: Seats) -> ThreeCardState:
+        self.check_seats(seats)
+        if seats.stacks:
+            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
+        return ThreeCardState(self, seats.count, DECK, done=(False,) * seats.count,
+                              boxes=((),) * seats.count, decisions=(None,) * seats.count)
+
+    def spot(self, text: str) -> str:
+        """The bet named ``text``; :class:`IllegalMove` if there is none such."""
+        key = text.strip().lower().replace("_", "-")
+        if key not in SPOTS:
+            raise IllegalMove(f"Three Card Poker has no bet {text!r} before the deal; "
+                              f"bets: {', '.join(SPOTS)}")
+        return key
+
+
+@dataclass(frozen=True)
+class ThreeCardState(State):
+    """A round: the bets, the cards left, each box's cards, the dealer's, the decisions and
+    then the settlements."""
+
+    game: ThreeCardEngine
+    seats: int
+    deck: tuple[str, ...]  # the cards not yet dealt, in deck order
+    bets: tuple[ThreeCardBet, ...] = ()
+    done: tuple[bool, ...] = ()
+    boxes: tuple[tuple[str, ...], ...] = ()
+    dealer: tuple[str, ...] = ()
+    decisions: tuple[str | None, ...] = ()  # "play" or "fold" for each box with an ante
+    settlements: tuple[ThreeCardSettlement, ...] = ()
+    history: tuple[Move, ...] = field(default=())
+
+    # -- who is in ---------------------------------------------------------------------
+    def _stake(self, seat: int, spot: str) -> int:
+        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == spot)
+
+    def _in_play(self) -> list[int]:
+        """The boxes dealt cards: those with a bet, in seat order."""
+        return sorted({b.seat for b in self.bets})
+
+    def _deciding(self) -> list[int]:
+        """The boxes with an ante still to play or fold, in seat order."""
+        return [s for s in self._in_play()
+                if self._stake(s, "ante") and self.decisions[s] is None]
+
+    def _next_box(self) -> int | None:
+        """The box (``-1``: the dealer) the next card goes to, or ``None`` when all are dealt."""
+        for seat in self._in_play():
+            if len(self.boxes[seat]) < 3:
+                return seat
+        return -1 if len(self.dealer) < 3 else None
+
+    def revealed(self) -> bool:
+        """Whether the dealer's cards are turned: once every box has decided."""
+        return len(self.dealer) == 3 and not self._deciding()
+
+    # -- who moves ---------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        if not all(self.done):
+            return self.done.index(False)
+        if not self.bets or self.settlements:
+            return None
+        if self._next_box() is not None:
+            return CHANCE
+        deciding = self._deciding()
+        return deciding[0] if deciding else None
+
+    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
+        if self.to_move() != CHANCE:
+            return ()
+        share = Fraction(1, len(self.deck))
+        return tuple((ChanceOutcome(card), share) for card in self.deck)
+
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        if self.to_move() != CHANCE:
+            return (), (), 1
+        return tuple(ChanceOutcome(c) for c in self.deck), (1,) * len(self.deck), len(self.deck)
+
+    def can_come_up(self, outcome: ChanceOutcome) -> bool:
+        return self.to_move() == CHANCE and outcome.label in self.deck
+
+    # -- what may happen ---------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        mover = self.to_move()
+        if mover is None or mover == CHANCE:
+            return ()
+        if all(self.done):
+            return (Play(), Fold())
+        limits = self.game.limits
+        out: list[Action] = []
+        for spot in SPOTS:
+            already = self._stake(mover, spot)
+            if already >= limits.maximum:
+                continue
+            low = max(1, limits.minimum - already)
+            out.append(PlaceBet(spot, low))
+            if limits.maximum - already != low:
+                out.append(PlaceBet(spot, limits.maximum - already))
+        out.append(EndBetting())
+        return tuple(out)
+
+    def parse_action(self, text: str) -> Action:
+        words = text.split()
+        if words == ["done"]:
+            return EndBetting()
+        if words == ["play"]:
+            return Play()
+        if words == ["fold"]:
+            return Fold()
+        if len(words) == 3 and words[0] == "bet":
+            if not words[2].isdigit():
+                raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
+            return PlaceBet(self.game.spot(words[1]), int(words[2]))
+        raise IllegalMove(f"{text!r} is not an action here: 'bet ante|pair-plus CENTS', "
+                          f"'done', 'play' or 'fold'")
+
+    def _check_action(self, action: Action) -> None:
+        if isinstance(action, Play | Fold):
+            if not all(self.done):
+                raise IllegalMove("a box plays or folds once its cards are dealt")
+            return
+        if all(self.done):
+            raise IllegalMove("no more bets: play or fold")
+        if isinstance(action, EndBetting):
+            return
+        if not isinstance(action, PlaceBet):
+            raise IllegalMove(f"{action.text()!r} is not an action of Three Card Poker")
+        self._accept(action)
+
+    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
+        """(accepted, returned): the limits hold for a seat's whole stake on a bet (RAY 1.1)."""
+        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
+            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
+        spot = self.game.spot(bet.spot)
+        seat = self.to_move()
+        if seat is None or seat == CHANCE:
+            raise IllegalMove("no seat is to act")
+        try:
+            return self.game.limits.accept(bet.stake, self._stake(seat, spot), spot)
+        except RoundError as error:
+            raise IllegalMove(str(error)) from None
+
+    def _apply(self, action: Action) -> Step:
+        mover = self.to_move()
+        if mover is None:
+            raise IllegalMove("the round is over; nothing more can happen")
+        history = (*self.history, Move(mover, action))
+        if isinstance(action, ChanceOutcome):
+            return self._deal(action.label, history)
+        if isinstance(action, PlaceBet):
+            accepted, returned = self._accept(action)
+            bet = ThreeCardBet(len(self.bets) + 1, mover, self.game.spot(action.spot), accepted)
+            text = f"seat {mover}: {format_cents(accepted)} on {bet.spot}"
+            if returned:
+                text += f"; {format_cents(returned)} over the table maximum is void and returned"
+            return Step(replace(self, bets=(*self.bets, bet), history=history),
+                        (Event("bet", text, (mover,)),))
+        if isinstance(action, EndBetting):
+            done = tuple(True if i == mover else d for i, d in enumerate(self.done))
+            state = replace(self, done=done, history=history)
+            events = [Event("done", f"seat {mover} places no more bets", (mover,))]
+            if all(done):
+                events.append(Event("no-more-bets", "no more bets" if self.bets
+                                    else "no bets: no round is dealt"))
+            return Step(state, tuple(events))
+        if not isinstance(action, Play | Fold):
+            raise IllegalMove(f"{action.text()!r} is not an action of Three Card Poker")
+        decisions = tuple(action.text() if i == mover else d
+                          for i, d in enumerate(self.decisions))
+        state = replace(self, decisions=decisions, history=history)
+        events = [Event(action.text(), f"seat {mover} {action.text()}s", (mover,))]
+        if isinstance(action, Play):
+            ante = self._stake(mover, "ante")
+            state = replace(state, bets=(*self.bets,
+                                         ThreeCardBet(len(self.bets) + 1, mover, "play", ante)))
+            events[0] = Event("play", f"seat {mover} plays: {format_cents(ante)} on play",
+                              (mover,))
+        if state.to_move() is None:
+            state, settled = state._settle()
+            events += settled
+        return Step(state, tuple(events))
+
+    def _deal(self, card: str, history: tuple[Move, ...]) -> Step:
+        box = self._next_box()
+        if box is None or card not in self.deck:
+            raise IllegalMove(f"{card!r} cannot come up now")
+        deck = tuple(c for c in self.deck if c != card)
+        if box == -1:
+            state = replace(self, deck=deck, dealer=(*self.dealer, card), history=history)
+            event = Event("card", "a card to the dealer, face down")
+        else:
+            boxes = tuple((*cards, card) if i == box else cards
+                          for i, cards in enumerate(self.boxes))
+            state = replace(self, deck=deck, boxes=boxes, history=history)
+            event = Event("card", f"{card} to seat {box}", (box,), private=True)
+        events = [event]
+        if state.to_move() is None:  # no box with an ante: Pair Plus alone is settled
+            state, settled = state._settle()
+            events += settled
+        return Step(state, tuple(events))
+
+    def _settle(self) -> tuple[ThreeCardState, list[Event]]:
+        rules, dealer = self.game.rules, self.dealer
+        qualified = qualifies(dealer)
+        events = [Event("dealer", f"dealer {' '.join(dealer)} ({category(dealer)}"
+                                  f"{'' if qualified else ', does not qualify'})")]
+        out: list[ThreeCardSettlement] = []
+        for bet in self.bets:
+            cards = self.boxes[bet.seat]
+            paid, result = self._bet_return(bet, cards, qualified, rules)
+            out.append(ThreeCardSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid,
+                                           result))
+            events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: {result}, "
+                                           f"{format_cents(paid)} back", (bet.seat,),
+                                private=True))
+        return replace(self, settlements=tuple(out)), events
+
+    def _bet_return(self, bet: ThreeCardBet, cards: tuple[str, ...], qualified: bool,
+                    rules: ThreeCardRules) -> tuple[int, str]:
+        """(paid back, result) of one bet: the sums of
+        :func:`~pelisali.games.three_card_poker.ante_play_return` split bet by bet."""
+        folded = self.decisions[bet.seat] == "fold"
+        if bet.spot == "pair-plus":
+            if folded and rules.fold_loses_pair_plus:
+                return 0, "fold"
+            net = pair_plus_return(cards, rules)
+            return (bet.stake * (1 + net), "win" if net > 0 else "lose")
+        if folded:
+            return 0, "fold"
+        mine, theirs = rank_of(cards), rank_of(self.dealer)
+        if not qualified:
+            net, result = (1, "win") if bet.spot == "ante" else (0, "push")
+        else:
+            net = 1 if mine > theirs else -1 if mine < theirs else 0
+            result = {1: "win", -1: "lose", 0: "push"}[net]
+        if bet.spot == "ante":
+            bonus = ante_bonus(cards, rules)
+            if bonus:
+                return bet.stake * (1 + net + bonus), f"{result}, ante bonus {bonus}:1"
+        return bet.stake * (1 + net), result
+
+    # -- what a seat sees and what it came to -----------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Public: the phase, who is to move, the total staked, which boxes play; the
+        dealer's cards once turned, and every box's at the end. A seat also sees its own
+        cards, bets and settlements."""
+        mover = self.to_move()
+        shown = self.revealed() or bool(self.settlements)
+        out: dict[str, Any] = {
+            "game": self.game.game_id,
+            "to_move": "chance" if mover == CHANCE else mover,
+            "dealer": list(self.dealer) if shown else [],
+            "dealer_cards": len(self.dealer),
+            "dealer_hand": category(self.dealer) if shown else None,
+            "decisions": [d for d in self.decisions],
+            "on_table": sum(b.stake for b in self.bets),
+        }
+        if self.settlements:
+            out["boxes"] = {str(s): list(self.boxes[s]) for s in self._in_play()}
+        if seat is not None:
+            cards = self.boxes[seat]
+            out["cards"] = list(cards)
+            out["hand"] = category(cards) if len(cards) == 3 else None
+            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
+                           for b in self.bets if b.seat == seat]
+            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
+                                   "paid": s.paid, "result": s.result}
+                                  for s in self.settlements if s.seat == seat]
+        return out
+
+    def hidden_from(self, seat: int | None) -> frozenset[str]:
+        """The deck left; the dealer's cards until turned; the other boxes' cards until the
+        round is settled."""
+        hidden = set(self.deck)
+        if not (self.revealed() or self.settlements):
+            hidden |= set(self.dealer)
+        if not self.settlements:
+            for s, cards in enumerate(self.boxes):
+                if s != seat:
+                    hidden |= set(cards)
+        return frozenset(hidden)
+
+    def returns(self) -> tuple[int, ...]:
+        out = [0] * self.seats
+        for bet in self.bets:
+            out[bet.seat] -= bet.stake
+        for settled in self.settlements:
+            out[settled.seat] += settled.paid
+        return tuple(out)
+
+    def accounts(self) -> Mapping[str, int]:
+        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
+        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
+        out["house"] = sum(s.stake - s.paid for s in self.settlements)
+        return out
+
+
+def three_card_engines() -> dict[str, Game]:
+    """Three Card Poker with the rule data's tables.
+
+    >>> list(three_card_engines())
+    ['three-card-poker']
+    """
+    return {"three-card-poker": ThreeCardEngine()}
