@@ -9,7 +9,10 @@ one run, and the ratio of the times is the ratio per action. Times are CPU secon
 (``time.process_time``, a child's user and system time), which other work on a shared
 machine does not stretch as it stretches the wall clock. The actions a hand are
 set beside those of PokerKit's own random bots (``pokerkit_bots.py``) in each game;
-the command line's ``poker selfplay`` is timed as a process, start-up included.
+the command line's ``poker selfplay`` is timed as a process, start-up included. The
+engine alone is timed too: the same hands, recorded with their decks and actions,
+dealt again and played through ``PokerHand.act`` without the bots, as PokerKit replays
+them (draw games, whose reshuffled discards come from the generator, excepted).
 
     .venv/bin/python benchmarks/bench_selfplay.py [--hands N] [--cli-hands N]
                                                   [--repeat K] [--games G,...]
@@ -26,16 +29,21 @@ import subprocess
 import sys
 import time
 import warnings
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 from machine import cpu_line
 from pokerkit.notation import HandHistory
 from pokerkit_bots import decisions_per_hand
 
+from pelisali.poker.dealing import ShuffledCards
 from pelisali.poker.evaluate import rank_table, tables
 from pelisali.poker.rankings import high_value_of, omaha_best
 from pelisali.poker.selfplay import VARIANTS, selfplay
+from pelisali.poker.table import PokerHand
 
 GAMES = {"holdem": "six-handed no-limit hold'em", "omaha": "six-handed pot-limit Omaha",
          "stud": "seven-handed limit stud",
@@ -69,12 +77,93 @@ def measure(game: str, bot: str, hands: int, repeat: int) -> dict[str, float]:
                 for _state in history:
                     pass
         theirs = min(theirs, time.process_time() - start)
-    return {"actions_per_hand": result.actions / hands,
+    replay: dict[str, float] = {}
+    if variant.kind != "draw":  # a draw's reshuffled discards come from the generator
+        replayed, replay_actions = replay_seconds(game, record(game, bot, hands), repeat)
+        if replay_actions != result.actions:
+            raise RuntimeError(f"the recording holds {replay_actions} actions, "
+                               f"not {result.actions}")
+        replay = {"pelisali_replay_actions_per_second": result.actions / replayed,
+                  "replay_ratio": theirs / replayed}
+    return {**replay, "actions_per_hand": result.actions / hands,
             "pelisali_actions_per_second": result.actions / ours,
             "pokerkit_actions_per_second": result.actions / theirs,
             "pelisali_hands_per_second": hands / ours,
             "pokerkit_hands_per_second": hands / theirs,
             "ratio": theirs / ours}
+
+
+@dataclass
+class _Recorded:
+    """A hand as self-play dealt and played it: enough to replay it through the engine."""
+
+    stacks: list[int]
+    button: int
+    ante: int
+    bring_in: int
+    deck: list[str] = field(default_factory=list)
+    moves: list[tuple[str, Any]] = field(default_factory=list)  # act, discard, draw
+
+
+def record(game: str, bot: str, hands: int) -> list[_Recorded]:
+    """The ``hands`` hands self-play plays, each with its whole shuffled deck and the
+    bots' actions, caught by a subclass of the table engine (not timed)."""
+    import pelisali.poker.selfplay as module
+
+    kept: list[_Recorded] = []
+
+    class Recording(PokerHand):
+        def __post_init__(self) -> None:
+            kept.append(_Recorded(list(self.starting_stacks), self.button, self.ante,
+                                  self.bring_in))
+            super().__post_init__()
+            cards = self.cards
+            if not isinstance(cards, ShuffledCards):
+                raise TypeError("self-play deals from a shuffled deck")
+            kept[-1].deck = list(cards.shoe.cards)
+
+        def act(self, action: str, to: int | None = None, seat: int | None = None) -> None:
+            kept[-1].moves.append((action, to))
+            super().act(action, to, seat)
+
+        def discard(self, card: str, seat: int | None = None) -> None:
+            kept[-1].moves.append(("discard", card))
+            super().discard(card, seat)
+
+        def draw(self, discards: list[str] | tuple[str, ...] = (),
+                 seat: int | None = None) -> list[str]:
+            kept[-1].moves.append(("draw", list(discards)))
+            return super().draw(discards, seat)
+
+    with patch.object(module, "PokerHand", Recording):
+        selfplay(VARIANTS[game], hands, seed=1, players=seats(game), bots=(bot,))
+    return kept
+
+
+def replay_seconds(game: str, recorded: list[_Recorded], repeat: int) -> tuple[float, int]:
+    """The engine alone on the recorded hands: each dealt from its deck (``deck=``) and
+    played action by action, every action checked, as PokerKit replays a history.
+    Returns the best CPU seconds and the actions."""
+    variant = VARIANTS[game]
+    best = float("inf")
+    actions = sum(len(r.moves) for r in recorded)
+    for _ in range(repeat):
+        start = time.process_time()
+        for r in recorded:
+            hand = PokerHand(variant, r.stacks, r.button, 1, 2, deck=r.deck, ante=r.ante,
+                             bring_in=r.bring_in)
+            act = hand.act
+            for action, to in r.moves:
+                if action == "draw":
+                    hand.draw(to)
+                elif action == "discard":
+                    hand.discard(to)
+                else:
+                    act(action, to)
+            if not hand.finished:
+                raise RuntimeError("a replayed hand did not finish")
+        best = min(best, time.process_time() - start)
+    return best, actions
 
 
 def measure_cli(game: str, hands: int) -> dict[str, float]:
@@ -133,6 +222,10 @@ def main() -> None:
                   f"({f['pelisali_hands_per_second']:6,.0f} hands/s); PokerKit "
                   f"{f['pokerkit_actions_per_second']:7,.0f} actions/s "
                   f"({f['pokerkit_hands_per_second']:5,.0f} hands/s); ratio {f['ratio']:.1f}x")
+            if "replay_ratio" in f:
+                print(f"  {'':9s} the engine alone, replaying the same hands: pelisali "
+                      f"{f['pelisali_replay_actions_per_second']:8,.0f} actions/s; ratio "
+                      f"{f['replay_ratio']:.1f}x")
         if "cli" in figures and "plausible" in figures:
             cli, plausible = figures["cli"], figures["plausible"]
             assert isinstance(cli, dict) and isinstance(plausible, dict)

@@ -102,14 +102,18 @@ class SeededRng:
         """
         if n < 2:
             return []
-        _check_bound(n)
-        import numpy as np
+        bounds = _BOUNDS.get(n)
+        if bounds is None:
+            _check_bound(n)
+            import numpy as np
 
-        draws: list[int] = self._gen.integers(0, np.arange(n, 1, -1, dtype=np.int64)).tolist()
+            bounds = _BOUNDS[n] = np.arange(n, 1, -1, dtype=np.int64)
+        draws: list[int] = self._gen.integers(0, bounds).tolist()
         return draws
 
 
 MAX_BOUND = (1 << 63) - 1  # draws are int64
+_BOUNDS: dict[int, npt.NDArray[np.int64]] = {}  # a shuffle's bounds n, n - 1, ..., 2, by n
 
 
 def _check_bound(n: int) -> None:

@@ -21,9 +21,9 @@ Three sources:
 >>> scripted = DealtCards(["As", "Kd"])
 >>> scripted.deal(3), scripted.remaining
 (['As', 'Kd', '2c'], 49)
->>> scripted.reshuffle_in(["Ah", "7c"])
->>> scripted.remaining
-51
+>>> scripted.reshuffle_in(["As", "2c"])  # thrown cards back in: a draw's stub ran short
+>>> scripted.remaining, scripted.deal(1)
+(51, ['2d'])
 """
 
 from __future__ import annotations
@@ -125,32 +125,50 @@ class DealtCards:
             raise ShoeError(f"deck: {strangers[0]!r} is not a card of the 52-card deck")
         self.order = list(order)
         self.position = 0  # the next card of ``order``
-        self.stub = list(DECK)
+        # The stub in its order, cards dealt since it was last laid out left in place: what
+        # is in the stub is ``_left``, so a deal need not rebuild the list.
+        self._cards = list(DECK)
+        self._left = set(DECK)
+
+    @property
+    def stub(self) -> list[str]:
+        """The cards left, in their order."""
+        left = self._left
+        return [c for c in self._cards if c in left]
 
     @property
     def remaining(self) -> int:
-        return len(self.stub)
+        return len(self._left)
 
     def deal(self, n: int) -> list[str]:
-        if n > len(self.stub):
-            raise ShoeError(f"the stub holds {len(self.stub)} card(s), not {n}")
-        given = self.order[self.position:self.position + n]
-        left = set(self.stub)
-        for card in given:
-            if card not in left:
-                raise ShoeError(f"deck: {card} is not in the stub; it was dealt already")
-            left.discard(card)
-        out = given + [c for c in self.stub if c in left][:n - len(given)]
-        self.position += len(given)
-        taken = set(out)
-        self.stub = [c for c in self.stub if c not in taken]
+        left = self._left
+        if n > len(left):
+            raise ShoeError(f"the stub holds {len(left)} card(s), not {n}")
+        start = self.position
+        given = self.order[start:start + n]
+        if len(set(given)) != len(given) or not left.issuperset(given):
+            seen: set[str] = set()
+            for card in given:
+                if card not in left or card in seen:
+                    raise ShoeError(f"deck: {card} is not in the stub; it was dealt already")
+                seen.add(card)
+        self.position = start + len(given)
+        out = given
+        if len(given) < n:  # the rest from the stub, in its order
+            chosen = set(given)
+            out = given + [c for c in self._cards
+                           if c in left and c not in chosen][:n - len(given)]
+        left.difference_update(out)
         return out
 
     def reshuffle_in(self, cards: Sequence[str]) -> None:
-        self.stub.extend(cards)
+        left = self._left
+        self._cards = [c for c in self._cards if c in left] + list(cards)
+        left.update(cards)
 
     def new_deck(self) -> None:
-        self.stub = list(DECK)
+        self._cards = list(DECK)
+        self._left = set(DECK)
 
 
 class CardsNeeded(Exception):

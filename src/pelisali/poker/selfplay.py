@@ -41,6 +41,7 @@ from pelisali.rules.poker import POKER_GAME_IDS, load_poker_rules
 _INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index in the deck
 _RANK = {card: i >> 2 for i, card in enumerate(DECK)}  # 0 deuce ... 12 ace
 _BIT = {card: 1 << (i >> 2) for i, card in enumerate(DECK)}  # a card's bit in a rank mask
+_SUIT_ONE = {card: 1 << 4 * (i & 3) for i, card in enumerate(DECK)}  # one in its suit's nibble
 _STRAIGHTS = bytes(straight_top(mask) >= 0 for mask in range(1 << 13))  # by rank mask
 
 VARIANTS: dict[str, PokerVariant] = {
@@ -157,18 +158,17 @@ def _made_category_of(cards: list[str]) -> int:
     """:func:`made_category` of the cards themselves, without their indices."""
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"a hand is 5 to 7 cards, not {len(cards)}")
-    mask = repeats = 0
+    mask = repeats = suits = 0
     for c in cards:
         bit = _BIT[c]
         if mask & bit:
             repeats += 1
         mask |= bit
-    if repeats >= 2 or _STRAIGHTS[mask]:  # two pair or better, or a straight
+        suits += _SUIT_ONE[c]
+    # two pair or better, a straight, or a flush: a suit's count of five or more (a
+    # nibble of ``suits``, at most 7) sets the nibble's top bit once 3 is added
+    if repeats >= 2 or _STRAIGHTS[mask] or (suits + 0x3333) & 0x8888:
         return 2
-    suits = [c[1] for c in cards]
-    if (suits.count("c") >= 5 or suits.count("d") >= 5 or suits.count("h") >= 5
-            or suits.count("s") >= 5):
-        return 2  # a flush
     return repeats
 
 
@@ -267,18 +267,20 @@ def _plausible(hand: PokerHand, chooser: random.Random, strength: int) -> tuple[
     """:func:`plausible_action` for a hand of the given :func:`_strength`."""
     legal = hand.legal()
     raise_min = legal.raise_min
-    can_raise = raise_min is not None and raises_this_street(hand) < MAX_RAISES
     draw = chooser.random()
+    # Whether a raise is open is asked only when the draw would raise (the rarer case).
     if not (legal.fold or legal.check):  # the bring-in: post it or complete
-        if can_raise and draw < _RAISE[strength]:
+        if draw < _RAISE[strength] and raise_min is not None and (
+                raises_this_street(hand) < MAX_RAISES):
             return "raise", raise_min
         return "call", None
     if legal.check:
         bet = (_BET_FIRST if hand.street == 0 else _BET_LATER)[strength]
-        if can_raise and draw < bet:
+        if draw < bet and raise_min is not None and raises_this_street(hand) < MAX_RAISES:
             return "raise", _raise_to(hand, legal, _size(chooser))
         return "check", None
-    if can_raise and draw < _RAISE[strength]:
+    if draw < _RAISE[strength] and raise_min is not None and (
+            raises_this_street(hand) < MAX_RAISES):
         return "raise", _raise_to(hand, legal, _size(chooser))
     call = _CHEAP_CALL if strength == 0 and legal.call <= hand.big_blind else _CALL[strength]
     if draw < _RAISE[strength] + call:

@@ -224,12 +224,13 @@ class PokerHand:
         if self.deck is not None:  # the given cards first, the rest after them in deck order
             if not isinstance(self.cards, _NoCards):
                 raise PokerError("give the hand cards= or deck=, not both")
-            strangers = [c for c in self.deck if c not in DECK]
-            if strangers:
-                raise PokerError(f"deck: {strangers[0]!r} is not a card of the 52-card deck")
-            twice = [c for i, c in enumerate(self.deck) if c in self.deck[:i]]
-            if twice:
-                raise PokerError(f"deck: a 1-deck shoe cannot hold {twice[0]} that often")
+            seen: set[str] = set()
+            for card in self.deck:
+                if card not in _INDEX:
+                    raise PokerError(f"deck: {card!r} is not a card of the 52-card deck")
+                if card in seen:
+                    raise PokerError(f"deck: a 1-deck shoe cannot hold {card} that often")
+                seen.add(card)
             self.cards = DealtCards(self.deck)
         elif isinstance(self.cards, _NoCards):
             self.cards.deal(0)  # refused: a hand needs its cards
@@ -746,14 +747,14 @@ class PokerHand:
         if pending and pending[0] == actor:
             pending.pop(0)
         stacks, folded = self.stacks, self.folded
-        # Only the actor's chips and cards changed: the others still pending can still act.
+        # Only the actor's chips and cards changed: the others still pending can still act
+        # (a seat is made pending only while in the hand with chips).
         if (folded[actor] or stacks[actor] <= 0) and actor in pending:
             pending.remove(actor)
         # Nobody left to bet against: the one player with chips who owes nothing is not
-        # asked to check (PokerKit and the card rooms agree). Two pending players able to
-        # bet settle it at once.
-        if pending and not (len(pending) > 1 and not folded[pending[0]] and stacks[pending[0]] > 0
-                            and not folded[pending[1]] and stacks[pending[1]] > 0):
+        # asked to check (PokerKit and the card rooms agree). Two pending players, both able
+        # to bet, settle it at once.
+        if len(pending) == 1:
             able, count = -1, 0  # players with chips: none, one (``able``) or more
             for s in range(len(folded)):
                 if not folded[s] and stacks[s] > 0:
