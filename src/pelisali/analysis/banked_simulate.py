@@ -1,5 +1,6 @@
-"""Simulation of Three Card Poker through its engine, played by the optimal rule, set
-beside the exact house edges of :func:`pelisali.games.three_card_poker.exact`.
+"""Simulation of Three Card Poker and Red Dog through their engines, played by the
+optimal rule, set beside the exact house edges of
+:func:`pelisali.games.three_card_poker.exact` and :func:`pelisali.games.red_dog.exact`.
 
 Every round is one box betting an ante and Pair Plus of :data:`STAKE` cents, dealt
 card by card from the engine's own chance nodes with a seeded generator, playing
@@ -7,7 +8,9 @@ queen-six-four or better and folding the rest (:func:`optimal_policy`). The ante
 the return per ante of the ante and play bets together (what the play bet adds counted
 against the ante, as the house edge per ante is); the Pair Plus row its own return. A
 fold loses Pair Plus too, but the rule folds only high cards, which Pair Plus loses
-anyway, so its exact edge stands.
+anyway, so its exact edge stands. A Red Dog round is one seat's ante of :data:`STAKE`
+from a fresh shoe, raised by the whole ante where
+:func:`~pelisali.games.red_dog.should_raise` says so (:func:`red_dog_policy`).
 
 >>> result = simulate_three_card(200, seed=1)
 >>> [row.bet for row in result.rows], result.rounds
@@ -19,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from pelisali.analysis.simulate import SimResult, SimRow
-from pelisali.engine.contract import CHANCE, Action, Seats, State, sample_chance
+from pelisali.engine.contract import CHANCE, Action, Game, Seats, State, sample_chance
+from pelisali.engine.red_dog import Raise, RedDogEngine, RedDogState, Stand
 from pelisali.engine.three_card import Fold, Play, ThreeCardEngine, ThreeCardState
 from pelisali.engine.wager import EndBetting, PlaceBet
+from pelisali.games import red_dog
 from pelisali.games.three_card_poker import PLAY_AT_LEAST, exact, rank_of
 from pelisali.rng import SeededRng
 
@@ -64,31 +69,77 @@ def simulate_three_card(rounds: int, seed: int,
     engine = ThreeCardEngine.from_settings(settings)
     rules = engine.rules
     found = exact(rules.ante_bonus_table, rules.pair_plus_table)
+    sums = _play(engine, optimal_policy, rounds, seed, progress, ("pair-plus",))
+    rows = [SimRow.from_sums("ante and play", "optimal: play Q-6-4 or better",
+                             1 - found.ante_edge, sums[0], sums[1], rounds, STAKE),
+            SimRow.from_sums("Pair Plus", rules.pair_plus_table, 1 - found.pair_plus_edge,
+                             sums[2], sums[3], rounds, STAKE)]
+    chosen = {"ante_bonus": rules.ante_bonus_table, "pair_plus": rules.pair_plus_table}
+    return SimResult("three-card-poker", "", chosen, rounds, seed, rows)
+
+
+def red_dog_policy(state: State) -> Action:
+    """The optimal play: an ante of :data:`STAKE`, and a raise of the whole ante on a
+    spread :func:`~pelisali.games.red_dog.should_raise` names (7 or more on 6 decks).
+
+    >>> from pelisali.engine import Seats
+    >>> state = RedDogEngine().new_state(Seats(1))
+    >>> for move in ["bet ante 100", "done", "2s", "Td"]:
+    ...     state = state.apply(move).state
+    >>> red_dog_policy(state).text()
+    'raise 100'
+    """
+    if not isinstance(state, RedDogState):
+        raise TypeError("this rule is Red Dog's")
+    seat = state.to_move()
+    if seat is None or seat == CHANCE:
+        raise ValueError("no seat is to decide")
+    if not all(state.done):
+        return PlaceBet("ante", STAKE) if not state.bets else EndBetting()
+    between = state.spread()
+    if between and red_dog.should_raise(between, state.game.rules):
+        return Raise(sum(b.stake for b in state.bets if b.seat == seat))
+    return Stand()
+
+
+def simulate_red_dog(rounds: int, seed: int, settings: Mapping[str, str | bool] | None = None,
+                     progress: Callable[[int], None] | None = None) -> SimResult:
+    """``rounds`` hands of one seat through the engine by :func:`red_dog_policy`, each from
+    a fresh shoe, with the exact return per ante beside the observed one."""
+    engine = RedDogEngine.from_settings(settings)
+    rules = engine.rules
+    found = red_dog.exact(rules.decks, rules.pay_table)
+    sums = _play(engine, red_dog_policy, rounds, seed, progress, ())
+    row = SimRow.from_sums("ante and raise", f"optimal: raise on a spread of "
+                           f"{found.raise_from} or more", 1 - found.edge, sums[0], sums[1],
+                           rounds, STAKE)
+    chosen: dict[str, str | bool] = {"decks": str(rules.decks), "pay_table": rules.pay_table}
+    return SimResult("red-dog", "", chosen, rounds, seed, [row])
+
+
+def _play(engine: Game, policy: Callable[[State], Action], rounds: int, seed: int,
+          progress: Callable[[int], None] | None, apart: tuple[str, ...]) -> list[int]:
+    """Play ``rounds`` rounds of one seat; the sums of each round's main value (paid back
+    less what was staked after the deal, per ante) and its square, then of the bets on
+    the ``apart`` spots (paid back) and their square."""
     rng = SeededRng(seed)
     seats = Seats(1)
-    ante_sum = ante_square = plus_sum = plus_square = 0
+    main_sum = main_square = side_sum = side_square = 0
     for number in range(rounds):
         state: State = engine.new_state(seats)
         while not state.is_terminal():
-            move = sample_chance(state, rng) if state.is_chance() else optimal_policy(state)
+            move = sample_chance(state, rng) if state.is_chance() else policy(state)
             state = state.apply(move).state
-        if not isinstance(state, ThreeCardState):
-            raise TypeError("the engine's rounds are Three Card Poker states")
-        ante_value = plus_value = 0  # paid back, less the play bet: per ante
-        for settled in state.settlements:
-            if settled.spot == "pair-plus":
-                plus_value += settled.paid
-            else:
-                ante_value += settled.paid - (settled.stake if settled.spot == "play" else 0)
-        ante_sum += ante_value
-        ante_square += ante_value * ante_value
-        plus_sum += plus_value
-        plus_square += plus_value * plus_value
+        main = side = 0
+        for settled in getattr(state, "settlements", ()):
+            if settled.spot in apart:
+                side += settled.paid
+            else:  # the play bet or the raise, made after the deal, counts against the ante
+                main += settled.paid - (0 if settled.spot == "ante" else settled.stake)
+        main_sum += main
+        main_square += main * main
+        side_sum += side
+        side_square += side * side
         if progress and (number % 1000 == 999 or number + 1 == rounds):
             progress(min(1000, number % 1000 + 1))
-    rows = [SimRow.from_sums("ante and play", "optimal: play Q-6-4 or better",
-                             1 - found.ante_edge, ante_sum, ante_square, rounds, STAKE),
-            SimRow.from_sums("Pair Plus", rules.pair_plus_table, 1 - found.pair_plus_edge,
-                             plus_sum, plus_square, rounds, STAKE)]
-    chosen = {"ante_bonus": rules.ante_bonus_table, "pair_plus": rules.pair_plus_table}
-    return SimResult("three-card-poker", "", chosen, rounds, seed, rows)
+    return [main_sum, main_square, side_sum, side_square]

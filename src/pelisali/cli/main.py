@@ -197,21 +197,25 @@ def simulate(
         fail("Missing option '--rounds'")
     if rounds <= 0:
         fail("--rounds must be positive")
-    if game.lower() == "three-card-poker":
+    if game.lower() in BANKED_SIMULATIONS:
         if seats is not None or variant is not None:
-            fail("three-card-poker is simulated with one box; --seats and --variant do not apply")
-        from pelisali.analysis.banked_simulate import simulate_three_card
+            fail(f"{game.lower()} is simulated with one seat; --seats and --variant do not "
+                 "apply")
+        from pelisali.analysis import banked_simulate
         from pelisali.engine import IllegalMove
 
+        title = BANKED_SIMULATIONS[game.lower()]
+        run = (banked_simulate.simulate_three_card if game.lower() == "three-card-poker"
+               else banked_simulate.simulate_red_dog)
         with progress_bar(as_json) as progress:
-            task = progress.add_task("simulating Three Card Poker", total=rounds)
+            task = progress.add_task(f"simulating {title}", total=rounds)
             try:
-                found = simulate_three_card(rounds, seed, parse_sets(sets),
-                                            progress=lambda n: progress.advance(task, n))
+                found = run(rounds, seed, parse_sets(sets),
+                            progress=lambda n: progress.advance(task, n))
             except IllegalMove as exc:
                 fail(str(exc))
-        _print_simulation(found, f"Three Card Poker: {rounds:,} rounds, seed {seed}, optimal "
-                                 "play, through the engine", as_json)
+        _print_simulation(found, f"{title}: {rounds:,} rounds, seed {seed}, optimal play, "
+                                 "through the engine", as_json)
         return
     from pelisali.engine import GAMES as ENGINE_GAMES
 
@@ -239,6 +243,7 @@ def simulate(
     _print_simulation(result, f"{engine.rules.name.en}: {rounds:,} rounds, seed {seed}", as_json)
 
 
+BANKED_SIMULATIONS = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog"}
 LEGACY_SIMULATIONS = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo")
 
 

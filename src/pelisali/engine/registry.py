@@ -13,6 +13,7 @@ from pelisali.engine.blackjack import blackjack_engines
 from pelisali.engine.chinese import chinese_engines
 from pelisali.engine.contract import Game, IllegalMove
 from pelisali.engine.poker import poker_engines
+from pelisali.engine.red_dog import red_dog_engines
 from pelisali.engine.slots import slot_engines
 from pelisali.engine.three_card import three_card_engines
 from pelisali.engine.wager import wager_engines
@@ -21,7 +22,7 @@ from pelisali.engine.wager import wager_engines
 def _build() -> dict[str, Game]:
     games: dict[str, Game] = {}
     for family in (wager_engines, baccarat_engines, blackjack_engines, poker_engines,
-                   chinese_engines, slot_engines, three_card_engines):
+                   chinese_engines, slot_engines, three_card_engines, red_dog_engines):
         games.update(family())
     return games
 
@@ -29,7 +30,7 @@ def _build() -> dict[str, Game]:
 GAMES: Mapping[str, Game] = MappingProxyType(_build())
 """Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
 ``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games, ``chinese``, the
-slots ``slot-fruit`` and ``slot-video`` and ``three-card-poker``."""
+slots ``slot-fruit`` and ``slot-video``, ``three-card-poker`` and ``red-dog``."""
 
 
 def game(game_id: str) -> Game:

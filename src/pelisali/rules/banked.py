@@ -168,6 +168,7 @@ class _RedDogFile(Strict):
     section: Section
     decks: Annotated[int, Field(ge=1, le=8)]
     pay_table: str
+    limits: _Limits
     name: Names
     ranks: _Ranking
     deal: _Cited
@@ -187,6 +188,7 @@ class RedDogRules:
     pays: dict[int, int]
     three_of_a_kind: int
     sections: dict[str, str]
+    limits: tuple[int, int] = (100, 50_000)  # the least and the most on the ante, in cents
 
     def pays_for(self, spread: int) -> int:
         """What a card between pays to one when ``spread`` ranks lie between the two."""
@@ -214,5 +216,6 @@ def load_red_dog(decks: int | None = None, pay_table: str | None = None,
         {1: table.spread_1, 2: table.spread_2, 3: table.spread_3, 4: table.spread_4_or_more},
         table.three_of_a_kind,
         {"game": data.section, "ranks": data.ranks.section, "deal": data.deal.section,
-         "shoe": data.shoe.section, "pays": table.section},
+         "shoe": data.shoe.section, "pays": table.section, "limits": data.limits.section},
+        (data.limits.min, data.limits.max),
     )

@@ -1,0 +1,395 @@
+"""Red Dog under the engine contract: one hand for the whole table, antes and raises.
+
+Standard rules (RAY 2016 1.4.2 names the game; its text is not in the rulebook as
+extracted; :mod:`pelisali.games.red_dog` holds the spread and the returns). A round:
+every seat bets an ante (:class:`~pelisali.engine.wager.PlaceBet` on ``ante``) and says
+it is done; two cards are dealt face up for the table, each a chance outcome from the
+shoe's composition (as a punto banco shoe deals). Consecutive ranks push every ante. A
+pair draws a third card at once: three of a kind pays 11:1, anything else pushes.
+Otherwise the spread is announced and each seat with an ante, in seat order, raises by
+up to its ante (:class:`Raise`) or stands (:class:`Stand`); then the third card is
+dealt and a card strictly between the two wins ante and raise by the spread's odds,
+any other loses both. Every payout is whole, so no cent is rounded; nothing is hidden.
+
+>>> from pelisali.engine import Seats
+>>> state = RedDogEngine().new_state(Seats(1))
+>>> for move in ["bet ante 1000", "done", "4s", "Td", "raise 1000", "7c"]:
+...     state = state.apply(move).state
+>>> state.is_terminal(), state.returns()   # spread 5 pays 1:1 on the ante and the raise
+(True, (2000,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from pelisali.engine.baccarat import ShoeChance, ShoeCounts, full_shoe, shoe_counts, take
+from pelisali.engine.contract import (
+    CHANCE,
+    Action,
+    ChanceOutcome,
+    Event,
+    Game,
+    IllegalMove,
+    Move,
+    Seats,
+    Step,
+)
+from pelisali.engine.wager import EndBetting, PlaceBet
+from pelisali.games.red_dog import ORDER, spread
+from pelisali.games.round import Limits, RoundError
+from pelisali.money import format_cents
+from pelisali.rules.banked import RedDogRules, load_red_dog
+
+
+@dataclass(frozen=True)
+class Raise:
+    """A raise of ``stake`` cents, up to the ante, after the spread is announced."""
+
+    stake: int
+
+    def text(self) -> str:
+        return f"raise {self.stake}"
+
+
+@dataclass(frozen=True)
+class Stand:
+    """No raise: the ante alone rides on the third card."""
+
+    def text(self) -> str:
+        return "stand"
+
+
+@dataclass(frozen=True)
+class RedDogBet:
+    """A bet of a round: ``spot`` is ``ante`` or ``raise``."""
+
+    bet_id: int
+    seat: int
+    spot: str
+    stake: int
+
+
+@dataclass(frozen=True)
+class RedDogSettlement:
+    """How a bet ended: ``paid`` whole cents back (stake included), ``result`` ``win``,
+    ``lose`` or ``push``."""
+
+    bet_id: int
+    seat: int
+    spot: str
+    stake: int
+    paid: int
+    result: str
+
+
+class RedDogEngine(Game):
+    """Red Dog with its shoe, pay table and limits.
+
+    >>> RedDogEngine.from_settings({"decks": "1"}).rules.decks
+    1
+    """
+
+    family: ClassVar[str] = "red-dog"
+    max_seats = 7
+
+    def __init__(self, game_id: str = "red-dog", rules: RedDogRules | None = None,
+                 limits: Limits | None = None) -> None:
+        self.game_id = game_id
+        self.rules = rules or load_red_dog()
+        self.limits = limits or Limits(*self.rules.limits)
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
+                      game_id: str = "red-dog") -> RedDogEngine:
+        """The game with a hall's ``decks`` and ``pay_table``, as ``--set`` gives them; an
+        unknown setting, shoe or table is an :class:`IllegalMove`."""
+        from pelisali.rules.loader import RuleDataError
+
+        chosen = dict(settings or {})
+        unknown = set(chosen) - {"decks", "pay_table"}
+        if unknown:
+            raise IllegalMove(f"Red Dog has no setting {sorted(unknown)[0]!r}; "
+                              f"settings: decks, pay_table")
+        decks_text = str(chosen.get("decks") or "")
+        if decks_text and not decks_text.isdigit():
+            raise IllegalMove(f"decks is a whole number, not {decks_text!r}")
+        try:
+            rules = load_red_dog(int(decks_text) if decks_text else None,
+                                 str(chosen.get("pay_table") or "") or None)
+        except RuleDataError as exc:
+            raise IllegalMove(str(exc)) from None
+        return cls(game_id, rules)
+
+    @property
+    def config(self) -> RedDogRules:
+        """The rules in force (their ``decks`` say whether a card's label names one card)."""
+        return self.rules
+
+    def title(self) -> str:
+        return "Red Dog"
+
+    def new_state(self, seats: Seats) -> RedDogState:
+        return self.new_round(seats)
+
+    def new_round(self, seats: Seats, shoe: Mapping[str, int] | None = None) -> RedDogState:
+        """A new hand dealt from ``shoe`` (card -> count); a full shoe when ``None``. The
+        shoe must hold the three cards a hand can need."""
+        self.check_seats(seats)
+        if seats.stacks:
+            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
+        decks = self.rules.decks
+        counts = shoe_counts(full_shoe(decks) if shoe is None else shoe, decks)
+        if sum(n for _, n in counts) < 3:
+            raise IllegalMove(f"a hand can need 3 cards; the shoe holds "
+                              f"{sum(n for _, n in counts)}")
+        return RedDogState(self, seats.count, counts, done=(False,) * seats.count,
+                           decisions=(None,) * seats.count)
+
+
+@dataclass(frozen=True)
+class RedDogState(ShoeChance):
+    """A hand: the antes, the shoe left, the cards dealt, the raises, the settlements."""
+
+    game: RedDogEngine
+    seats: int
+    shoe: ShoeCounts
+    bets: tuple[RedDogBet, ...] = ()
+    done: tuple[bool, ...] = ()
+    cards: tuple[str, ...] = ()
+    decisions: tuple[str | None, ...] = ()  # "raise" or "stand" for each seat with an ante
+    settlements: tuple[RedDogSettlement, ...] = ()
+    history: tuple[Move, ...] = field(default=())
+
+    # -- the hand ---------------------------------------------------------------------
+    def spread(self) -> int | None:
+        """The ranks between the first two cards (0 consecutive, None a pair), once dealt."""
+        return spread(self.cards[0], self.cards[1]) if len(self.cards) >= 2 else None
+
+    def _ante(self, seat: int) -> int:
+        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == "ante")
+
+    def _deciding(self) -> list[int]:
+        """Seats with an ante yet to raise or stand, once a spread is announced."""
+        if len(self.cards) != 2 or not self.spread():
+            return []
+        return [s for s in range(self.seats) if self._ante(s) and self.decisions[s] is None]
+
+    def _needs_card(self) -> bool:
+        if len(self.cards) < 2:
+            return True
+        if len(self.cards) == 3:
+            return False
+        between = self.spread()
+        return between is None or (between > 0 and not self._deciding())
+
+    # -- who moves ---------------------------------------------------------------------
+    def to_move(self) -> int | None:
+        if not all(self.done):
+            return self.done.index(False)
+        if not self.bets or self.settlements:
+            return None
+        deciding = self._deciding()
+        if deciding:
+            return deciding[0]
+        return CHANCE if self._needs_card() else None
+
+    # -- what may happen ---------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        mover = self.to_move()
+        if mover is None or mover == CHANCE:
+            return ()
+        if all(self.done):
+            ante = self._ante(mover)
+            return (Raise(1), Raise(ante), Stand()) if ante > 1 else (Raise(1), Stand())
+        limits = self.game.limits
+        already = self._ante(mover)
+        out: list[Action] = []
+        if already < limits.maximum:
+            low = max(1, limits.minimum - already)
+            out.append(PlaceBet("ante", low))
+            if limits.maximum - already != low:
+                out.append(PlaceBet("ante", limits.maximum - already))
+        out.append(EndBetting())
+        return tuple(out)
+
+    def parse_action(self, text: str) -> Action:
+        words = text.split()
+        if words == ["done"]:
+            return EndBetting()
+        if words == ["stand"]:
+            return Stand()
+        if len(words) == 2 and words[0] == "raise":
+            if not words[1].isdigit():
+                raise IllegalMove(f"a raise is a whole number of cents, not {words[1]!r}")
+            return Raise(int(words[1]))
+        if len(words) == 3 and words[0] == "bet":
+            if words[1].lower() != "ante":
+                raise IllegalMove(f"Red Dog has no bet {words[1]!r} before the deal; bets: ante")
+            if not words[2].isdigit():
+                raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
+            return PlaceBet("ante", int(words[2]))
+        raise IllegalMove(f"{text!r} is not an action here: 'bet ante CENTS', 'done', "
+                          f"'raise CENTS' or 'stand'")
+
+    def _check_action(self, action: Action) -> None:
+        if isinstance(action, Raise | Stand):
+            if not all(self.done):
+                raise IllegalMove("a raise or a stand comes once the spread is announced")
+            if isinstance(action, Raise):
+                self._check_raise(action)
+            return
+        if all(self.done):
+            raise IllegalMove("no more bets: raise or stand")
+        if isinstance(action, EndBetting):
+            return
+        if not isinstance(action, PlaceBet) or action.spot != "ante":
+            raise IllegalMove(f"{action.text()!r} is not an action of Red Dog")
+        self._accept(action)
+
+    def _check_raise(self, action: Raise) -> None:
+        seat = self.to_move()
+        if seat is None or seat == CHANCE:
+            raise IllegalMove("no seat is to act")
+        ante = self._ante(seat)
+        stake = action.stake
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 < stake <= ante:
+            raise IllegalMove(f"a raise is 1 cent to the ante ({format_cents(ante)}), "
+                              f"not {stake!r}")
+
+    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
+        """(accepted, returned): the limits hold for a seat's whole ante (RAY 1.1)."""
+        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
+            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
+        seat = self.to_move()
+        if seat is None or seat == CHANCE:
+            raise IllegalMove("no seat is to act")
+        try:
+            return self.game.limits.accept(bet.stake, self._ante(seat), "ante")
+        except RoundError as error:
+            raise IllegalMove(str(error)) from None
+
+    def _apply(self, action: Action) -> Step:
+        mover = self.to_move()
+        if mover is None:
+            raise IllegalMove("the round is over; nothing more can happen")
+        history = (*self.history, Move(mover, action))
+        if isinstance(action, ChanceOutcome):
+            return self._deal(action.label, history)
+        if isinstance(action, PlaceBet):
+            accepted, returned = self._accept(action)
+            bet = RedDogBet(len(self.bets) + 1, mover, "ante", accepted)
+            text = f"seat {mover}: {format_cents(accepted)} on the ante"
+            if returned:
+                text += f"; {format_cents(returned)} over the table maximum is void and returned"
+            return Step(replace(self, bets=(*self.bets, bet), history=history),
+                        (Event("bet", text, (mover,)),))
+        if isinstance(action, EndBetting):
+            done = tuple(True if i == mover else d for i, d in enumerate(self.done))
+            events = [Event("done", f"seat {mover} places no more bets", (mover,))]
+            if all(done):
+                events.append(Event("no-more-bets", "no more bets" if self.bets
+                                    else "no bets: no hand is dealt"))
+            return Step(replace(self, done=done, history=history), tuple(events))
+        if not isinstance(action, Raise | Stand):
+            raise IllegalMove(f"{action.text()!r} is not an action of Red Dog")
+        word = "raise" if isinstance(action, Raise) else "stand"
+        decisions = tuple(word if i == mover else d for i, d in enumerate(self.decisions))
+        state = replace(self, decisions=decisions, history=history)
+        if isinstance(action, Raise):
+            state = replace(state, bets=(*self.bets, RedDogBet(len(self.bets) + 1, mover,
+                                                               "raise", action.stake)))
+            event = Event("raise", f"seat {mover} raises {format_cents(action.stake)}",
+                          (mover,))
+        else:
+            event = Event("stand", f"seat {mover} stands", (mover,))
+        return Step(state, (event,))
+
+    def _deal(self, card: str, history: tuple[Move, ...]) -> Step:
+        if not self._needs_card() or card not in dict(self.shoe):
+            raise IllegalMove(f"{card!r} cannot come up now")
+        state = replace(self, shoe=take(self.shoe, card), cards=(*self.cards, card),
+                        history=history)
+        events = [Event("card", f"{card} (card {len(state.cards)})")]
+        if len(state.cards) == 2:
+            between = state.spread()
+            events.append(Event("spread", "a pair: a third card is dealt" if between is None
+                                else "consecutive: every ante pushes" if between == 0
+                                else f"spread {between}: it pays "
+                                     f"{self.game.rules.pays_for(between)}:1"))
+        if state.to_move() is None:
+            state, settled = state._settle()
+            events += settled
+        return Step(state, tuple(events))
+
+    def _settle(self) -> tuple[RedDogState, list[Event]]:
+        rules = self.game.rules
+        between = self.spread()
+        if between == 0:
+            net, result = 0, "push"
+        elif between is None:
+            trips = self.cards[2][0] == self.cards[0][0]
+            net, result = (rules.three_of_a_kind, "win") if trips else (0, "push")
+        else:
+            low, high = sorted(ORDER.index(c[0]) for c in self.cards[:2])
+            inside = low < ORDER.index(self.cards[2][0]) < high
+            net, result = (rules.pays_for(between), "win") if inside else (-1, "lose")
+        out = [RedDogSettlement(b.bet_id, b.seat, b.spot, b.stake, b.stake * (1 + net), result)
+               for b in self.bets]
+        events = [Event("settled", f"bet {s.bet_id} on the {s.spot}: {s.result}, "
+                                   f"{format_cents(s.paid)} back", (s.seat,), private=True)
+                  for s in out]
+        return replace(self, settlements=tuple(out)), events
+
+    # -- what a seat sees and what it came to -----------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Public: who is to move, the cards, the spread and what it pays, the decisions,
+        the total staked and the cards left in the shoe. A seat also sees its own bets
+        and settlements."""
+        mover = self.to_move()
+        between = self.spread()
+        out: dict[str, Any] = {
+            "game": self.game.game_id,
+            "to_move": "chance" if mover == CHANCE else mover,
+            "cards": list(self.cards),
+            "spread": between,
+            "pays": self.game.rules.pays_for(between) if between else None,
+            "decisions": list(self.decisions),
+            "on_table": sum(b.stake for b in self.bets),
+            "shoe_left": sum(n for _, n in self.shoe),
+        }
+        if seat is not None:
+            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
+                           for b in self.bets if b.seat == seat]
+            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
+                                   "paid": s.paid, "result": s.result}
+                                  for s in self.settlements if s.seat == seat]
+        return out
+
+    def hidden_from(self, seat: int | None) -> frozenset[str]:
+        return frozenset()  # every card is dealt face up; the shoe's order is chance's
+
+    def returns(self) -> tuple[int, ...]:
+        out = [0] * self.seats
+        for bet in self.bets:
+            out[bet.seat] -= bet.stake
+        for settled in self.settlements:
+            out[settled.seat] += settled.paid
+        return tuple(out)
+
+    def accounts(self) -> Mapping[str, int]:
+        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
+        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
+        out["house"] = sum(s.stake - s.paid for s in self.settlements)
+        return out
+
+
+def red_dog_engines() -> dict[str, Game]:
+    """Red Dog with the rule data's shoe and pay table.
+
+    >>> list(red_dog_engines())
+    ['red-dog']
+    """
+    return {"red-dog": RedDogEngine()}
