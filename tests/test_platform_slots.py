@@ -211,7 +211,9 @@ def test_a_pending_round_is_completed_after_24_hours_and_its_winnings_credited(
         free_spin(s, "video-ann", "ann", seen=1, rng=SeededRng(5), at=AT + timedelta(hours=1))
     with transaction(casino) as s:
         assert overdue_slot_rounds(s, AT + timedelta(hours=24, minutes=59)) == []
-        assert tables.recover(s) == []  # now: not due yet, even "after a restart"
+        # Not due yet, even "after a restart" (everything):
+        assert tables.recover(s, at=AT + timedelta(hours=24, minutes=59)) == []
+        assert tables.recover(s, everything=True, at=AT + timedelta(hours=24, minutes=59)) == []
         assert overdue_slot_rounds(s, AT + timedelta(hours=25)) == [round_id]
         what = complete_slot_round(s, round_id, SeededRng(8), AT + timedelta(hours=25))
         assert what == "settled, 9 free spins completed"

@@ -1061,15 +1061,16 @@ def void_card_round(session: Session, table_name: str, reason: str, actor: str) 
     return row.id
 
 
-def recover_card_rounds(session: Session, rng: Rng | None = None, everything: bool = False
-                        ) -> list[tuple[int, str]]:
+def recover_card_rounds(session: Session, rng: Rng | None = None, everything: bool = False,
+                        at: datetime | None = None) -> list[tuple[int, str]]:
     """Finish card rounds left waiting: those past their 24-hour deadline, or all of them
     (``everything``, at a restart). GGPoker house rules 2.3: pending bets are kept 24
     hours, then the system completes the game. An open punto banco round is dealt; a
     blackjack round is dealt if it was not, and then every unanswered insurance offer is
     declined and every open hand stands (the text names no default; standing takes no
-    card and no further stake) before the dealer plays and every bet is paid."""
-    now = now_utc()
+    card and no further stake) before the dealer plays and every bet is paid. ``at`` is
+    the clock (now by default)."""
+    now = at or now_utc()
     done: list[tuple[int, str]] = []
     rows = session.execute(
         select(RoundRow, GameTable).join(GameTable, GameTable.id == RoundRow.table_id)

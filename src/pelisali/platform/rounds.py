@@ -797,13 +797,13 @@ def finish_round(session: Session, round_id: int, rng: Rng | None = None) -> str
 
 
 def recover(session: Session, rng: Rng | None = None, everything: bool = False,
-            ) -> list[tuple[int, str]]:
-    """Finish rounds left open with bets: those past their 24-hour deadline, or all of
-    them (``everything``, at a restart after a crash), each as :func:`finish_round`
-    does."""
+            at: datetime | None = None) -> list[tuple[int, str]]:
+    """Finish rounds left open with bets: those past their 24-hour deadline at ``at``
+    (now by default), or all of them (``everything``, at a restart after a crash), each
+    as :func:`finish_round` does."""
     ids = (list(session.scalars(select(RoundRow.id).where(
         RoundRow.status.in_((*OPEN, DECIDING))).order_by(RoundRow.id)))
-        if everything else overdue(session))
+        if everything else overdue(session, at))
     done: list[tuple[int, str]] = []
     for round_id in ids:
         what = finish_round(session, round_id, rng)

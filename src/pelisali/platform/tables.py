@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -398,17 +399,17 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
     return rounds.void(session, table_name, reason, actor)
 
 
-def recover(session: Session, rng: Rng | None = None, everything: bool = False
-            ) -> list[tuple[int, str]]:
+def recover(session: Session, rng: Rng | None = None, everything: bool = False,
+            at: datetime | None = None) -> list[tuple[int, str]]:
     """Finish the rounds left open with bets at every table, as their rules say: those
-    past their 24-hour deadline, or all of them (``everything``: at a restart after a
-    crash; a slot round still waits its 24 hours). Each round's number and what became
-    of it."""
-    done = rounds.recover(session, rng, everything=everything)
-    done += card_rounds.recover_card_rounds(session, rng, everything=everything)
+    past their 24-hour deadline at ``at`` (now by default), or all of them
+    (``everything``: at a restart after a crash; a slot round still waits its 24
+    hours). Each round's number and what became of it."""
+    done = rounds.recover(session, rng, everything=everything, at=at)
+    done += card_rounds.recover_card_rounds(session, rng, everything=everything, at=at)
     # A slot round waits 24 hours for its player even across a restart (GGPoker RNG
     # slots 2.3): ``everything`` does not end it early.
-    done += slot_rounds.recover_slot_rounds(session, rng)
+    done += slot_rounds.recover_slot_rounds(session, rng, at)
     return sorted(done)
 
 
