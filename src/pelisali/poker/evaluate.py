@@ -40,10 +40,9 @@ from pelisali.poker.describe import describe
 from pelisali.poker.hands import (
     CATEGORIES,
     CATEGORY_SHIFT,
+    WHEEL,
     best_value_of_counts,
-    best_value_of_flush,
     five_of,
-    straight_top,
     value_category,
 )
 
@@ -75,7 +74,8 @@ def rank_multisets(n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]
     if n > 4:  # sorted rows: five of a rank show as equal entries four places apart
         rows = rows[~(rows[:, 4:] == rows[:, :-4]).any(axis=1)]
     keys = np.array(RANK_KEYS, dtype=np.int64)[rows].sum(axis=1)
-    if len(np.unique(keys)) != len(keys):
+    ordered = np.sort(keys)  # np.unique would import numpy.ma, a start-up cost
+    if (ordered[1:] == ordered[:-1]).any():
         raise AssertionError(f"rank keys collide for {n} cards")
     return rows, keys
 
@@ -150,7 +150,7 @@ def _five_rank_values(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
     shape = -np.sort(-counts, axis=1)  # the counts, largest first
     first, second = shape[:, 0], shape[:, 1]
     masks = (counts > 0).astype(np.int64) @ (1 << np.arange(13, dtype=np.int64))
-    tops = np.array([straight_top(m) for m in range(1 << 13)], dtype=np.int64)[masks]
+    tops = straight_tops()[masks]
     category = np.select(
         [first == 4, (first == 3) & (second == 2), tops >= 0, first == 3,
          (first == 2) & (second == 2), first == 2],
@@ -200,18 +200,54 @@ def best_of_fives(rows: npt.NDArray[np.int64],
 
 
 @cache
+def straight_tops() -> npt.NDArray[np.int64]:
+    """:func:`~pelisali.poker.hands.straight_top` of every 13-bit rank mask, built in
+    whole-array steps: the wheel first, each higher top overwriting the lower ones.
+
+    >>> from pelisali.poker.hands import straight_top
+    >>> straight_tops().tolist() == [straight_top(m) for m in range(1 << 13)]
+    True
+    """
+    masks = np.arange(1 << 13, dtype=np.int64)
+    tops = np.where(masks & WHEEL == WHEEL, 3, -1)
+    for top in range(4, 13):
+        window = 0b11111 << (top - 4)
+        tops = np.where(masks & window == window, top, tops)
+    return tops
+
+
+def _flush_values_by_mask() -> npt.NDArray[np.int32]:
+    """:func:`~pelisali.poker.hands.best_value_of_flush` of every rank mask of five or
+    more ranks (0 elsewhere): a straight flush by its top card, else the five highest
+    ranks, taken one highest bit at a time.
+
+    >>> from pelisali.poker.hands import best_value_of_flush
+    >>> values = _flush_values_by_mask()
+    >>> all(values[m] == (best_value_of_flush(m) if m.bit_count() >= 5 else 0)
+    ...     for m in range(1 << 13))
+    True
+    """
+    masks = np.arange(1 << 13, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(13)) & 1
+    value = np.full(len(masks), 5, dtype=np.int64)  # a flush, its five ranks below
+    left = masks.copy()
+    for _ in range(5):
+        highest = np.where(left > 0, np.log2(np.maximum(left, 1)).astype(np.int64), 0)
+        value = (value << 4) | highest
+        left = left & ~(1 << highest)
+    tops = straight_tops()
+    value = np.where(tops >= 0, (8 << CATEGORY_SHIFT) | (np.maximum(tops, 0) << 16), value)
+    return np.where(bits.sum(axis=1) >= 5, value, 0).astype(np.int32)
+
+
+@cache
 def tables() -> Tables:
-    """The flush tables (built once per process)."""
+    """The flush tables (built once per process, in whole-array steps)."""
+    keys = np.arange(1 << 12, dtype=np.int64)
     flush_suit = np.full(1 << 12, -1, dtype=np.int8)
-    for key in range(1 << 12):
-        for suit in range(4):
-            if (key >> (3 * suit)) & 7 >= 5:
-                flush_suit[key] = suit
-    flush_value = np.zeros(1 << 13, dtype=np.int32)
-    for mask in range(1 << 13):
-        if bin(mask).count("1") >= 5:
-            flush_value[mask] = best_value_of_flush(mask)
-    return Tables(flush_suit, flush_value)
+    for suit in range(4):
+        flush_suit = np.where((keys >> (3 * suit)) & 7 >= 5, suit, flush_suit).astype(np.int8)
+    return Tables(flush_suit, _flush_values_by_mask())
 
 
 _INDEX = {card: i for i, card in enumerate(DECK)}

@@ -25,8 +25,8 @@ from itertools import accumulate
 
 from pelisali.cards import DECK
 from pelisali.poker.dealing import ShuffledCards
+from pelisali.poker.evaluate import straight_tops
 from pelisali.poker.games import make_variant
-from pelisali.poker.hands import straight_top
 from pelisali.poker.table import (
     HOLDEM_LIMIT,
     HOLDEM_PL,
@@ -42,7 +42,7 @@ _INDEX = {card: i for i, card in enumerate(DECK)}  # a card's index in the deck
 _RANK = {card: i >> 2 for i, card in enumerate(DECK)}  # 0 deuce ... 12 ace
 _BIT = {card: 1 << (i >> 2) for i, card in enumerate(DECK)}  # a card's bit in a rank mask
 _SUIT_ONE = {card: 1 << 4 * (i & 3) for i, card in enumerate(DECK)}  # one in its suit's nibble
-_STRAIGHTS = bytes(straight_top(mask) >= 0 for mask in range(1 << 13))  # by rank mask
+_STRAIGHTS = (straight_tops() >= 0).tobytes()  # by rank mask: 1 where a straight is made
 
 VARIANTS: dict[str, PokerVariant] = {
     "holdem": make_variant("holdem"), "holdem-limit": HOLDEM_LIMIT,

@@ -627,19 +627,19 @@ class PokerHand:
         if to_call > stack:  # all-in to call
             to_call = stack
         if stack > to_call and self._level_acted[seat] < self.full_raises:
-            others_act = False
-            cover = 0  # the most an opponent still in could put in this street
+            # A raise needs an opponent still in with chips, and one who could put in more
+            # than the bet now; the first opponent often shows both, ending the search.
+            others_act = beyond = False
             for s in range(len(folded)):
                 if s != seat and not folded[s]:
                     other = stacks[s]
                     if other > 0:
                         others_act = True
-                    if commits[s] + other > cover:
-                        cover = commits[s] + other
-            if others_act:
-                # A raise needs an opponent who could put in more than the bet now.
-                if cover <= current:
-                    return _legal(to_call > 0, to_call == 0, to_call, None, None)
+                    if commits[s] + other > current:
+                        beyond = True
+                    if others_act and beyond:
+                        break
+            if others_act and beyond:
                 if (self.variant.openers and self.street == 0 and current == 0
                         and not self._has_openers(seat)):  # no openers: check (or fold)
                     return _legal(False, True, 0, None, None)

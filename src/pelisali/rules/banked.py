@@ -30,8 +30,8 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, ValidationError
 
+from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir, read_toml
-from pelisali.rules.schema import Names, Section, Strict
 
 _Pay = Annotated[int, Field(ge=0, le=10_000)]
 _File = TypeVar("_File", bound=Strict)

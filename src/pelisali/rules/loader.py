@@ -6,30 +6,22 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter, ValidationError
+if TYPE_CHECKING:
+    from pelisali.rules.schema import GameRules
 
-from pelisali.rules.schema import (
-    BlackjackRules,
-    BouleRules,
-    GameRules,
-    MoneyWheelRules,
-    PuntoBancoRules,
-    RouletteRules,
-    SicBoRules,
-    TuplanoppaRules,
-)
 
-_MODELS: dict[str, type[Any]] = {
-    "roulette": RouletteRules,
-    "boule": BouleRules,
-    "money-wheel": MoneyWheelRules,
-    "tuplanoppa": TuplanoppaRules,
-    "sic-bo": SicBoRules,
-    "blackjack": BlackjackRules,
-    "punto-banco": PuntoBancoRules,
-}
+@cache
+def _models() -> dict[str, type[Any]]:
+    """The table games' schemas by game, imported when a table game's rules are first
+    loaded (building them is a start-up cost the other kinds of rule file skip)."""
+    from pelisali.rules import schema
+
+    return {"roulette": schema.RouletteRules, "boule": schema.BouleRules,
+            "money-wheel": schema.MoneyWheelRules, "tuplanoppa": schema.TuplanoppaRules,
+            "sic-bo": schema.SicBoRules, "blackjack": schema.BlackjackRules,
+            "punto-banco": schema.PuntoBancoRules}
 
 
 class RuleDataError(ValueError):
@@ -64,11 +56,14 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def load_file(path: Path) -> GameRules:
     """Load one rule file, naming the file and the offending key on any error."""
+    from pydantic import TypeAdapter, ValidationError
+
     raw = read_toml(path)
     game = raw.get("game")
-    model = _MODELS.get(game) if isinstance(game, str) else None
+    models = _models()
+    model = models.get(game) if isinstance(game, str) else None
     if model is None:
-        raise RuleDataError(f"{path}: key 'game': must be one of {sorted(_MODELS)}, got {game!r}")
+        raise RuleDataError(f"{path}: key 'game': must be one of {sorted(models)}, got {game!r}")
     try:
         rules: GameRules = TypeAdapter(model).validate_python(raw)
     except ValidationError as exc:

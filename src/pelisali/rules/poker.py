@@ -24,8 +24,8 @@ from typing import Literal, get_args
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir, read_toml
-from pelisali.rules.schema import Names, Section, Strict
 
 # The order the commands list the games in.
 POKER_GAME_IDS = ("holdem", "pineapple", "crazy-pineapple", "helsinki", "omaha", "omaha-5",

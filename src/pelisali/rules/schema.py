@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from pelisali.money import Odds
-
-Section = Annotated[str, Field(min_length=3, description="rulebook section this value comes from")]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+from pelisali.rules.base import Names, Section, Strict
 
 
 def _check_odds(value: str) -> str:
@@ -27,12 +22,6 @@ def _check_bet_odds(value: str) -> str:
 OddsText = Annotated[str, AfterValidator(_check_odds)]
 # "device": paid at the multiplier a device draws each round (roulette G, H, I).
 BetOdds = Annotated[str, AfterValidator(_check_bet_odds)]
-
-
-class Names(Strict):
-    fi: str
-    sv: str
-    en: str
 
 
 class Limits(Strict):
@@ -85,7 +74,7 @@ class GameRulesBase(Strict):
     name: Names
     description: Names
     limits: Limits
-    settings: dict[str, Setting] = {}
+    settings: dict[str, Setting] = Field(default_factory=dict)
     void_rule: Literal["bets_stand_or_return", "respin"] = Field(
         default="bets_stand_or_return",
         description="after a void round: players may leave, change or take back their bets "

@@ -29,8 +29,8 @@ from typing import Literal
 
 from pydantic import Field, ValidationError, model_validator
 
+from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir, read_toml
-from pelisali.rules.schema import Names, Section, Strict
 
 SLOT_GAME_IDS = ("fruit", "video")
 MAX_STOPS = 64

@@ -34,8 +34,8 @@ from typing import TypeVar
 
 from pydantic import Field, ValidationError, model_validator
 
+from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir, read_toml
-from pelisali.rules.schema import Names, Section, Strict
 
 
 @dataclass(frozen=True)
