@@ -287,12 +287,11 @@ class PokerHand:
         n, order = self.variant.hole_cards, self._order_from(self._left_of(self.button))
         # A shuffled deck deals them in one go, as a seat at a time would (see stud's).
         dealt = self.cards.deal(n * len(order)) if type(self.cards) is ShuffledCards else None
-        hole, log, players, button = self.hole, self.log, self.players, self.button
-        for i, seat in enumerate(order):
+        hole, log = self.hole, self.log
+        for i, seat in enumerate(order):  # the i-th seat from the dealer's left is p(i + 1)
             cards = hole[seat] = (self.cards.deal(n) if dealt is None
                                   else dealt[i * n:(i + 1) * n])
-            # the seat's PHH number, as _phh gives it
-            log.append(f"d dh p{(seat - button - 1) % players + 1} {''.join(cards)}")
+            log.append(f"d dh p{i + 1} {''.join(cards)}")
         if self.variant.board_streets and self.variant.board_streets[0]:
             cards = self.cards.deal(self.variant.board_streets[0])  # Courchevel
             self.board.extend(cards)
@@ -303,25 +302,37 @@ class PokerHand:
         deck cannot give each a card, one community card is dealt face up for all
         (RAY 2016 1.4.1.1.10)."""
         down, up = self.variant.stud_streets[street]
-        live = [s for s in self._order_from(self._left_of(self.button)) if not self.folded[s]]
-        if self.cards.remaining < (down + up) * len(live):
+        folded = self.folded
+        # From the dealer's left, the k-th seat is PHH player k + 1 (as _phh gives it).
+        live = [(number, seat) for number, seat in
+                enumerate(self._order_from(self._left_of(self.button)), 1) if not folded[seat]]
+        n = down + up
+        if self.cards.remaining < n * len(live):
             card = self.cards.deal(1)
             self.board.extend(card)
             self.log.append(f"d db {card[0]}")
             return
-        hole, face_up, log, n = self.hole, self.up, self.log, down + up
-        players, button = self.players, self.button
+        hole, face_up, log = self.hole, self.up, self.log
         # A shuffled deck deals the street in one go, the cards each seat would get in turn;
         # other sources (chance, a given order) a seat at a time, so that a deal cut short
         # leaves the seats dealt so far with their cards.
-        dealt = self.cards.deal(n * len(live)) if type(self.cards) is ShuffledCards else None
-        for i, seat in enumerate(live):
-            cards = self.cards.deal(n) if dealt is None else dealt[i * n:(i + 1) * n]
+        if type(self.cards) is ShuffledCards:
+            dealt = self.cards.deal(n * len(live))
+            start = 0
+            for number, seat in live:
+                cards = dealt[start:start + n]
+                start += n
+                hole[seat] += cards
+                if up:
+                    face_up[seat] += cards[down:]
+                log.append(f"d dh p{number} {''.join(cards)}")
+            return
+        for number, seat in live:
+            cards = self.cards.deal(n)
             hole[seat] += cards
             if up:
                 face_up[seat] += cards[down:]
-            # the seat's PHH number, as _phh gives it
-            log.append(f"d dh p{(seat - button - 1) % players + 1} {''.join(cards)}")
+            log.append(f"d dh p{number} {''.join(cards)}")
 
     # -- seats -----------------------------------------------------------------------------
     @cached_property
