@@ -2,8 +2,10 @@
 real server: each opens the tournaments from the bottom bar, opens the sit & go and
 registers (the third entry fills it and it starts); each sees the level, the blinds,
 the time to the next level, the players left, the average stack and their own place and
-stack with their hole cards. One player acts on her turn with the page's buttons; the
-server's clock then runs the action timers out, the absent players sit out and bots
+stack with their hole cards. Each follows the tournament over its socket (the page
+stops reading it every two seconds), so when one player acts on her turn with the
+page's buttons the others' pages change by the socket's push alone. The server's clock
+then runs the action timers out, the absent players sit out and bots
 play them to the end, and every page shows the final ranking with the prizes, which
 the wallets received to the cent. On each phone nothing scrolls sideways and every
 target is at least 44 px. The test waits on the page's text and attributes, never on
@@ -56,6 +58,7 @@ def test_three_players_play_a_sit_and_go_to_its_prizes_on_phones(tmp_path: Path)
             expect(page.locator(".tour-board")).to_contain_text("1500")
             expect(page.locator(".tour-you")).to_contain_text("1500")
             expect(page.locator(".tour-hole > *")).to_have_count(2)
+            expect(page.locator("#tournaments-body")).to_have_attribute("data-follow", "socket")
             assert check_page(page, "tournament table", PHONE[0]) == []
 
         # whoever is to act presses a button of their own page
@@ -68,7 +71,14 @@ def test_three_players_play_a_sit_and_go_to_its_prizes_on_phones(tmp_path: Path)
                     choice = player.page.locator(
                         '.tour-actions button[data-action="check"], '
                         '.tour-actions button[data-action="fold"]').first
+                    others = [p.page for p in players if p is not player]
+                    before = [p.locator(".tour-seat").inner_text() for p in others]
                     choice.click()
+                    # with no polling, only the socket's push can redraw the others
+                    for other, seen in zip(others, before, strict=True):
+                        expect(other.locator("#tournaments-body")).to_have_attribute(
+                            "data-follow", "socket")
+                        expect(other.locator(".tour-seat")).not_to_have_text(seen)
                     acted = True
                     break
             if acted:

@@ -3,7 +3,11 @@
 // and one tournament's board (the level, the blinds, the time to the next level counting
 // down from the server's seconds, the players left, the average stack and the payouts);
 // while it runs, the player's own seat (place, stack, hole cards and, on their turn, the
-// actions), read again every two seconds; at the end the final ranking with the prizes.
+// actions); at the end the final ranking with the prizes. A registered player follows a
+// running tournament over its socket (/ws/tournaments/ID), which pushes a message each
+// time their table, the level or the standings change; the board is read again then.
+// Without the socket (a spectator, registration still open, or the socket down and
+// reconnecting with backoff) the board is read again every two seconds.
 
 import {
   $, addStrings, api, ApiError, cardEl, el, euros, setMessage, showView, state, t, uniqueKey,
@@ -62,6 +66,8 @@ addStrings({
 
 let timer = null;
 let poll = null;
+// The socket a registered player follows their running tournament on (null: none).
+let follow = null;
 // What the last request said, kept over the page's re-reads for a few seconds.
 let notice = { text: "", kind: "error", until: 0 };
 
@@ -76,35 +82,128 @@ export function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+function stopPolling() {
+  if (poll !== null) clearInterval(poll);
+  poll = null;
+}
+
+function stopFollowing() {
+  if (follow === null) return;
+  follow.closed = true;
+  if (follow.retryTimer !== null) clearTimeout(follow.retryTimer);
+  follow.socket?.close(1000);
+  follow = null;
+}
+
 export function closeTournaments() {
   if (timer !== null) clearInterval(timer);
-  if (poll !== null) clearInterval(poll);
-  timer = poll = null;
+  timer = null;
+  stopPolling();
+  stopFollowing();
 }
 
 /** #/tournaments: the list; #/tournaments/ID: one tournament's board. */
 export async function openTournaments(id) {
   closeTournaments();
-  const box = $("#tournaments-body");
   if (id) {
-    const detail = await api(`/api/tournaments/${encodeURIComponent(id)}`);
-    const parts = [board(detail)];
-    if (detail.status === "running" && detail.registered) parts.push(await seat(detail));
-    if (detail.status === "finished") parts.push(await ranking(detail.id));
-    box.replaceChildren(...parts);
-    box.dataset.status = detail.status;
-    if (detail.status === "running" || detail.status === "registering") {
-      poll = setInterval(() => {
-        if (location.hash === `#/tournaments/${id}`) openTournaments(id).catch(() => {});
-      }, 2000);
-    }
+    await render(String(id));
   } else {
     const { tournaments } = await api("/api/tournaments");
-    box.replaceChildren(tournaments.length
+    $("#tournaments-body").replaceChildren(tournaments.length
       ? el("ul", { class: "tour-list" }, tournaments.map(row))
       : el("p", { text: t("tour.none") }));
   }
   showView("tournaments");
+}
+
+// One read of the board at a time; a change pushed during a read asks for one more.
+let reading = null;
+let readAgain = false;
+
+function refresh(id) {
+  if (reading !== null) {
+    readAgain = true;
+    return reading;
+  }
+  reading = render(id).catch(() => {}).finally(() => {
+    reading = null;
+    if (readAgain && location.hash === `#/tournaments/${id}`) {
+      readAgain = false;
+      refresh(id);
+    }
+  });
+  return reading;
+}
+
+/** One tournament's board, read from the server, then how it is kept up to date. */
+async function render(id) {
+  const box = $("#tournaments-body");
+  const detail = await api(`/api/tournaments/${encodeURIComponent(id)}`);
+  if (timer !== null) clearInterval(timer);
+  timer = null;
+  const parts = [board(detail)];
+  if (detail.status === "running" && detail.registered) parts.push(await seat(detail));
+  if (detail.status === "finished") parts.push(await ranking(detail.id));
+  box.replaceChildren(...parts);
+  box.dataset.status = detail.status;
+  const live = detail.status === "running" || detail.status === "registering";
+  if (detail.status === "running" && detail.registered && state.me?.role === "player") {
+    followOver(id);
+  } else {
+    stopFollowing();
+  }
+  if (live && !follow?.open) startPolling(id);
+  else stopPolling();
+  box.dataset.follow = follow?.open ? "socket" : live ? "poll" : "none";
+}
+
+function startPolling(id) {
+  if (poll !== null) return;
+  poll = setInterval(() => {
+    if (location.hash === `#/tournaments/${id}`) refresh(id);
+  }, 2000);
+}
+
+/** Follow the running tournament over its socket, reconnecting with backoff. */
+function followOver(id) {
+  if (follow !== null && follow.id === id) return;
+  stopFollowing();
+  follow = { id, socket: null, open: false, retry: 0, retryTimer: null, closed: false };
+  connect(follow);
+}
+
+function connect(f) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(f.id)}`);
+  f.socket = socket;
+  socket.addEventListener("open", () => {
+    if (f.socket !== socket || f.closed) return;
+    f.open = true;
+    f.retry = 0;
+    stopPolling();
+    $("#tournaments-body").dataset.follow = "socket";
+  });
+  socket.addEventListener("message", () => {
+    if (f.socket === socket && !f.closed) refresh(f.id);
+  });
+  socket.addEventListener("close", (event) => {
+    if (f.socket !== socket) return;
+    f.socket = null;
+    f.open = false;
+    if (f.closed) return;
+    $("#tournaments-body").dataset.follow = "poll";
+    startPolling(f.id); // read again every two seconds until the socket is back
+    if (event.code === 4403) { // refused (the tournament is over, say): polling tells
+      f.closed = true;
+      return;
+    }
+    const delay = Math.min(5000, 400 * 2 ** f.retry);
+    f.retry += 1;
+    f.retryTimer = setTimeout(() => {
+      f.retryTimer = null;
+      if (!f.closed && follow === f) connect(f);
+    }, delay);
+  });
 }
 
 function row(tour) {
@@ -146,7 +245,7 @@ function board(d) {
         try {
           await api(`/api/tournaments/${d.id}/${path}`, { method: "POST",
             body: { key: uniqueKey() } });
-          await openTournaments(String(d.id));
+          await refresh(String(d.id));
         } catch (error) {
           if (error instanceof ApiError) setMessage(message, error.detail);
           else throw error;
@@ -172,7 +271,7 @@ async function seat(detail) {
       try {
         await api(`/api/tournaments/${id}/act`, { method: "POST",
           body: amount === undefined ? { action } : { action, amount } });
-        await openTournaments(String(id));
+        await refresh(String(id));
       } catch (error) {
         if (error instanceof ApiError) noted(message, error.detail);
         else throw error;
@@ -208,7 +307,7 @@ async function seat(detail) {
       const answer = await api(`/api/tournaments/${id}/${what}`, { method: "POST",
         body: { key: uniqueKey() } });
       noted(message, t(answer.type === "pending" ? "tour.pending" : "tour.bought"), "ok");
-      await openTournaments(String(id));
+      await refresh(String(id));
     } catch (error) {
       if (error instanceof ApiError) noted(message, error.detail);
       else throw error;
