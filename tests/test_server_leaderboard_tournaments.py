@@ -81,8 +81,15 @@ def test_a_roulette_sprint_is_played_to_its_prizes(served: tuple[Engine, ManualC
         )
         assert early.status_code == 409  # not started
 
+        before = client.get(f"/api/leaderboard-tournaments/{tid}", headers=h["ann"]).json()
+        assert before["choices"] == []  # offered only while it runs
         started = client.post(f"/api/staff/leaderboard-tournaments/{tid}/start", headers=h["floor"])
         assert started.status_code == 200, started.text
+        offered = client.get(f"/api/leaderboard-tournaments/{tid}", headers=h["ann"]).json()
+        choices = {c["bet"]: c["amounts"] for c in offered["choices"]}
+        # every spot of the wheel, from 1 chip to the round's maximum (2,500)
+        assert len(choices) == 157 and choices["bet red"] == [1, 2_500]
+        assert choices["bet straight 17"] == choices["bet dozen 3"] == [1, 2_500]
         chips = {}
         for name, bets in (
             ("ann", ["bet red 2500"]),

@@ -394,6 +394,23 @@ class LeaderboardTournament:
         """Whether ``entry`` can play no more: out, or every round played."""
         return entry.entry_id not in self._open and self.why_not_playing(entry) is not None
 
+    def bet_choices(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The bets a round may open with, as a page offers them: each bet in the game's
+        words without its amount, and the amounts its legal actions name (a range's two
+        ends, or a slot's levels), in the engine's order.
+
+        >>> board = LeaderboardTournament(LeaderboardSettings.from_rules("blackjack-100",
+        ...                                                               name="BJ"))
+        >>> board.bet_choices()[0]
+        ('bet box 1', (1, 1000))
+        """
+        found: dict[str, set[int]] = {}
+        for action in self._new_round().legal_actions():
+            bet, _, amount = action.text().rpartition(" ")
+            if bet and amount.isdigit():
+                found.setdefault(bet, set()).add(int(amount))
+        return [(bet, tuple(sorted(amounts))) for bet, amounts in found.items()]
+
     def open_round(self, entry_id: str) -> State | None:
         """The round ``entry_id`` has in play, if any (a contract state)."""
         return self._open.get(entry_id)

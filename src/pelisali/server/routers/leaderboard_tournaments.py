@@ -238,7 +238,8 @@ def lobby(state: AppState) -> dict[str, Any]:
 @router.get("/api/leaderboard-tournaments/{tournament_id}")
 def detail(tournament_id: TournamentId, request: Request, state: AppState) -> dict[str, Any]:
     """One tournament: its settings, the seconds left by the server's clock, the
-    leaderboard, the payout table for the field, and the asker's own entries."""
+    leaderboard, the payout table for the field, the asker's own entries, and while it
+    runs the bets a round may open with (each bet's words and the amounts it names)."""
     me = asker(request, state)
 
     def read(session: Any) -> dict[str, Any]:
@@ -253,6 +254,10 @@ def detail(tournament_id: TournamentId, request: Request, state: AppState) -> di
             "payouts": [{"place": i + 1, "prize": p} for i, p in enumerate(prizes)],
             "leaderboard": _leaderboard(engine),
             "mine": [] if me is None else _mine(engine, me),
+            # the bets a round may open with, for the page's choice (while it runs)
+            "choices": [{"bet": bet, "amounts": list(amounts)}
+                        for bet, amounts in engine.bet_choices()]
+            if engine.status == "running" else [],
         }
 
     return _db(state, read)

@@ -131,7 +131,8 @@ async function onLogout() {
 
 // ---------------------------------------------------------------------------------------
 // Routing: #/lobby, #/table/roulette/C, #/table/sic-bo, #/slot/slot-video, #/live/NAME,
-// #/poker/NAME, #/wallet, #/history, #/recall/123, #/rules/roulette/C
+// #/poker/NAME, #/wallet, #/history, #/recall/123, #/rules/roulette/C, #/tournaments,
+// #/tournaments/ID, #/tournaments/board/ID
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, "");
@@ -159,7 +160,7 @@ async function route() {
     else if (page === "history") await openHistory();
     else if (page === "recall" && /^\d{1,18}$/.test(game ?? "")) await openRecall(game);
     else if (page === "limits") await openLimits();
-    else if (page === "tournaments") await openTournaments(game);
+    else if (page === "tournaments") await openTournaments(game, variant);
     else if (page === "rules") await openRules(game || "roulette", variant || state.variant);
     else await openLobby();
   } catch (error) {

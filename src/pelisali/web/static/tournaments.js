@@ -12,6 +12,7 @@
 import {
   $, addStrings, api, ApiError, cardEl, el, euros, setMessage, showView, state, t, uniqueKey,
 } from "./core.js";
+import { boardList, closeBoard, openBoard } from "./boards.js";
 
 addStrings({
   fi: {
@@ -100,18 +101,27 @@ export function closeTournaments() {
   timer = null;
   stopPolling();
   stopFollowing();
+  closeBoard();
 }
 
-/** #/tournaments: the list; #/tournaments/ID: one tournament's board. */
-export async function openTournaments(id) {
+/** #/tournaments: the list (poker, then table-game and slot tournaments);
+ * #/tournaments/ID: one poker tournament's board; #/tournaments/board/ID: a table-game
+ * or slot tournament's page. */
+export async function openTournaments(id, sub) {
   closeTournaments();
-  if (id) {
+  const box = $("#tournaments-body");
+  delete box.dataset.board;
+  if (id === "board" && /^\d{1,10}$/.test(sub ?? "")) {
+    await openBoard(sub);
+  } else if (id) {
     await render(String(id));
   } else {
-    const { tournaments } = await api("/api/tournaments");
-    $("#tournaments-body").replaceChildren(tournaments.length
+    const [{ tournaments }, boards] = await Promise.all([api("/api/tournaments"), boardList()]);
+    const parts = [tournaments.length
       ? el("ul", { class: "tour-list" }, tournaments.map(row))
-      : el("p", { text: t("tour.none") }));
+      : el("p", { text: t("tour.none") })];
+    if (boards) parts.push(boards);
+    box.replaceChildren(...parts);
   }
   showView("tournaments");
 }
