@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pelisali.poker.dealing import DealtCards
 from pelisali.rng import SeededRng
+from pelisali.rules.poker import POKER_GAME_IDS
 from pelisali.rules.tournaments import Level
 from pelisali.tournaments.poker import (
     PokerTournament,
@@ -485,3 +486,23 @@ def test_requests_out_of_place_are_refused_and_change_nothing() -> None:
     with pytest.raises(TournamentError, match="between hands"):
         t.cancel()
     assert t.status == "running"
+
+
+@pytest.mark.parametrize("game", POKER_GAME_IDS)
+def test_every_poker_game_of_the_tables_plays_a_sit_and_go_to_its_prizes(game: str) -> None:
+    """A tournament is made of the tables' own hands: each game's sit & go plays to one
+    winner holding every chip, with the pool paid out in full."""
+    t = sit_and_go(4, game=game)
+    t.start(SeededRng(3))
+    issued = t.chips_issued()
+
+    def check(playing: TableHand) -> None:
+        assert t.chips_in_play() == issued
+
+    play_out(t, SeededRng(4), on_hand=check)
+    assert t.status == "finished"
+    places = t.places()
+    assert_places_cover_the_field(places)
+    winner = min(places, key=places.__getitem__)
+    assert t.entries[winner].stack == issued
+    assert sum(t.prizes().values()) == t.prize_pool().pool == 4000
