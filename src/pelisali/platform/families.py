@@ -1,7 +1,8 @@
 """Which family of the table layer a table's game belongs to: the one place that maps a
 table's ``game`` to the code that knows it.
 
->>> [family_of(g) for g in ("roulette", "blackjack", "slot-video")] == [WAGER, CARDS, SLOTS]
+>>> [family_of(g) for g in ("roulette", "blackjack", "slot-video", "red-dog")] == [
+...     WAGER, CARDS, SLOTS, BANKED]
 True
 >>> family_of("bridge")
 Traceback (most recent call last):
@@ -12,6 +13,8 @@ pelisali.platform.ledger.LedgerError: no family of games plays 'bridge'
 from __future__ import annotations
 
 from pelisali.games import GAMES
+from pelisali.platform.banked_family import BANKED_GAMES
+from pelisali.platform.banked_family import FAMILY as BANKED
 from pelisali.platform.card_family import FAMILY as CARDS
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.poker_family import FAMILY as POKER
@@ -20,11 +23,12 @@ from pelisali.platform.slot_family import SLOT_GAMES
 from pelisali.platform.table_layer import Family
 from pelisali.platform.wager_family import FAMILY as WAGER
 
-__all__ = ["CARDS", "FAMILIES", "POKER", "SLOTS", "WAGER", "family_of"]
+__all__ = ["BANKED", "CARDS", "FAMILIES", "POKER", "SLOTS", "WAGER", "family_of"]
 
 FAMILIES: dict[str, Family] = {
     **{game: WAGER for game in GAMES}, "punto-banco": CARDS, "blackjack": CARDS,
     "poker": POKER, **{game: SLOTS for game in SLOT_GAMES},
+    **{game: BANKED for game in BANKED_GAMES},
 }
 
 

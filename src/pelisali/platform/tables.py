@@ -31,10 +31,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pelisali.games.round import Receipt, Settlement
-from pelisali.platform import card_rounds, poker_tables, rounds, slot_rounds
+from pelisali.platform import banked_rounds, card_rounds, poker_tables, rounds, slot_rounds
 from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.db import find_or_create
-from pelisali.platform.families import CARDS, FAMILIES, POKER, SLOTS, family_of
+from pelisali.platform.families import BANKED, CARDS, FAMILIES, POKER, SLOTS, family_of
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.models import BetRow, GameTable, RoundRow
@@ -81,6 +81,12 @@ def create(session: Session, name: str, game: str, variant: str | None = None, *
             raise rounds.TableError(f"{game} is an RNG slot: its bets and limits are its "
                                     "rule file's")
         return slot_rounds.create_slot_table(session, name, game, actor=actor)
+    if family is BANKED:
+        if variant or settings or limit_min is not None or limit_max is not None \
+                or mode != "rng":
+            raise rounds.TableError(f"{game} is an RNG table: its rules and limits are its "
+                                    "rule file's")
+        return banked_rounds.create_banked_table(session, name, game, actor=actor)
     if family is CARDS:
         if variant:
             raise rounds.TableError(f"{game} has no versions")
@@ -152,6 +158,9 @@ def _banked(session: Session, table_name: str, instead: str) -> GameTable:
     if family_of(table.game) is SLOTS:
         raise rounds.TableError(f"{table_name} is a slot: it takes spins, not bets on "
                                 "spots")
+    if family_of(table.game) is BANKED:
+        raise rounds.TableError(f"{table_name} deals {table.game}: its bets are placed as "
+                                "its round is dealt")
     return table
 
 
@@ -393,6 +402,10 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
         raise rounds.TableError(f"{table_name}: a slot round in play is completed, not "
                                 "voided (GGPoker RNG slots 2.3): its free spins are its "
                                 "player's")
+    if family is BANKED:
+        raise rounds.TableError(f"{table_name}: a {table.game} round is finished by its "
+                                "player's decision or, after 24 hours, by the house's "
+                                "(GGPoker house rules 2.3)")
     if family is POKER:
         raise rounds.TableError(f"{table_name}: a poker hand is void only when its table "
                                 "fails mid-hand; it then reopens with the stacks before it")
@@ -403,13 +416,15 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False,
             at: datetime | None = None) -> list[tuple[int, str]]:
     """Finish the rounds left open with bets at every table, as their rules say: those
     past their 24-hour deadline at ``at`` (now by default), or all of them
-    (``everything``: at a restart after a crash; a slot round still waits its 24
-    hours). Each round's number and what became of it."""
+    (``everything``: at a restart after a crash; a slot round, and a Three Card Poker
+    or Red Dog round waiting for its player's decision, still waits its 24 hours). Each
+    round's number and what became of it."""
     done = rounds.recover(session, rng, everything=everything, at=at)
     done += card_rounds.recover_card_rounds(session, rng, everything=everything, at=at)
     # A slot round waits 24 hours for its player even across a restart (GGPoker RNG
     # slots 2.3): ``everything`` does not end it early.
     done += slot_rounds.recover_slot_rounds(session, rng, at)
+    done += banked_rounds.recover_banked_rounds(session, rng, at)  # its 24 hours, too
     return sorted(done)
 
 
@@ -452,6 +467,7 @@ def recall(session: Session, round_id: int) -> RoundRecall:
                            hand.problem)
     found = (card_rounds.recall_card_round(session, round_id) if family is CARDS
              else slot_rounds.recall_slot_round(session, round_id) if family is SLOTS
+             else banked_rounds.recall_banked_round(session, round_id) if family is BANKED
              else rounds.recall(session, round_id))
     return RoundRecall(round_id, table.game, found.same, found.recorded, found.replayed,
                        found.problem)

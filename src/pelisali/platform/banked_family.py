@@ -1,0 +1,88 @@
+"""The banked card games of RAY 1.4.1.2 and 1.4.2 (Three Card Poker, Red Dog) as a family
+of the table layer.
+
+What the table layer (:mod:`pelisali.platform.table_layer`) needs to know of such a
+round: its engine (one of :data:`~pelisali.engine.GAMES`, standard rules from
+``rules/data/banked/``), each bet's settlement as the engine makes it (the ante, Pair
+Plus and play bets; Red Dog's ante and raise) and, for readers of the record, the cards.
+The players' decisions (play or fold, raise or stand) make the return, so the day report
+has no theoretical return for these tables.
+
+>>> from pelisali.engine import GAMES, Seats
+>>> state = GAMES["red-dog"].new_state(Seats(1))
+>>> for move in ("bet ante 500", "done", "2s", "9d", "stand", "5h"):
+...     state = state.apply(move).state
+>>> record = RoundRecord(game="red-dog", round_id=7, table="t", status="settled",
+...                      players=["ann"])
+>>> [(s.spot, s.stake, s.paid, s.result) for s in FAMILY.settlements(state, record)]
+[('ante', 500, 1000, 'win')]
+>>> FAMILY.derived(state, record)["cards"]
+['2s', '9d', '5h']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pelisali.engine import GAMES, Game, State
+from pelisali.platform.table_layer import Family, RecordError, RoundRecord, SettlementRecord
+
+__all__ = ["BANKED_GAMES", "FAMILY", "BankedFamily", "banked_engine", "short_result"]
+
+BANKED_GAMES: tuple[str, ...] = ("three-card-poker", "red-dog")
+"""The banked card games played on the wallet, by id."""
+
+
+class _Settled(Protocol):
+    bet_id: int
+    spot: str
+    stake: int
+    paid: int
+    result: str
+
+
+def banked_engine(game: str) -> Game:
+    """The engine of banked game ``game``; :class:`RecordError` if it is not one."""
+    if game not in BANKED_GAMES:
+        raise RecordError(f"{game!r} is not a banked card game; they are: "
+                          f"{', '.join(BANKED_GAMES)}")
+    return GAMES[game]
+
+
+def settled(state: State) -> tuple[_Settled, ...]:
+    """The engine's settlements of the round (empty until it is over)."""
+    found: tuple[_Settled, ...] = tuple(getattr(state, "settlements", ()))
+    return found
+
+
+def short_result(result: str) -> str:
+    """A bet's result as a history line keeps it: the engine's word without its detail.
+
+    >>> short_result("win, ante bonus 5:1")
+    'win'
+    """
+    return result.split(",", 1)[0][:16]
+
+
+class BankedFamily(Family):
+    """Three Card Poker and Red Dog for the table layer."""
+
+    def game(self, record: RoundRecord) -> Game:
+        return banked_engine(record.game)
+
+    def settlements(self, state: State, record: RoundRecord) -> list[SettlementRecord]:
+        return [SettlementRecord(bet_id=s.bet_id, player=record.players[0], spot=s.spot,
+                                 stake=s.stake, paid=s.paid, rounding="0/1", result=s.result)
+                for s in settled(state)]
+
+    def paid(self, state: State) -> tuple[int, ...]:
+        return (sum(s.paid for s in settled(state)),)
+
+    def derived(self, state: State, record: RoundRecord) -> dict[str, Any]:
+        """The player's cards and the dealer's as the player sees them now (Red Dog has
+        one hand for the table: ``cards``)."""
+        view = state.view(0)
+        return {"cards": view.get("cards", []), "dealer": view.get("dealer", [])}
+
+
+FAMILY = BankedFamily()

@@ -1,0 +1,374 @@
+"""Three Card Poker and Red Dog on the persistent wallet: a player's rounds at their own
+RNG table, each a round of the game's contract engine through the table layer.
+
+A round is dealt when the player places their bets (:func:`deal`: Three Card Poker's ante
+and Pair Plus, Red Dog's ante): each stake is a keyed transfer checked against the
+wallet, the player's status and loss limits (no credit, RAY 1.1), one bet row a bet, and
+the cards are drawn by the generator from a full deck or shoe (an RNG table shuffles
+every round). The round then waits for the player's decision (:func:`decide`: ``play`` or
+``fold``; ``raise N`` or ``stand``); a play or raise is debited as it is made. When the
+round is over every bet is paid (keys ``settle:ROUND:BET``) and the record (version 2)
+keeps every move and card drawn, so the round is recalled by replay
+(:func:`recall_banked_round`).
+
+**Interruptions.** A round waiting for its decision is kept 24 hours (GGPoker house rules
+2.3: pending bets are kept, then the system completes the game). The text names no
+default decision; the house takes the one that asks nothing more of the player:
+Three Card Poker folds (as live tables fold a hand whose player does not act, losing the
+ante, and Pair Plus as the rule data says), Red Dog stands (no raise).
+:func:`recover_banked_rounds` does it (``pelisali table recover`` and the server's
+scheduler, through :func:`pelisali.platform.tables.recover`).
+
+>>> from datetime import date
+>>> from pelisali.platform import accounts
+>>> from pelisali.platform.db import make_engine, transaction, upgrade
+>>> from pelisali.platform.ledger import balance, move
+>>> from pelisali.rng import SeededRng
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with transaction(engine) as s:
+...     _ = accounts.register(s, "ann", date(1990, 1, 1), "FI")
+...     _ = accounts.deposit(s, "ann", 10_000, key="d1")
+...     _ = move(s, "fund", "external:owner", "house:bank", 1_000_000, "funding")
+...     _ = create_banked_table(s, "rd-ann", "red-dog")
+...     dealt = deal(s, "rd-ann", "ann", {"ante": 500}, key="r1", rng=SeededRng(3))
+>>> dealt.status, dealt.staked, dealt.actions
+('playing', 500, ('raise 1', 'raise 500', 'stand'))
+>>> with transaction(engine) as s:
+...     done = decide(s, "rd-ann", "ann", "raise 500", key="r1-raise", rng=SeededRng(4))
+...     wallet = balance(s, "player:ann")
+>>> done.status, done.staked, wallet == 10_000 - 1_000 + done.paid
+('settled', 1000, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pelisali.engine import CHANCE, IllegalMove, Seats, State
+from pelisali.money import format_cents
+from pelisali.platform import accounts, metrics, table_layer
+from pelisali.platform.banked_family import (
+    BANKED_GAMES,
+    FAMILY,
+    banked_engine,
+    settled,
+    short_result,
+)
+from pelisali.platform.kinds import RoundStatus
+from pelisali.platform.ledger import KeyConflict, append_audit, balance, now_utc
+from pelisali.platform.models import BetRow, GameTable, RoundRow
+from pelisali.platform.rounds import PENDING_HOURS, Recall, TableError, find_table
+from pelisali.platform.table_layer import RecordError, RoundRecord
+from pelisali.rng import Rng, SecureRng
+
+PLAYING, SETTLED = RoundStatus.PLAYING, RoundStatus.SETTLED
+DEFAULT_DECISION = {"three-card-poker": "fold", "red-dog": "stand"}
+"""What the house decides for a player who does not (the round's 24 hours past)."""
+
+
+@dataclass(frozen=True)
+class BankedView:
+    """A round as its player sees it: the stakes so far, what it paid (once over), the
+    engine's view of seat 0, the decisions open now and the wallet after."""
+
+    round_id: int
+    table: str
+    game: str
+    status: str
+    staked: int
+    paid: int | None
+    view: dict[str, Any]
+    actions: tuple[str, ...]
+    balance: int
+
+
+def create_banked_table(session: Session, name: str, game: str, actor: str = "system"
+                        ) -> GameTable:
+    """Open RNG table ``name`` of ``game`` (``three-card-poker``, ``red-dog``), its limits
+    a bet's least and most from the rule data.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     made = create_banked_table(s, "tcp-1", "three-card-poker")
+    ...     made.limit_min, made.limit_max
+    (100, 50000)
+    """
+    try:
+        engine = banked_engine(game)
+    except RecordError as exc:
+        raise TableError(str(exc)) from None
+    if session.scalars(select(GameTable).where(GameTable.name == name)).first():
+        raise TableError(f"table {name!r} exists")
+    limits = getattr(engine, "limits")  # noqa: B009 - every banked engine has its limits
+    now = now_utc()
+    table = GameTable(name=name, game=game, variant="", settings="{}",
+                      limit_min=limits.minimum, limit_max=limits.maximum, mode="rng",
+                      status="open", gaming_day=now.date(), created_at=now)
+    session.add(table)
+    session.flush()
+    append_audit(session, actor, "table_opened",
+                 {"table": name, "game": game, "mode": "rng", "limit_min": limits.minimum,
+                  "limit_max": limits.maximum})
+    return table
+
+
+def _table(session: Session, name: str, lock: bool = True) -> GameTable:
+    table = find_table(session, name)
+    if table.game not in BANKED_GAMES:
+        raise TableError(f"{name} is a {table.game} table, not "
+                         f"{' or '.join(BANKED_GAMES)}")
+    if lock:  # one round at a time at a player's table
+        session.scalars(select(GameTable).where(GameTable.id == table.id)
+                        .with_for_update()).one()
+    return table
+
+
+def _playing_row(session: Session, table: GameTable) -> RoundRow | None:
+    return session.scalars(
+        select(RoundRow).where(RoundRow.table_id == table.id, RoundRow.status == PLAYING)
+        .order_by(RoundRow.id).with_for_update()
+        .execution_options(populate_existing=True)).first()
+
+
+def _draw(state: State, rng: Rng) -> State:
+    """Draw chance's moves (the cards) until a player is to decide or the round is over."""
+    while state.to_move() == CHANCE:
+        outcomes, weights, total = state.chance_weights()
+        pick, index = rng.randbelow(total), 0
+        while pick >= weights[index]:
+            pick -= weights[index]
+            index += 1
+        state = state.apply(outcomes[index]).state
+    return state
+
+
+def _stakes(state: State) -> dict[int, tuple[str, int]]:
+    """Each bet on the table by the engine's bet id: its spot and stake."""
+    return {b.bet_id: (b.spot, b.stake) for b in getattr(state, "bets", ())}
+
+
+def _write(row: RoundRow, record: RoundRecord, state: State, at: datetime) -> None:
+    status = SETTLED if state.is_terminal() else PLAYING
+    done = record.with_state(state, status=status, settlements=FAMILY.settlements(state, record))
+    row.record = table_layer.write_record(done, FAMILY.derived(state, done))
+    row.status = status
+    row.deadline = at + timedelta(hours=PENDING_HOURS)  # from the player's last move
+    if status == SETTLED:
+        row.finished_at = at
+
+
+def _restore(row: RoundRow) -> tuple[RoundRecord, State]:
+    record = table_layer.read_record(row.record, FAMILY)
+    return record, table_layer.rebuild(record, FAMILY)
+
+
+def _answer(session: Session, table: GameTable, row: RoundRow) -> BankedView:
+    record, state = _restore(row)
+    player = record.players[0]
+    over = state.is_terminal()
+    actions = () if over else tuple(a.text() for a in state.legal_actions())
+    return BankedView(row.id, table.name, table.game, str(row.status),
+                      sum(stake for _spot, stake in _stakes(state).values()),
+                      FAMILY.paid(state)[0] if over else None, state.view(0), actions,
+                      balance(session, accounts.wallet_code(player)))
+
+
+def _covered(session: Session, player: str, needed: int) -> None:
+    """Refuse a stake the wallet does not hold (RAY 1.1: no credit), before anything is
+    written."""
+    wallet = accounts.wallet_code(player)
+    held = balance(session, wallet)
+    if needed > held:
+        raise TableError(f"{wallet} holds {format_cents(held)}, not {format_cents(needed)}: "
+                         "no credit")
+
+
+def _book_stakes(session: Session, table: GameTable, row: RoundRow, player: str,
+                 before: State, after: State, key: str, at: datetime) -> None:
+    """Debit each bet ``after`` has that ``before`` had not (keyed ``stake:ROUND:BET``),
+    one bet row each, the first under the request's ``key``."""
+    old = _stakes(before)
+    new = [(bet, spot, stake) for bet, (spot, stake) in _stakes(after).items() if bet not in old]
+    _covered(session, player, sum(stake for _b, _s, stake in new))
+    for number, (bet, spot, stake) in enumerate(new):
+        accounts.stake(session, player, stake, key=f"stake:{row.id}:{bet}",
+                       reason=f"{table.name} round {row.id}", round_id=row.id)
+        session.add(BetRow(round_id=row.id, number=bet, player=player, spot=spot, stake=stake,
+                           key=key if number == 0 else f"{key}:{bet}", created_at=at))
+    if new:
+        metrics.count(session, metrics.BETS_ACCEPTED.labels("banked"), len(new))
+
+
+def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord,
+          state: State, at: datetime) -> BankedView:
+    """Write the round after a move; pay every bet when the round is over."""
+    if state.is_terminal():
+        reason = f"{table.name} round {row.id}"
+        rows = {b.number: b for b in session.scalars(
+            select(BetRow).where(BetRow.round_id == row.id))}
+        for s in settled(state):
+            if s.paid:
+                accounts.pay(session, record.players[0], s.paid, key=f"settle:{row.id}:{s.bet_id}",
+                             reason=reason, round_id=row.id)
+            rows[s.bet_id].paid, rows[s.bet_id].result = s.paid, short_result(s.result)
+    _write(row, record, state, at)
+    session.flush()
+    return _answer(session, table, row)
+
+
+# -- the player's moves ------------------------------------------------------------------
+def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int], key: str,
+         rng: Rng | None = None, at: datetime | None = None) -> BankedView:
+    """Place ``player``'s ``bets`` (spot to cents: ``{"ante": 500, "pair-plus": 200}``) at
+    their table, debit them and deal with ``rng`` (the secure generator by default). The
+    same ``key`` again answers the first deal; with other bets it is refused. A bet the
+    game does not take, one under the table's minimum or one the wallet does not hold is
+    refused and changes nothing; one over the maximum is taken at the maximum (as every
+    table takes it: RAY 1.1), the rest never debited.
+    """
+    at = at or now_utc()
+    table = _table(session, table_name)
+    engine = banked_engine(table.game)
+    if not bets:
+        raise TableError("a round needs a bet")
+    start = engine.new_state(Seats(1))
+    try:
+        state = start
+        for spot, amount in bets.items():
+            state = state.apply(f"bet {spot} {amount}", seat=0).state
+        state = state.apply("done", seat=0).state
+    except IllegalMove as exc:
+        raise TableError(str(exc)) from None
+    placed = dict(_stakes(state).values())  # as the table took them (a maximum cuts)
+    first = session.scalars(select(BetRow).where(BetRow.key == key)).first()
+    if first is not None:
+        return _again(session, first, table, player, placed)
+    if table.status != "open":
+        raise TableError(f"{table.name} is closed")
+    waiting = _playing_row(session, table)
+    if waiting is not None:
+        actions = ", ".join(_answer(session, table, waiting).actions)
+        raise TableError(f"{table.name}: round {waiting.id} waits for a decision ({actions})")
+    accounts.find(session, player)
+    _covered(session, player, sum(placed.values()))
+    row = RoundRow(table_id=table.id, status=PLAYING, gaming_day=table.gaming_day,
+                   record="{}", opened_at=at, deadline=at + timedelta(hours=PENDING_HOURS))
+    session.add(row)
+    session.flush()
+    _book_stakes(session, table, row, player, start, state, key, at)
+    record = RoundRecord(game=table.game, round_id=row.id, table=table.name, mode="rng",
+                         opened_at=at.isoformat(), status=PLAYING, players=[player])
+    return _step(session, table, row, record, _draw(state, rng or SecureRng()), at)
+
+
+def _again(session: Session, first: BetRow, table: GameTable, player: str,
+           bets: Mapping[str, int]) -> BankedView:
+    """The answer to a deal sent again under its key, or a refusal if it is another."""
+    row = session.get(RoundRow, first.round_id)
+    placed = {b.spot: b.stake for b in session.scalars(
+        select(BetRow).where(BetRow.round_id == first.round_id,
+                             BetRow.spot.in_(list(bets))))}
+    if row is None or row.table_id != table.id or first.player != player or placed != dict(bets):
+        raise KeyConflict(f"idempotency key {first.key!r} was used for another round",
+                          ", ".join(f"{spot} {format_cents(stake)}"
+                                    for spot, stake in placed.items()))
+    return _answer(session, table, row)
+
+
+def decide(session: Session, table_name: str, player: str, action: str, key: str,
+           rng: Rng | None = None, at: datetime | None = None) -> BankedView:
+    """The decision of the round waiting at ``player``'s table: ``play`` or ``fold``
+    (Three Card Poker), ``raise N`` or ``stand`` (Red Dog). A play or raise is debited
+    under ``key``; the same key again answers it. The rest of the cards are drawn and
+    every bet paid."""
+    at = at or now_utc()
+    table = _table(session, table_name)
+    again = session.scalars(select(BetRow).where(BetRow.key == key)).first()
+    if again is not None:
+        row = session.get(RoundRow, again.round_id)
+        if row is None or row.table_id != table.id or again.player != player:
+            raise KeyConflict(f"idempotency key {key!r} was used for another decision",
+                              again.spot)
+        return _answer(session, table, row)
+    row = _playing_row(session, table)
+    if row is None:
+        raise TableError(f"no round waits for a decision at {table.name}")
+    record, before = _restore(row)
+    if record.players[0] != player:
+        raise TableError(f"round {row.id} is {record.players[0]}'s")
+    try:
+        after = before.apply(action, seat=0).state
+    except IllegalMove as exc:
+        raise TableError(str(exc)) from None
+    _book_stakes(session, table, row, player, before, after, key, at)
+    return _step(session, table, row, record, _draw(after, rng or SecureRng()), at)
+
+
+def playing(session: Session, table_name: str) -> BankedView | None:
+    """The round waiting for its decision at ``table_name``, if any: what a player who
+    comes back resumes."""
+    table = _table(session, table_name, lock=False)
+    row = session.scalars(select(RoundRow).where(RoundRow.table_id == table.id,
+                                                 RoundRow.status == PLAYING)).first()
+    return None if row is None else _answer(session, table, row)
+
+
+# -- recovery and recall -----------------------------------------------------------------
+def overdue_banked_rounds(session: Session, at: datetime | None = None) -> list[int]:
+    """The rounds waiting for a decision past their 24 hours, oldest first."""
+    at = at or now_utc()
+    return list(session.scalars(
+        select(RoundRow.id).join(GameTable, GameTable.id == RoundRow.table_id)
+        .where(GameTable.game.in_(BANKED_GAMES), RoundRow.status == PLAYING,
+               RoundRow.deadline <= at).order_by(RoundRow.id)))
+
+
+def complete_banked_round(session: Session, round_id: int, rng: Rng | None = None,
+                          at: datetime | None = None) -> str | None:
+    """Finish a round its player left: the house's decision (:data:`DEFAULT_DECISION`),
+    then the cards and the payouts. None if it was not waiting."""
+    at = at or now_utc()
+    row = session.get(RoundRow, round_id, with_for_update=True)
+    if row is None or row.status != PLAYING:
+        return None
+    table = session.get(GameTable, row.table_id)
+    if table is None or table.game not in BANKED_GAMES:
+        return None
+    record, state = _restore(row)
+    decision = DEFAULT_DECISION[table.game]
+    state = _draw(state.apply(decision, seat=0).state, rng or SecureRng())
+    view = _step(session, table, row, record, state, at)
+    append_audit(session, "system", "banked_round_completed",
+                 {"round": row.id, "table": table.name, "decision": decision,
+                  "paid": view.paid, "section": "GGPoker house rules 2.3"})
+    return f"settled, the house decided {decision}"
+
+
+def recover_banked_rounds(session: Session, rng: Rng | None = None,
+                          at: datetime | None = None) -> list[tuple[int, str]]:
+    """Complete every round past its 24 hours (:func:`complete_banked_round`): each
+    round's number and what became of it."""
+    done = []
+    for round_id in overdue_banked_rounds(session, at):
+        what = complete_banked_round(session, round_id, rng, at)
+        if what is not None:
+            done.append((round_id, what))
+    return done
+
+
+def recall_banked_round(session: Session, round_id: int) -> Recall:
+    """Game recall: the round replayed through its engine from its record."""
+    row = session.get(RoundRow, round_id)
+    if row is None:
+        raise TableError(f"there is no round {round_id}")
+    found = table_layer.recall(row.record, FAMILY)
+    return Recall(round_id, found.recorded, found.replayed, found.problem or "")
