@@ -77,7 +77,8 @@ def test_bad_moves_are_refused_with_reasons() -> None:
     with pytest.raises(IllegalMove, match="once the spread is announced"):
         state.apply("raise 500")
     spread = play(["bet ante 1000", "done", "4s", "Td"])
-    for bad, reason in (("raise 1001", "1 cent to the ante"), ("raise 0", "1 cent to the ante"),
+    for bad, reason in (("raise 1001", r"0.01 to the ante \(10.00\), not 10.01"),
+                        ("raise 0", r"0.01 to the ante \(10.00\), not 0.00"),
                         ("raise x", "whole number"), ("bet ante 100", "no more bets")):
         with pytest.raises(IllegalMove, match=reason):
             spread.apply(bad)

@@ -328,6 +328,14 @@ def play(
         return
     if name is not None:
         fail("a second name is for 'play slot NAME'")
+    if game.lower() in BANKED_SIMULATIONS:  # Three Card Poker, Red Dog
+        from pelisali.cli.banked_play import play_banked
+
+        if variant or sets:
+            fail(f"{game.lower()} plays its rule file's standard rules: no versions or "
+                 "settings here")
+        play_banked(game.lower(), seed, account=account, table=table, start_balance=balance)
+        return
     kind = CARD_GAMES.get(game.lower())
     if kind is not None:
         from pelisali.cli.cards import play_cards

@@ -255,9 +255,11 @@ class RedDogState(ShoeChance):
             raise IllegalMove("no seat is to act")
         ante = self._ante(seat)
         stake = action.stake
-        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 < stake <= ante:
-            raise IllegalMove(f"a raise is 1 cent to the ante ({format_cents(ante)}), "
-                              f"not {stake!r}")
+        if isinstance(stake, bool) or not isinstance(stake, int):
+            raise IllegalMove(f"a raise is a whole number of cents, not {stake!r}")
+        if not 0 < stake <= ante:
+            raise IllegalMove(f"a raise is 0.01 to the ante ({format_cents(ante)}), "
+                              f"not {format_cents(stake)}")
 
     def _accept(self, bet: PlaceBet) -> tuple[int, int]:
         """(accepted, returned): the limits hold for a seat's whole ante (RAY 1.1)."""

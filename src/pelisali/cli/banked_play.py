@@ -1,0 +1,178 @@
+"""Three Card Poker and Red Dog at the terminal, on the wallet of
+:mod:`pelisali.platform.banked_rounds`: a registered player's (``--account``) or a quick
+one made for the session.
+
+Three Card Poker: ``deal ANTE [PAIR_PLUS]`` (euros; an ante of 0 plays Pair Plus alone),
+then ``play`` or ``fold``. Red Dog: ``deal ANTE``, then ``raise AMOUNT`` (up to the ante)
+or ``stand``. Both: ``balance``, ``help``, ``quit``. A refusal is printed and changes
+nothing. Leaving a quick session with a round waiting, the house completes it as it does
+after 24 hours (Three Card Poker folds, Red Dog stands); on an account the round waits
+for the player's return.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import Engine
+
+from pelisali.cli.common import console, euros, fail, next_command
+from pelisali.cli.platform import open_database
+from pelisali.cli.quick import PLAYER, quick_wallet
+from pelisali.games import GameError
+from pelisali.money import MoneyError, format_cents, parse_amount
+from pelisali.platform import accounts, banked_rounds, tables
+from pelisali.platform.banked_rounds import BankedView
+from pelisali.platform.db import dry_run, transaction
+from pelisali.platform.ledger import LedgerError, balance
+from pelisali.platform.tables import TableError
+from pelisali.rng import Rng, SecureRng, SeededRng
+
+TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog"}
+COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, help, quit",
+            "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit"}
+
+
+def play_banked(game: str, seed: int | None, *, account: str | None = None,
+                table: str | None = None, start_balance: str = "1000") -> None:
+    """Play ``game`` at the terminal: on ``account``'s wallet, or in quick mode on a
+    temporary one holding ``start_balance`` euros."""
+    name = table or f"{game}-terminal"
+    rng: Rng = SeededRng(seed) if seed is not None else SecureRng()
+    if account is not None:
+        BankedTerminal(open_database(), game, account, name, rng).run()
+        return
+    start = euros(start_balance)
+    with quick_wallet(start) as db:
+        terminal = BankedTerminal(db, game, PLAYER, name, rng,
+                                  note=" (quick mode: a wallet for this session)")
+        terminal.run()
+        final = terminal.leave()
+    console.print(f"Final balance {format_cents(final)} € (started with "
+                  f"{format_cents(start)} €).")
+
+
+class BankedTerminal:
+    """One player's terminal at their Three Card Poker or Red Dog table."""
+
+    def __init__(self, db: Engine, game: str, player: str, table: str, rng: Rng,
+                 note: str = "") -> None:
+        self.db, self.game, self.player, self.table, self.rng = db, game, player, table, rng
+        self.view: BankedView | None = None
+        try:
+            with transaction(db) as session:
+                accounts.may_play(accounts.find(session, player))
+                try:
+                    found = tables.find(session, table)
+                except LedgerError:
+                    found = tables.create(session, table, game)
+                if found.game != game:
+                    raise TableError(f"{table} is a {found.game} table, not {game}")
+                console.print(f"{TITLES[game]} (standard rules): {player} at {table}, "
+                              f"balance {format_cents(self._wallet(session))} €{note}. "
+                              f"Limits {format_cents(found.limit_min)} … "
+                              f"{format_cents(found.limit_max)} € a bet.")
+                self.view = banked_rounds.playing(session, table)
+        except (LedgerError, GameError) as exc:
+            fail(str(exc))
+        console.print(f"Commands: {COMMANDS[game]}.")
+        if self.view is not None:
+            console.print(f"round {self.view.round_id} waits for your decision")
+            self._show(self.view)
+
+    def _wallet(self, session: object) -> int:
+        return balance(session, accounts.wallet_code(self.player))  # type: ignore[arg-type]
+
+    def run(self) -> None:
+        """Read and carry out commands until ``quit`` or the end of input."""
+        prompt = "3cp> " if self.game == "three-card-poker" else "red-dog> "
+        while (step := next_command(prompt)) is not None:
+            try:
+                self.handle(*step)
+            except (LedgerError, MoneyError, GameError) as exc:
+                console.print(f"[red]{exc}[/] (nothing changed)")
+
+    def handle(self, command: str, args: list[str]) -> None:
+        """Carry out one command; a refusal raises and changes nothing."""
+        if command == "deal":
+            self.deal(args)
+        elif command in ("play", "fold", "stand", "raise"):
+            self.decide(command, args)
+        elif command == "balance":
+            with dry_run(self.db) as session:
+                console.print(f"Balance {format_cents(self._wallet(session))} €")
+        elif command == "help":
+            console.print(f"Commands: {COMMANDS[self.game]}.")
+        else:
+            raise TableError(f"unknown command {command!r}; commands: {COMMANDS[self.game]}")
+
+    def deal(self, args: list[str]) -> None:
+        """Place the bets and deal."""
+        spots = ("ante", "pair-plus") if self.game == "three-card-poker" else ("ante",)
+        if not 1 <= len(args) <= len(spots):
+            raise TableError(f"usage: deal {' '.join(s.upper() for s in spots)}")
+        bets = {spot: parse_amount(text) for spot, text in zip(spots, args, strict=False)}
+        bets = {spot: amount for spot, amount in bets.items() if amount}
+        with transaction(self.db) as session:
+            self.view = banked_rounds.deal(session, self.table, self.player, bets,
+                                           key=f"cli:{uuid.uuid4().hex}", rng=self.rng)
+        asked = sum(bets.values())
+        if self.view.staked < asked:  # a bet over the maximum is taken at the maximum
+            console.print(f"the table's maximum took {format_cents(self.view.staked)} € of "
+                          f"{format_cents(asked)} €; the rest was never debited")
+        self._show(self.view)
+
+    def decide(self, command: str, args: list[str]) -> None:
+        """The decision of the round waiting."""
+        if command == "raise":
+            if len(args) != 1:
+                raise TableError("usage: raise AMOUNT")
+            action = f"raise {parse_amount(args[0])}"
+        elif args:
+            raise TableError(f"usage: {command}")
+        else:
+            action = command
+        with transaction(self.db) as session:
+            self.view = banked_rounds.decide(session, self.table, self.player, action,
+                                             key=f"cli:{uuid.uuid4().hex}", rng=self.rng)
+        self._show(self.view)
+
+    def leave(self) -> int:
+        """Complete a round still waiting as the house does; the wallet after it."""
+        with transaction(self.db) as session:
+            waiting = banked_rounds.playing(session, self.table)
+            if waiting is not None:
+                decision = banked_rounds.DEFAULT_DECISION[self.game]
+                console.print(f"round {waiting.round_id} was waiting: the house decides "
+                              f"{decision}")
+                self._show(banked_rounds.decide(session, self.table, self.player, decision,
+                                                key=f"cli:{uuid.uuid4().hex}", rng=self.rng))
+            return self._wallet(session)
+
+    def _show(self, view: BankedView) -> None:
+        shown = view.view
+        if self.game == "three-card-poker":
+            console.print(f"Your cards: {' '.join(shown['cards'])} ({shown['hand']})")
+            if shown["dealer"]:
+                console.print(f"Dealer: {' '.join(shown['dealer'])} ({shown['dealer_hand']})")
+        else:
+            line = f"Cards: {' '.join(shown['cards'])}"
+            if shown.get("spread") is not None:
+                line += f", spread {shown['spread']}"
+            if shown.get("pays"):
+                line += f", pays {shown['pays']}:1"
+            console.print(line)
+        if view.status == "playing":
+            raises = [int(a.split()[1]) for a in view.actions if a.startswith("raise ")]
+            offered = [a for a in view.actions if not a.startswith("raise ")]
+            if raises:  # a raise of any amount up to the ante
+                offered.insert(0, f"raise {format_cents(min(raises))} … "
+                                  f"{format_cents(max(raises))}")
+            console.print(f"Staked {format_cents(view.staked)} €. Decide: {', '.join(offered)}")
+            return
+        for s in shown["settlements"]:
+            console.print(f"  {s['spot']}: {format_cents(s['stake'])} € → "
+                          f"{format_cents(s['paid'])} € ({s['result']})")
+        console.print(f"round {view.round_id}: staked {format_cents(view.staked)} €, paid "
+                      f"{format_cents(view.paid or 0)} €. Balance "
+                      f"{format_cents(view.balance)} €")

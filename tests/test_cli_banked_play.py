@@ -1,0 +1,148 @@
+"""``pelisali play three-card-poker`` and ``pelisali play red-dog`` as a user runs them: a
+quick wallet whose ledger holds every round, the house's decision for a round left
+waiting, refusals that change nothing, and a registered player's round that waits on
+their account for their return."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, select
+from typer.testing import CliRunner
+
+from pelisali.cli import banked_play
+from pelisali.cli.main import app
+from pelisali.money import parse_amount
+from pelisali.platform.db import transaction
+from pelisali.platform.ledger import check
+from pelisali.platform.models import BetRow, RoundRow
+from pelisali.platform.queries import wallet
+from pelisali.platform.rounds import reconcile_bets
+
+runner = CliRunner()
+
+
+def run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None
+        ) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=stdin, env=env)
+    return result.exit_code, result.output
+
+
+@dataclass
+class QuickEnd:
+    wallet: int
+    bets: list[tuple[str, int, int | None]]  # spot, stake, paid
+    statuses: list[str]
+    whole: bool
+
+
+@pytest.fixture
+def quick_end(monkeypatch: pytest.MonkeyPatch) -> list[QuickEnd]:
+    """Read the quick database at the end of each session, before it is deleted."""
+    ends: list[QuickEnd] = []
+    real = banked_play.quick_wallet
+
+    @contextmanager
+    def keeping(start: int, bots: Sequence[str] = ()) -> Iterator[Engine]:
+        with real(start, bots) as db:
+            yield db
+            with transaction(db) as s:
+                bets = s.scalars(select(BetRow).where(BetRow.player == "you")
+                                 .order_by(BetRow.id)).all()
+                ends.append(QuickEnd(
+                    wallet(s, "you"), [(b.spot, b.stake, b.paid) for b in bets],
+                    [str(r.status) for r in s.scalars(select(RoundRow).order_by(RoundRow.id))],
+                    check(s).ok and reconcile_bets(s).ok))
+
+    monkeypatch.setattr(banked_play, "quick_wallet", keeping)
+    return ends
+
+
+def final_balance(out: str) -> int:
+    found = re.search(r"Final balance (\S+) € \(started with (\S+) €\)", out)
+    assert found, out
+    return parse_amount(found[1])
+
+
+def test_three_card_poker_at_the_terminal_keeps_every_round_in_the_ledger(
+        quick_end: list[QuickEnd]) -> None:
+    lines = ["deal 5 2", "play", "deal 5", "fold", "deal 0 3", "deal 10 1", "play",
+             "deal 4"]  # the last left waiting: the house folds it
+    code, out = run("play", "three-card-poker", "--seed", "3", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 5
+    spots = [(spot, stake) for spot, stake, _ in end.bets]
+    assert sorted(spots) == sorted([("ante", 500), ("pair-plus", 200), ("play", 500),
+                                    ("ante", 500), ("pair-plus", 300), ("ante", 1_000),
+                                    ("pair-plus", 100), ("play", 1_000), ("ante", 400)])
+    staked = sum(stake for _, stake in spots)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 20_000 - staked + paid == final_balance(out)
+    assert "round 5 was waiting: the house decides fold" in out
+    assert "Decide: play, fold" in out and "Dealer:" in out
+
+
+def test_red_dog_at_the_terminal_raises_up_to_the_ante(quick_end: list[QuickEnd]) -> None:
+    lines = [f"deal 5\nraise {r}" for r in ("6", "5", "0.01", "2.50")] + ["stand"] * 4
+    code, out = run("play", "red-dog", "--seed", "4", stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole
+    assert "a raise is 0.01 to the ante (5.00), not 6.00 (nothing changed)" in out
+    raises = sorted(stake for spot, stake, _ in end.bets if spot == "raise")
+    assert set(raises) <= {500, 1, 250} and raises
+    staked = sum(stake for _, stake, _ in end.bets)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 100_000 - staked + paid == final_balance(out)
+    assert "Decide: raise 0.01 … 5.00, stand" in out
+
+
+@pytest.mark.parametrize(("game", "line", "said"), [
+    ("three-card-poker", "deal", "usage: deal ANTE PAIR-PLUS"),
+    ("three-card-poker", "deal 0.5", "under the table minimum"),
+    ("three-card-poker", "deal -5", "-5"),
+    ("three-card-poker", "deal five", "five"),
+    ("three-card-poker", "play", "no round waits for a decision"),
+    ("three-card-poker", "deal 5000", "no credit"),
+    ("red-dog", "deal 5 5", "usage: deal ANTE"),
+    ("red-dog", "stand", "no round waits for a decision"),
+    ("red-dog", "hit", "unknown command 'hit'"),
+])
+def test_refusals_at_the_terminal_change_nothing(
+        quick_end: list[QuickEnd], game: str, line: str, said: str) -> None:
+    code, out = run("play", game, "--balance", "10", stdin=line)
+    assert code == 0, out
+    assert said in out and "(nothing changed)" in out
+    [end] = quick_end
+    assert end.bets == [] and end.wallet == 1_000 == final_balance(out)
+
+
+def test_versions_and_settings_are_refused() -> None:
+    code, out = run("play", "red-dog", "--set", "decks=1")
+    assert code == 2 and "standard rules" in out
+
+
+def test_a_registered_player_s_round_waits_on_their_account(tmp_path: Path) -> None:
+    env = {"PELISALI_DATABASE_URL": f"sqlite:///{tmp_path}/casino.db"}
+    for command in (["db", "upgrade"], ["account", "create", "ann", "--born", "1990-01-01",
+                                        "--country", "FI"],
+                    ["wallet", "deposit", "ann", "50"],
+                    ["house", "fund", "1000", "--staff", "floor"]):
+        code, out = run(*command, env=env)
+        assert code == 0, (command, out)
+    code, out = run("play", "three-card-poker", "--account", "ann", "--seed", "1",
+                    stdin="deal 5\nquit\n", env=env)
+    assert code == 0, out
+    assert "Decide: play, fold" in out and "house decides" not in out
+    code, out = run("play", "three-card-poker", "--account", "ann", "--seed", "2",
+                    stdin="play\n", env=env)
+    assert code == 0, out
+    assert "round 1 waits for your decision" in out
+    assert re.search(r"round 1: staked 10\.00 €, paid \d+\.\d\d €", out), out
