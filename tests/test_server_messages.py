@@ -656,6 +656,14 @@ LITERAL: list[Refusal] = [
      {"actions": "hit, stand"}),
     ("p1#1 has no round in play", "board_no_round", {}),
     ("p1#1 is not your entry in tournament 3", "not_registered", {}),
+    # Three Card Poker's and Red Dog's (tests/test_server_banked.py meets each for real)
+    ("rng-three-card-poker-ann: round 4 waits for a decision (play, fold)",
+     "decision_waiting", {"round": "4", "actions": "play, fold"}),
+    ("no round waits for a decision at rng-red-dog-ann", "no_decision_due", {}),
+    ("a raise is 0.01 to the ante (3.00), not 3.01", "raise_to_ante",
+     {"ante": "3.00", "stake": "3.01"}),
+    ("Red Dog has no bet 'pair-plus' before the deal; bets: ante", "no_spot",
+     {"spot": "pair-plus"}),
 ]
 
 

@@ -62,7 +62,8 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "no_spot": (r"has no betting spot '(?P<spot>[^']*)'",
                 r"^(?P<spot>.+) is not a spot of ",
                 r"^punto banco has no bet '(?P<spot>[^']*)'; bets: ",
-                r"^a blackjack bet is on a seat: 'seat 3' or '3', not '(?P<spot>[^']*)'$"),
+                r"^a blackjack bet is on a seat: 'seat 3' or '3', not '(?P<spot>[^']*)'$",
+                r"^.+ has no bet '(?P<spot>[^']*)' before the deal; bets: "),
     "no_game": (r"^no game '[^']*' here; games: ", r"^\S+ has no version '[^']*'; versions: "),
     "closed": (r"\S+ is closed$", r"is closed: no more bets",
                r"^no more bets(?:$|: the betting window has closed$)"),
@@ -87,6 +88,12 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "insurance_max": (rf"^insurance is at most half the bet: (?P<maximum>{_EUROS})$",),
     "insurance_first": (r"^round \d+: insurance is still to be answered$",),
     "double_range": (rf"^a double is more than 0 and at most the bet (?P<stake>{_EUROS})$",),
+    # -- Three Card Poker and Red Dog: the decision after the deal ---------------------------
+    "decision_waiting": (r"^\S+: round (?P<round>\d+) waits for a decision "
+                         r"\((?P<actions>[^)]*)\)$",),
+    "no_decision_due": (r"^no round waits for a decision at \S+$",),
+    "raise_to_ante": (rf"^a raise is 0\.01 to the ante \((?P<ante>{_EUROS})\), "
+                      rf"not (?P<stake>{_EUROS})$",),
     # -- the slots: the bet from the rule lists, free spins one at a time ------------------
     "slot_lines": (r"^(?P<lines>\d+) lines cannot be played; lines: (?P<choices>\d+(?:, \d+)*)$",),
     "slot_level": (r"^(?P<cents>\d+) cents a line is not a bet level; "

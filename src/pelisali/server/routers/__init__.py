@@ -5,6 +5,7 @@ from fastapi import APIRouter
 
 from pelisali.server.routers import (
     auth,
+    banked,
     cards,
     chips,
     history,
@@ -21,6 +22,6 @@ from pelisali.server.routers import (
 ROUTERS: tuple[APIRouter, ...] = (auth.router, wallet.router, lobby.router, play.router,
                                   cards.router, slots.router, history.router, live.router,
                                   poker.router, staff.router, chips.router,
-                                  leaderboard_tournaments.router)
+                                  leaderboard_tournaments.router, banked.router)
 
 __all__ = ["ROUTERS"]

@@ -128,6 +128,9 @@ addStrings({
     "err.slot_free_left": "Kierroksella {round} on {left} ilmaiskierrosta jäljellä: pelaa ne ensin.",
     "err.slot_no_free": "Pelattavia ilmaiskierroksia ei ole.",
     "err.slot_seen": "Kierroksesta {round} on näytetty {shown} pyöräytystä, ei {seen}. Avaa peli uudelleen.",
+    "err.decision_waiting": "Kierros {round} odottaa päätöstäsi ({actions}).",
+    "err.no_decision_due": "Mikään kierros ei odota päätöstä.",
+    "err.raise_to_ante": "Korotus on 0,01 € – ante ({ante}), ei {stake}.",
     "status.restricted": "rajoitettu", "status.barred": "suljettu",
     "field.name": "nimi", "field.password": "salasana", "field.born": "syntymäaika",
     "field.country": "asuinmaa", "field.amount": "summa", "field.bets": "panokset",
@@ -257,6 +260,9 @@ addStrings({
     "err.slot_free_left": "Omgång {round} har {left} gratissnurr kvar: spela dem först.",
     "err.slot_no_free": "Det finns inga gratissnurr att spela.",
     "err.slot_seen": "Av omgång {round} har {shown} snurr visats, inte {seen}. Öppna spelet igen.",
+    "err.decision_waiting": "Omgång {round} väntar på ditt beslut ({actions}).",
+    "err.no_decision_due": "Ingen omgång väntar på ett beslut.",
+    "err.raise_to_ante": "En höjning är 0,01 € upp till ante ({ante}), inte {stake}.",
     "status.restricted": "begränsat", "status.barred": "spärrat",
     "field.name": "namn", "field.password": "lösenord", "field.born": "födelsedatum",
     "field.country": "land", "field.amount": "belopp", "field.bets": "insatser",
@@ -386,6 +392,9 @@ addStrings({
     "err.slot_free_left": "Round {round} has {left} free spins left: play them first.",
     "err.slot_no_free": "There are no free spins to play.",
     "err.slot_seen": "Round {round} has shown {shown} spins, not {seen}. Open the game again.",
+    "err.decision_waiting": "Round {round} waits for your decision ({actions}).",
+    "err.no_decision_due": "No round waits for a decision.",
+    "err.raise_to_ante": "A raise is 0.01 € up to the ante ({ante}), not {stake}.",
     "status.restricted": "restricted", "status.barred": "barred",
     "field.name": "name", "field.password": "password", "field.born": "date of birth",
     "field.country": "country", "field.amount": "amount", "field.bets": "bets",
@@ -396,7 +405,7 @@ addStrings({
 
 // Params holding euros ("12.50") or cents alone (a poker table's chips: "1250").
 const AMOUNTS = ["held", "wanted", "limit", "stake", "minimum", "maximum", "call", "raise_to",
-  "raise_min", "raise_max", "cents"];
+  "raise_min", "raise_max", "cents", "ante"];
 // A blackjack decision the server names in English, as the table's buttons say it.
 const DECISIONS = ["hit", "stand", "double", "split"];
 // The colour chips' palette (pelisali.platform.colour_chips.PALETTE), named in each language.

@@ -1,0 +1,120 @@
+"""Three Card Poker and Red Dog over the API, each player at their own RNG table
+(:mod:`pelisali.platform.banked_rounds`): the game's rules and pay tables with the round
+waiting for the player's decision (after a reload too: GGPoker house rules 2.3), a deal
+(the bets, in cents, under a key), and the decision. A retried deal or staked decision
+gets its first answer and is taken once; its key sent with another request is refused
+with 409."""
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field, Strict
+
+from pelisali.engine import GAMES
+from pelisali.platform import banked_rounds, tables
+from pelisali.platform.banked_family import BANKED_GAMES
+from pelisali.platform.banked_rounds import BankedView
+from pelisali.server.dependencies import AppState, Bettor, Player
+from pelisali.server.keys import bound_to_first
+from pelisali.server.retry import RetryingRoute
+from pelisali.server.schemas import Key
+from pelisali.server.state import ServerState
+
+router = APIRouter(tags=["banked games"], route_class=RetryingRoute)
+Cents = Annotated[int, Strict(), Field(ge=0, le=10**9)]
+SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",)}
+
+
+class DealRequest(BaseModel):
+    """The bets of a round in cents (``{"ante": 500, "pair-plus": 200}``), under a key."""
+
+    bets: Annotated[dict[Literal["ante", "pair-plus"], Cents], Field(min_length=1, max_length=2)]
+    key: Key
+
+
+class DecideRequest(BaseModel):
+    """The decision: ``play`` or ``fold``; ``raise`` (with ``amount`` in cents) or
+    ``stand``; a play or raise under a key."""
+
+    action: Literal["play", "fold", "raise", "stand"]
+    amount: Cents | None = None
+    key: Key
+
+
+def _game(game: str) -> str:
+    if game not in BANKED_GAMES:
+        raise HTTPException(404, f"no game {game!r} here; games: {', '.join(BANKED_GAMES)}")
+    return game
+
+
+def _table(state: ServerState, player: str, game: str) -> str:
+    name = tables.own_table_name(player, game)
+    if name not in state.own_tables:
+        with state.db() as session:
+            tables.own_table(session, player, game)
+        state.own_tables.add(name)
+    return name
+
+
+def _answer(view: BankedView) -> dict[str, Any]:
+    return {"round_id": view.round_id, "game": view.game, "status": view.status,
+            "staked": view.staked, "paid": view.paid, "actions": list(view.actions),
+            "balance": view.balance, **view.view}
+
+
+def _rules(game: str) -> dict[str, Any]:
+    """What the page shows of the rule data: the name, the standard-rules note, the
+    limits, the bets taken before the deal and the pay tables."""
+    engine = GAMES[game]
+    limits = getattr(engine, "limits")  # noqa: B009 - every banked engine has its limits
+    shown: dict[str, Any] = {"game": game, "spots": list(SPOTS[game]),
+                             "min": limits.minimum, "max": limits.maximum}
+    rules = getattr(engine, "rules")  # noqa: B009
+    shown.update(name=rules.name.model_dump(), standard=rules.standard)
+    if game == "three-card-poker":
+        shown["pays"] = {"ante_bonus": rules.ante_bonus, "pair_plus": rules.pair_plus,
+                         "dealer_qualifies": rules.qualifier}
+    else:
+        shown["pays"] = {"spread": {str(k): v for k, v in rules.pays.items()},
+                         "three_of_a_kind": rules.three_of_a_kind, "decks": rules.decks}
+    return shown
+
+
+@router.get("/api/banked")
+def games() -> dict[str, Any]:
+    """The banked card games played here, with their names, limits and pay tables."""
+    return {"games": [_rules(g) for g in BANKED_GAMES]}
+
+
+@router.get("/api/banked/{game}")
+def table(game: str, login: Player, state: AppState) -> dict[str, Any]:
+    """The game's rules and the player's round waiting for a decision, if any."""
+    name = _table(state, login.name, _game(game))
+    with state.db() as session:
+        found = banked_rounds.playing(session, name)
+    return {**_rules(game), "playing": None if found is None else _answer(found)}
+
+
+@router.post("/api/banked/{game}/deal")
+def deal(game: str, body: DealRequest, login: Bettor, state: AppState) -> dict[str, Any]:
+    """Place the bets and deal; the answer is the round, waiting for the decision or
+    settled."""
+    name = _table(state, login.name, _game(game))
+    bets: dict[str, int] = {spot: amount for spot, amount in body.bets.items() if amount}
+    with bound_to_first(body.key), state.db() as session:
+        done = banked_rounds.deal(session, name, login.name, bets,
+                                  key=f"web:{login.name}:{body.key}", rng=state.rng)
+    return _answer(done)
+
+
+@router.post("/api/banked/{game}/decide")
+def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> dict[str, Any]:
+    """The decision of the round waiting; the answer is the round settled."""
+    name = _table(state, login.name, _game(game))
+    if (body.action == "raise") != (body.amount is not None):
+        raise HTTPException(422, "a raise carries its amount in cents; nothing else does")
+    action = f"raise {body.amount}" if body.action == "raise" else body.action
+    with bound_to_first(body.key), state.db() as session:
+        done = banked_rounds.decide(session, name, login.name, action,
+                                    key=f"web:{login.name}:{body.key}", rng=state.rng)
+    return _answer(done)

@@ -1,0 +1,165 @@
+"""Three Card Poker and Red Dog over the HTTP API: the rules and pay tables, a deal and a
+decision paid as the engine pays the same cards, the round waiting found again after a
+reload, a retried request taken once, a key sent with another request refused (409),
+recall, refusals coded for the player with nothing changed, and the ledger whole."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dbfixtures import STAFF_PASSWORD, casino, sign_up
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from pelisali.engine import GAMES, Seats, State
+from pelisali.platform.db import transaction
+from pelisali.platform.ledger import check
+from pelisali.platform.rounds import reconcile_bets
+from pelisali.rng import SeededRng
+from pelisali.server.app import create_app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Engine:
+    return casino(tmp_path)
+
+
+@pytest.fixture
+def client(db: Engine) -> Iterator[TestClient]:
+    client = TestClient(create_app(db, rng=SeededRng(7)))
+    sign_up(client, "ann", STAFF_PASSWORD, 10_000)
+    yield client
+
+
+def engine_round(game: str, history: list[dict[str, Any]]) -> State:
+    state = GAMES[game].new_state(Seats(1))
+    for move in history:
+        state = state.apply(move["text"]).state
+    return state
+
+
+def recorded(client: TestClient, round_id: int) -> dict[str, Any]:
+    answer = client.get(f"/api/recall/{round_id}")
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_the_games_show_their_rules_limits_and_pay_tables(client: TestClient) -> None:
+    listed = client.get("/api/banked").json()["games"]
+    assert [g["game"] for g in listed] == ["three-card-poker", "red-dog"]
+    tcp = client.get("/api/banked/three-card-poker").json()
+    assert (tcp["min"], tcp["max"], tcp["spots"], tcp["playing"]) == (
+        100, 50_000, ["ante", "pair-plus"], None)
+    assert tcp["pays"]["pair_plus"] == {"pair": 1, "flush": 4, "straight": 6,
+                                        "three_of_a_kind": 30, "straight_flush": 40}
+    assert "standard rules" in tcp["standard"]
+    red = client.get("/api/banked/red-dog").json()
+    assert red["pays"]["spread"] == {"1": 5, "2": 4, "3": 2, "4": 1}
+    assert red["pays"]["three_of_a_kind"] == 11
+    assert client.get("/api/banked/baccarat-chemin").status_code == 404
+
+
+def test_a_deal_waits_for_the_decision_across_a_reload_and_pays_as_the_engine(
+        client: TestClient, db: Engine) -> None:
+    dealt = client.post("/api/banked/three-card-poker/deal",
+                        json={"bets": {"ante": 500, "pair-plus": 200}, "key": "d1"})
+    assert dealt.status_code == 200, dealt.text
+    first = dealt.json()
+    assert first["status"] == "playing" and first["actions"] == ["play", "fold"]
+    assert first["balance"] == 10_000 - 700 and len(first["cards"]) == 3
+    assert first["dealer"] == []  # face down until the decision
+    again = client.post("/api/banked/three-card-poker/deal",
+                        json={"bets": {"ante": 500, "pair-plus": 200}, "key": "d1"}).json()
+    assert again == first  # a retry, answered
+    assert client.post("/api/banked/three-card-poker/deal",
+                       json={"bets": {"ante": 900}, "key": "d1"}).status_code == 409
+    reloaded = client.get("/api/banked/three-card-poker").json()["playing"]
+    assert reloaded == first
+    done = client.post("/api/banked/three-card-poker/decide",
+                       json={"action": "play", "key": "p1"}).json()
+    assert done["status"] == "settled" and done["staked"] == 1_200
+    assert recorded(client, done["round_id"])["same"]
+    engine = engine_round("three-card-poker", _history(db, done["round_id"]))
+    paid = sum(s.paid for s in engine.settlements)
+    assert done["paid"] == paid and done["balance"] == 10_000 - 1_200 + paid
+    assert client.post("/api/banked/three-card-poker/decide",
+                       json={"action": "play", "key": "p1"}).json() == done
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+def _history(db: Engine, round_id: int) -> list[dict[str, Any]]:
+    import json
+
+    from pelisali.platform.models import RoundRow
+
+    with transaction(db) as s:
+        row = s.get(RoundRow, round_id)
+        assert row is not None
+        history: list[dict[str, Any]] = json.loads(row.record)["history"]
+        return history
+
+
+def test_red_dog_raises_by_an_amount_and_stands(client: TestClient, db: Engine) -> None:
+    raised = stood = 0
+    for number in range(6):  # within a player's 20 slips a second
+        dealt = client.post("/api/banked/red-dog/deal",
+                            json={"bets": {"ante": 300}, "key": f"d{number}"}).json()
+        assert "status" in dealt, dealt
+        if dealt["status"] == "settled":
+            continue
+        if raised <= stood:
+            over = client.post("/api/banked/red-dog/decide",
+                               json={"action": "raise", "amount": 301, "key": f"x{number}"})
+            assert over.status_code == 400 and over.json()["code"] == "raise_to_ante"
+            done = client.post("/api/banked/red-dog/decide",
+                               json={"action": "raise", "amount": 300, "key": f"r{number}"})
+            raised += 1
+        else:
+            done = client.post("/api/banked/red-dog/decide",
+                               json={"action": "stand", "key": f"s{number}"})
+            stood += 1
+        assert done.status_code == 200, done.text
+        engine = engine_round("red-dog", _history(db, done.json()["round_id"]))
+        assert done.json()["paid"] == sum(s.paid for s in engine.settlements)
+    assert raised and stood
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+@pytest.mark.parametrize(("path", "body", "status", "code"), [
+    ("three-card-poker/deal", {"bets": {"side": 100}, "key": "a"}, 422, "invalid"),
+    ("three-card-poker/deal", {"bets": {"ante": -100}, "key": "b"}, 422, "invalid"),
+    ("three-card-poker/deal", {"bets": {"ante": "100"}, "key": "c"}, 422, "invalid"),
+    ("three-card-poker/deal", {"bets": {}, "key": "d"}, 422, "invalid"),
+    ("three-card-poker/deal", {"bets": {"ante": 50}, "key": "e"}, 400, "under_minimum"),
+    ("three-card-poker/deal", {"bets": {"ante": 20_000}, "key": "f"}, 400, "no_credit"),
+    ("red-dog/deal", {"bets": {"pair-plus": 100}, "key": "g"}, 400, "no_spot"),
+    ("three-card-poker/decide", {"action": "play", "key": "h"}, 400, "no_decision_due"),
+    ("red-dog/decide", {"action": "raise", "key": "i"}, 422, None),
+    ("red-dog/decide", {"action": "hit", "key": "j"}, 422, "invalid"),
+])
+def test_bad_requests_are_refused_with_a_code_and_change_nothing(
+        client: TestClient, db: Engine, path: str, body: dict[str, Any], status: int,
+        code: str | None) -> None:
+    answer = client.post(f"/api/banked/{path}", json=body)
+    assert answer.status_code == status, answer.text
+    if code is not None:
+        assert answer.json().get("code") == code, answer.json()
+    assert client.get("/api/me").json()["balance"] == 10_000
+    with transaction(db) as s:
+        assert check(s).ok
+
+
+def test_a_second_deal_while_one_waits_is_refused(client: TestClient) -> None:
+    first = client.post("/api/banked/three-card-poker/deal",
+                        json={"bets": {"ante": 500}, "key": "d1"}).json()
+    second = client.post("/api/banked/three-card-poker/deal",
+                         json={"bets": {"ante": 500}, "key": "d2"})
+    assert second.status_code == 400 and second.json()["code"] == "decision_waiting"
+    assert second.json()["params"]["round"] == str(first["round_id"])
+    assert client.get("/api/me").json()["balance"] == 10_000 - 500
