@@ -19,6 +19,7 @@ import {
 import { openHistory, openRecall, wireHistory } from "./history.js";
 import { closeTournaments, openTournaments } from "./tournaments.js";
 import { openSlot, rerenderSlot, slotCards, slotList, wireSlot } from "./slots.js";
+import { bankedCards, bankedList, openBanked, rerenderBanked } from "./banked.js";
 
 const COUNTRIES = ["FI", "AX", "SE", "NO", "DK", "IS", "EE", "LV", "LT", "DE", "PL", "NL", "BE",
   "FR", "ES", "PT", "IT", "AT", "CH", "IE", "GB", "US", "CA", "AU"];
@@ -131,7 +132,7 @@ async function onLogout() {
 
 // ---------------------------------------------------------------------------------------
 // Routing: #/lobby, #/table/roulette/C, #/table/sic-bo, #/slot/slot-video, #/live/NAME,
-// #/poker/NAME, #/wallet, #/history, #/recall/123, #/rules/roulette/C, #/tournaments,
+// #/poker/NAME, #/banked/GAME, #/wallet, #/history, #/recall/123, #/rules/roulette/C, #/tournaments,
 // #/tournaments/ID, #/tournaments/board/ID
 
 async function route() {
@@ -156,6 +157,7 @@ async function route() {
     else if (page === "live" && game) await openLive(game);
     else if (page === "poker" && game) await openPoker(game);
     else if (page === "slot" && game) await openSlot(game);
+    else if (page === "banked" && game) await openBanked(game);
     else if (page === "wallet") await openWallet();
     else if (page === "history") await openHistory();
     else if (page === "recall" && /^\d{1,18}$/.test(game ?? "")) await openRecall(game);
@@ -178,6 +180,7 @@ function rerender() {
   if (page === "table" || page === "live") rerenderTable();
   else if (page === "poker") rerenderPoker();
   else if (page === "slot") rerenderSlot();
+  else if (page === "banked") rerenderBanked();
   else route();
 }
 
@@ -188,6 +191,7 @@ async function openLobby() {
   const mine = state.route;
   state.lobby = await api("/api/lobby");
   state.slots = await slotList();
+  state.banked = await bankedList();
   if (state.route !== mine) return;  // the player went on meanwhile: not back to the lobby
   renderLobby();
   showView("lobby");
@@ -224,7 +228,7 @@ function renderLobby() {
         text: t("lobby.play"),
       }) : null,
       playable ? null : el("div", { class: "badge", text: t("lobby.soon") }));
-  }), ...slotCards(state.slots ?? []));
+  }), ...slotCards(state.slots ?? []), ...bankedCards(state.banked ?? []));
   const tables = $("#lobby-tables");
   if (!lobby.tables.length) {
     tables.replaceChildren(el("p", { class: "small", text: t("lobby.empty") }));

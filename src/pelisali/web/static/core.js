@@ -399,8 +399,8 @@ export function localTime(iso) {
 }
 
 export const VIEWS = [
-  "auth", "lobby", "table", "poker", "slot", "wallet", "history", "recall", "rules", "limits",
-  "tournaments"];
+  "auth", "lobby", "table", "poker", "slot", "banked", "wallet", "history", "recall", "rules",
+  "limits", "tournaments"];
 
 export function showView(name) {
   for (const view of VIEWS) $(`#${view}-view`).hidden = view !== name;
