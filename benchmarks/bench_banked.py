@@ -1,0 +1,105 @@
+"""The banked games' exact analyses: how long each takes, and its figure beside the
+published one (the Wizard of Odds' pages for each game, where the rules match).
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_banked.py [--repeat K] [--json]
+
+* Three Card Poker: :func:`pelisali.games.three_card_poker.exact`, all 407,170,400 deals
+  (each player hand by its suit pattern against every dealer hand of the 49 cards left),
+  for each ante bonus and Pair Plus table of the rule data;
+* Red Dog: :func:`pelisali.games.red_dog.exact`, every ordered two-card deal by rank and
+  every third card, for each shoe of the rule data.
+
+Times are wall seconds, the best of ``--repeat`` runs in this process, each counting
+afresh (the first run of Three Card Poker also builds its hand tables: it is timed
+apart as ``first``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+from machine import cpu_line  # benchmarks/machine.py, beside this script
+
+from pelisali.games import red_dog, three_card_poker
+
+# (what, published house edge in per cent): the Wizard of Odds' figures for these rules.
+PUBLISHED_THREE_CARD = {("1-4-5", "ante"): 3.37, ("1-4-5", "element of risk"): 2.01,
+                        ("1-4-6-30-40", "pair plus"): 2.32, ("1-3-6-30-40", "pair plus"): 7.28}
+PUBLISHED_RED_DOG = {1: 3.155, 2: 3.077, 4: 2.88, 6: 2.80, 8: 2.75}
+
+
+def timed(repeat: int, work: Any) -> tuple[float, Any]:
+    best, found = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        found = work()
+        best = min(best, time.perf_counter() - start)
+    return best, found
+
+
+def fresh_three_card(bonus: str, pairs: str) -> three_card_poker.Exact:
+    """The count itself, not its answer kept from the last call (the hand tables stay)."""
+    clear = getattr(three_card_poker.exact, "cache_clear", None)
+    if clear is not None:
+        clear()
+    return three_card_poker.exact(bonus, pairs)
+
+
+def percent(value: Fraction) -> float:
+    return round(float(value) * 100, 4)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    three_card_poker.exact()
+    first = time.perf_counter() - start
+    for bonus, pairs in (("1-4-5", "1-4-6-30-40"), ("1-3-5", "1-3-6-30-40"),
+                         ("1-4-5", "1-4-5-30-40")):
+        seconds, odds = timed(args.repeat, lambda b=bonus, p=pairs: fresh_three_card(b, p))
+        rows += [
+            {"game": "Three Card Poker", "rules": f"ante bonus {bonus}", "figure": "ante",
+             "pelisali": percent(odds.ante_edge), "exact": str(odds.ante_edge),
+             "published": PUBLISHED_THREE_CARD.get((bonus, "ante")), "seconds": seconds},
+            {"game": "Three Card Poker", "rules": f"ante bonus {bonus}",
+             "figure": "element of risk", "pelisali": percent(odds.element_of_risk),
+             "exact": str(odds.element_of_risk),
+             "published": PUBLISHED_THREE_CARD.get((bonus, "element of risk")),
+             "seconds": seconds},
+            {"game": "Three Card Poker", "rules": f"Pair Plus {pairs}", "figure": "pair plus",
+             "pelisali": percent(odds.pair_plus_edge), "exact": str(odds.pair_plus_edge),
+             "published": PUBLISHED_THREE_CARD.get((pairs, "pair plus")), "seconds": seconds}]
+    for decks in (1, 2, 4, 6, 8):
+        seconds, found = timed(args.repeat, lambda d=decks: red_dog.exact(decks=d))
+        rows.append({"game": "Red Dog", "rules": f"{decks} deck{'s' if decks > 1 else ''}, "
+                     "5-4-2-1, trips 11:1", "figure": "ante", "pelisali": percent(found.edge),
+                     "exact": str(found.edge), "published": PUBLISHED_RED_DOG[decks],
+                     "seconds": seconds})
+    out = {"machine": f"{cpu_line()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+           "three_card_first_seconds": first, "rows": rows}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(out["machine"])
+    print(f"Three Card Poker, first run (hand tables built): {first:.2f} s")
+    print(f"{'game':17s} {'rules':30s} {'figure':16s} {'pelisali %':>11s} {'published':>10s} "
+          f"{'seconds':>8s}")
+    for r in rows:
+        shown = "—" if r["published"] is None else f"{r['published']:.3f}"
+        print(f"{r['game']:17s} {r['rules']:30s} {r['figure']:16s} {r['pelisali']:11.4f} "
+              f"{shown:>10s} {r['seconds']:8.3f}")
+
+
+if __name__ == "__main__":
+    main()
