@@ -12,6 +12,7 @@ import {
 
 addStrings({
   fi: {
+    "bet.ante": "Ante", "bet.pair-plus": "Pair Plus", "bet.play": "Play-panos", "bet.raise": "Korotus",
     "banked.ante": "Ante (€)", "banked.pair-plus": "Pair Plus (€)", "banked.deal": "Jaa",
     "banked.play": "Pelaa", "banked.fold": "Luovuta", "banked.stand": "Älä korota",
     "banked.raise": "Korota", "banked.raise_amount": "Korotus (€)",
@@ -27,6 +28,7 @@ addStrings({
     "banked.res.fold": "luovutettu",
   },
   sv: {
+    "bet.ante": "Ante", "bet.pair-plus": "Pair Plus", "bet.play": "Play-insats", "bet.raise": "Höjning",
     "banked.ante": "Ante (€)", "banked.pair-plus": "Pair Plus (€)", "banked.deal": "Dela",
     "banked.play": "Spela", "banked.fold": "Lägg ner", "banked.stand": "Höj inte",
     "banked.raise": "Höj", "banked.raise_amount": "Höjning (€)",
@@ -42,6 +44,7 @@ addStrings({
     "banked.res.fold": "lagd",
   },
   en: {
+    "bet.ante": "Ante", "bet.pair-plus": "Pair Plus", "bet.play": "Play bet", "bet.raise": "Raise",
     "banked.ante": "Ante (€)", "banked.pair-plus": "Pair Plus (€)", "banked.deal": "Deal",
     "banked.play": "Play", "banked.fold": "Fold", "banked.stand": "Stand",
     "banked.raise": "Raise", "banked.raise_amount": "Raise (€)",
