@@ -142,6 +142,61 @@ def red_dog_odds_command(decks: int | None, sets: list[str] | None, as_json: boo
     console.print(rules.standard)
 
 
+def chemin_de_fer_odds_command(decks: int | None, as_json: bool) -> None:
+    """Chemin de fer's exact odds: the rule data's choices, every choice on five against
+    every set of the banker's choices, and the best choices of both hands."""
+    from pelisali.games.chemin_de_fer import equilibrium, exact, strategy_table
+    from pelisali.rules.banked import load_chemin_de_fer
+    from pelisali.rules.loader import RuleDataError
+
+    try:
+        rules = load_chemin_de_fer(decks)
+        stated, table, best = exact(decks=decks), strategy_table(decks), equilibrium(decks)
+    except RuleDataError as exc:
+        fail(str(exc))
+
+    def cells(choices: dict[tuple[int, int], str]) -> str:
+        return ", ".join(f"banker {t} v {x}: {c}" for (t, x), c in sorted(choices.items()))
+
+    if as_json:
+        print(json.dumps({
+            "game": "chemin-de-fer", "standard": rules.standard, "decks": rules.decks,
+            "commission_percent": rules.commission_percent,
+            "rows": [{"player_on_five": r.player_choice,
+                      "banker": {f"{t} v {x}": c for (t, x), c in r.banker_choices.items()},
+                      "banker_wins": str(r.outcome.banker), "player_wins": str(r.outcome.player),
+                      "tie": str(r.outcome.tie), "player_value": str(r.player_value),
+                      "banker_value": str(r.banker_value), "commission": str(r.commission)}
+                     for r in table],
+            "equilibrium": {"player_draws_on_five": str(best.draw), "player_value": str(best.value),
+                            "banker_draws": {f"{t} v {x}": str(p)
+                                             for (t, x), p in best.banker.items()}}},
+            indent=2))
+        return
+    out = RichTable(title=f"Baccara, chemin de fer: exact odds, {rules.decks} decks, every "
+                          f"deal counted; the house takes {rules.commission_percent} % of the "
+                          "bank's wins")
+    for col in ("on five", "banker's choices", "player", "bank (after commission)", "house"):
+        out.add_column(col, justify="left" if col in ("on five", "banker's choices") else "right")
+    for r in table:
+        mark = " ◀ rule data" if (r.player_choice, r.banker_choices) == (
+            stated.player_choice, stated.banker_choices) else ""
+        out.add_row(r.player_choice, cells(r.banker_choices) + mark,
+                    f"{float(r.player_value) * 100:.4f} %", f"{float(r.banker_value) * 100:.4f} %",
+                    f"{float(r.commission) * 100:.4f} %")
+    console.print(out)
+    banker = ", ".join(f"banker {t} v {x} draws {float(p) * 100:.1f} %"
+                       for (t, x), p in sorted(best.banker.items()))
+    console.print(f"best play of both hands (commission aside): the player draws on five "
+                  f"{float(best.draw) * 100:.1f} % of the time, {banker}; the player's "
+                  f"expectation {float(best.value) * 100:.4f} % a unit "
+                  f"({best.value.numerator}/{best.value.denominator})")
+    console.print(f"the rule data's choices: {stated.player_choice} on five, "
+                  f"{cells(stated.banker_choices)}: the chances of the bank, the player and a "
+                  f"tie are {stated.outcome.banker}, {stated.outcome.player}, {stated.outcome.tie}")
+    console.print(rules.standard)
+
+
 def _blackjack_config(sets: list[str] | None) -> BlackjackConfig:
     from pelisali.games import GameError
     from pelisali.games.blackjack_rules import BlackjackConfig

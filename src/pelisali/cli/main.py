@@ -42,7 +42,7 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
 
 GameArg = Annotated[str, typer.Argument(
     help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
-         "three-card-poker, red-dog (odds) "
+         "three-card-poker, red-dog, chemin-de-fer (odds) "
          "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
@@ -81,7 +81,7 @@ def odds(
     variant: VariantOpt = None,
     sets: SetOpt = None,
     decks: Annotated[int | None, typer.Option(
-        help="baccarat, red-dog: decks in a full shoe")] = None,
+        help="baccarat, red-dog, chemin-de-fer: decks in a full shoe")] = None,
     remaining: Annotated[str | None, typer.Option(
         help="baccarat: the shoe's remaining cards, e.g. 'A=31,2=32,...,K=30' or ten counts "
              "for values 0-9")] = None,
@@ -100,6 +100,13 @@ def odds(
         return
     if name is not None or lines is not None or par_file is not None:
         fail("a second name, --lines and --par-sheet are for 'odds slot NAME'")
+    if game.lower() == "chemin-de-fer":
+        if remaining is not None or variant is not None or sets:
+            fail("chemin de fer takes --decks (6 or 8) and --json only")
+        from pelisali.cli.card_commands import chemin_de_fer_odds_command
+
+        chemin_de_fer_odds_command(decks, as_json)
+        return
     if game.lower() == "red-dog":
         if remaining is not None or variant is not None:
             fail("--remaining and --variant are not Red Dog's")

@@ -23,6 +23,7 @@ pelisali.rules.loader.RuleDataError: Red Dog is dealt from 1, 2, 4, 6 or 8 decks
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -218,4 +219,114 @@ def load_red_dog(decks: int | None = None, pay_table: str | None = None,
         {"game": data.section, "ranks": data.ranks.section, "deal": data.deal.section,
          "shoe": data.shoe.section, "pays": table.section, "limits": data.limits.section},
         (data.limits.min, data.limits.max),
+    )
+
+
+# -- Baccara, chemin de fer -------------------------------------------------------------
+Choice = Literal["draw", "stand"]
+
+
+class _ChemPlayer(Strict):
+    draws_to: Annotated[int, Field(ge=0, le=7)]
+    option: Annotated[int, Field(ge=0, le=7)]
+    choice: Choice
+    section: Section
+
+
+class _ChemOption(Strict):
+    total: Annotated[int, Field(ge=0, le=7)]
+    third: Annotated[int, Field(ge=0, le=9)]
+    choice: Choice
+    section: Section
+
+
+class _ChemBanker(Strict):
+    stood_draws_to: Annotated[int, Field(ge=0, le=7)]
+    section: Section
+    draws: dict[str, list[Annotated[int, Field(ge=0, le=9)]]]
+    options: list[_ChemOption]
+
+
+class _ChemFile(Strict):
+    game: Literal["chemin-de-fer"]
+    standard: Annotated[str, Field(min_length=10)]
+    section: Section
+    decks: Annotated[int, Field(ge=1, le=8)]
+    commission_percent: Annotated[int, Field(ge=0, le=25)]
+    name: Names
+    shoe: _Shoe
+    commission: _Cited
+    bank: _Cited
+    player: _ChemPlayer
+    banker: _ChemBanker
+
+
+@dataclass(frozen=True)
+class CheminRules:
+    """Chemin de fer's règle: the shoe, the commission on the bank's wins, the player's
+    drawing rule and choice on five, the banker's tableau (``tableau[total]``: the player's
+    third cards the banker draws to, for totals 3 to 6) and the banker's choices
+    (``options[(total, third)]``), with the sources."""
+
+    name: Names
+    standard: str
+    decks: int
+    commission_percent: int
+    player_draws_to: int
+    player_option: int
+    player_choice: str
+    banker_stood_draws_to: int
+    tableau: dict[int, frozenset[int]]
+    options: dict[tuple[int, int], str]
+    sections: dict[str, str]
+
+    def player_draws(self, points: int, choice: str | None = None) -> bool:
+        """Whether the player draws on ``points`` (``choice`` on the option total)."""
+        if points == self.player_option:
+            return (choice or self.player_choice) == "draw"
+        return points <= self.player_draws_to
+
+    def banker_draws(self, points: int, third: int | None,
+                     choices: Mapping[tuple[int, int], str] | None = None) -> bool:
+        """Whether the banker draws on ``points`` when the player's third card is
+        ``third`` (None: the player stood), the options as ``choices`` say (else the
+        rule data's)."""
+        if third is None:
+            return points <= self.banker_stood_draws_to
+        if points <= 2:
+            return True
+        if points >= 7:
+            return False
+        if (points, third) in self.options:
+            return (choices or self.options).get((points, third),
+                                                 self.options[(points, third)]) == "draw"
+        return third in self.tableau[points]
+
+
+@cache
+def load_chemin_de_fer(decks: int | None = None, path: Path | None = None) -> CheminRules:
+    """Chemin de fer's règle from the rule file, with its shoe or ``decks``."""
+    path = path or data_dir("banked") / "chemin-de-fer.toml"
+    data = _validated(_ChemFile, path)
+    shoe = data.decks if decks is None else decks
+    if shoe not in data.shoe.allowed:
+        raise RuleDataError(f"chemin de fer is dealt from "
+                            f"{' or '.join(str(d) for d in data.shoe.allowed)} decks, not {shoe}")
+    draws = {int(total): frozenset(thirds) for total, thirds in data.banker.draws.items()}
+    if sorted(draws) != [3, 4, 5, 6]:
+        raise RuleDataError(f"{path}: key 'banker.draws': the banker's totals 3 to 6, each "
+                            "with the third cards drawn to")
+    options = {(o.total, o.third): o.choice for o in data.banker.options}
+    for total, third in options:
+        if not 3 <= total <= 6 or third in draws[total]:
+            raise RuleDataError(f"{path}: key 'banker.options': banker {total} against "
+                                f"{third} is a choice only where the tableau does not draw")
+    return CheminRules(
+        data.name, data.standard, shoe, data.commission_percent, data.player.draws_to,
+        data.player.option, data.player.choice, data.banker.stood_draws_to, draws, options,
+        {"game": data.section, "shoe": data.shoe.section, "commission": data.commission.section,
+         "bank": data.bank.section, "player": data.player.section,
+         "banker": data.banker.section,
+         **{f"option {t} v {x}": o.section for o in data.banker.options
+            for t, x in [(o.total, o.third)]}},
     )
