@@ -9,7 +9,9 @@ Run from the repository root::
   (each player hand by its suit pattern against every dealer hand of the 49 cards left),
   for each ante bonus and Pair Plus table of the rule data;
 * Red Dog: :func:`pelisali.games.red_dog.exact`, every ordered two-card deal by rank and
-  every third card, for each shoe of the rule data.
+  every third card, for each shoe of the rule data;
+* Baccara, chemin de fer: :func:`pelisali.games.chemin_de_fer.exact`, every deal of up to
+  six cards by value for the rule data's choices (the house edges shown as positive).
 
 Times are wall seconds, the best of ``--repeat`` runs in this process, each counting
 afresh (the first run of Three Card Poker also builds its hand tables: it is timed
@@ -27,12 +29,15 @@ from typing import Any
 
 from machine import cpu_line  # benchmarks/machine.py, beside this script
 
-from pelisali.games import red_dog, three_card_poker
+from pelisali.games import chemin_de_fer, red_dog, three_card_poker
 
 # (what, published house edge in per cent): the Wizard of Odds' figures for these rules.
 PUBLISHED_THREE_CARD = {("1-4-5", "ante"): 3.37, ("1-4-5", "element of risk"): 2.01,
                         ("1-4-6-30-40", "pair plus"): 2.32, ("1-3-6-30-40", "pair plus"): 7.28}
 PUBLISHED_RED_DOG = {1: 3.155, 2: 3.077, 4: 2.88, 6: 2.80, 8: 2.75}
+# With every choice drawing, chemin de fer's tableau is punto banco's: its bets' edges.
+PUBLISHED_PUNTO_BANCO = {(6, "player"): 1.24, (6, "banker"): 1.06, (8, "player"): 1.24,
+                         (8, "banker"): 1.06}
 
 
 def timed(repeat: int, work: Any) -> tuple[float, Any]:
@@ -86,6 +91,19 @@ def main() -> None:
                      "5-4-2-1, trips 11:1", "figure": "ante", "pelisali": percent(found.edge),
                      "exact": str(found.edge), "published": PUBLISHED_RED_DOG[decks],
                      "seconds": seconds})
+    for decks in (6, 8):
+        def count(d: int = decks) -> chemin_de_fer.CheminOdds:
+            chemin_de_fer.parts.cache_clear()  # the count itself, not its kept answer
+            return chemin_de_fer.exact(decks=d)
+        seconds, chem = timed(args.repeat, count)
+        rows.append({"game": "Chemin de fer", "rules": f"{decks} decks, draw on five",
+                     "figure": "player", "pelisali": percent(-chem.player_value),
+                     "exact": str(-chem.player_value),
+                     "published": PUBLISHED_PUNTO_BANCO[(decks, "player")], "seconds": seconds})
+        rows.append({"game": "Chemin de fer", "rules": f"{decks} decks, 5 % commission",
+                     "figure": "bank", "pelisali": percent(-chem.banker_value),
+                     "exact": str(-chem.banker_value),
+                     "published": PUBLISHED_PUNTO_BANCO[(decks, "banker")], "seconds": seconds})
     out = {"machine": f"{cpu_line()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
            "three_card_first_seconds": first, "rows": rows}
     if args.json:
