@@ -161,7 +161,7 @@ def _outcome(hand: Hand) -> int:
 
 
 @cache
-def _dealer_table(up: int) -> _DealerTable:
+def _dealer_table(up: int, hits_soft_17: bool = False) -> _DealerTable:
     pending: dict[Hand, int] = {(): 1}
     final: dict[Hand, int] = defaultdict(int)
     while pending:
@@ -169,7 +169,7 @@ def _dealer_table(up: int) -> _DealerTable:
         for drawn, ways in pending.items():
             for value in VALUES:
                 cards = _add(drawn, value)
-                if dealer_must_draw((up, *cards)):
+                if dealer_must_draw((up, *cards), hits_soft_17):
                     following[cards] += ways
                 else:
                     final[cards] += ways
@@ -195,9 +195,9 @@ def _dealer_table(up: int) -> _DealerTable:
 
 
 @cache
-def _dealer_raw(shoe: Shoe, up: int) -> tuple[float, ...]:
+def _dealer_raw(shoe: Shoe, up: int, hits_soft_17: bool = False) -> tuple[float, ...]:
     """Unconditional odds of the dealer's outcomes (hole card drawn from ``shoe``)."""
-    table = _dealer_table(up)
+    table = _dealer_table(up, hits_soft_17)
     depth = table.depth
     steps = np.arange(depth, dtype=np.float64)
     # falling[v, k] = n_v (n_v - 1) ... (n_v - k + 1), zero once the cards run out; then a 1
@@ -217,8 +217,9 @@ def _dealer_raw(shoe: Shoe, up: int) -> tuple[float, ...]:
 
 
 @cache
-def _dealer_vector(shoe: Shoe, up: int, conditioned: bool) -> tuple[float, ...]:
-    raw = _dealer_raw(shoe, up)
+def _dealer_vector(shoe: Shoe, up: int, conditioned: bool, hits_soft_17: bool = False
+                   ) -> tuple[float, ...]:
+    raw = _dealer_raw(shoe, up, hits_soft_17)
     if not conditioned or raw[BLACKJACK] == 0.0:
         return raw
     rest = 1.0 - raw[BLACKJACK]
@@ -227,12 +228,13 @@ def _dealer_vector(shoe: Shoe, up: int, conditioned: bool) -> tuple[float, ...]:
     return (*(x / rest for x in raw[:BLACKJACK]), 0.0)
 
 
-def dealer_probabilities(shoe: Sequence[int], up: int,
-                         peeked: bool | None = None) -> dict[str, float]:
+def dealer_probabilities(shoe: Sequence[int], up: int, peeked: bool | None = None,
+                         hits_soft_17: bool = False) -> dict[str, float]:
     """The dealer's final outcome odds from ``shoe`` (cards unseen, up card excluded).
 
     ``peeked`` says whether the hole card is known not to make a blackjack;
     by default it follows :func:`dealer_checks_hole_card` (only under an ace).
+    ``hits_soft_17``: the dealer hits a soft 17 (a rule set's), else stands on all 17s.
 
     >>> one = full_shoe(1)
     >>> under_ace = dealer_probabilities(_take(one, 1), 1)
@@ -246,7 +248,7 @@ def dealer_probabilities(shoe: Sequence[int], up: int,
     if len(shoe) != len(VALUES):
         raise ValueError("a shoe is ten counts, aces first and ten-value cards last")
     peek = dealer_checks_hole_card(up) if peeked is None else peeked
-    return dict(zip(OUTCOMES, _dealer_vector(tuple(shoe), up, peek), strict=True))
+    return dict(zip(OUTCOMES, _dealer_vector(tuple(shoe), up, peek, hits_soft_17), strict=True))
 
 
 @cache
@@ -314,7 +316,7 @@ class _Round:
         net = _net(hand, from_split)
         if hand_total(hand)[0] > 21:
             return net[0]  # settle_hand: a bust loses whatever the dealer holds
-        probs = _dealer_vector(shoe, self.up, self.conditioned)
+        probs = _dealer_vector(shoe, self.up, self.conditioned, self.config.dealer_hits_soft_17)
         return sum([p * x for p, x in zip(probs, net, strict=True)])
 
     def hit(self, hand: Hand, shoe: Shoe, from_split: bool, split_aces: bool) -> float:

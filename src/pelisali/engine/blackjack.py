@@ -542,7 +542,8 @@ class BlackjackState(ShoeChance):
             state, more = state._advance()
             return state, events + more
         # the dealer draws
-        if dealer_must_draw([card_value(c) for c in state.dealer]):
+        if dealer_must_draw([card_value(c) for c in state.dealer],
+                            self.game.config.dealer_hits_soft_17):
             return state, events
         state, more = state._settle()
         return state, events + more
@@ -618,7 +619,8 @@ class BlackjackState(ShoeChance):
                                   f"{' '.join(self.dealer)} ({label})")]
         state = replace(self, revealed=True)
         open_hands = [h for b in self.boxes for h in b.hands if h.total <= 21 and not h.blackjack]
-        if not is_blackjack(values) and open_hands and dealer_must_draw(values):
+        if (not is_blackjack(values) and open_hands
+                and dealer_must_draw(values, self.game.config.dealer_hits_soft_17)):
             return replace(state, phase="dealer"), events
         state, more = state._settle()
         return state, events + more

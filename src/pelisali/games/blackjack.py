@@ -366,7 +366,8 @@ class BlackjackTable:
         open_hands = [h for s in self.seats.values() for h in s.hands
                       if h.total <= 21 and not h.blackjack]
         if not dealer_bj and open_hands:
-            while dealer_must_draw([card_value(c) for c in self.dealer]):
+            while dealer_must_draw([card_value(c) for c in self.dealer],
+                                   self.config.dealer_hits_soft_17):
                 self.dealer.append(self._card("dealer"))
         self._settle(dealer_bj)
 

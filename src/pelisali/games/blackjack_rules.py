@@ -46,9 +46,15 @@ def is_blackjack(values: Sequence[int], from_split: bool = False) -> bool:
     return not from_split and len(values) == 2 and sorted(values) == [1, 10]
 
 
-def dealer_must_draw(values: Sequence[int]) -> bool:
-    """The dealer draws to 16 and stands on all 17s, soft or hard (III 1.2.3, 4.4.2)."""
-    return hand_total(values)[0] < 17
+def dealer_must_draw(values: Sequence[int], hits_soft_17: bool = False) -> bool:
+    """The dealer draws to 16 and stands on all 17s, soft or hard (III 1.2.3, 4.4.2); at a
+    table whose rule set has the dealer hit a soft 17 (``hits_soft_17``), on that too.
+
+    >>> dealer_must_draw([1, 6], hits_soft_17=True), dealer_must_draw([10, 7], True)
+    (True, False)
+    """
+    total, soft = hand_total(values)
+    return total < 17 or (hits_soft_17 and soft and total == 17)
 
 
 def dealer_checks_hole_card(up_value: int) -> bool:
@@ -70,6 +76,8 @@ class BlackjackConfig:
     burn_after_shuffle: int = 1
     seats: int = 7
     decision_seconds: int = 15  # each decision and the insurance offer (RULINGS)
+    dealer_hits_soft_17: bool = False  # GGPoker III 1.2.3: the dealer stands on all 17s
+    double_on: str = "any"  # the first two cards a double takes: any, 9-11 or 10-11 (hard)
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
@@ -80,6 +88,11 @@ class BlackjackConfig:
         rules = rules or _rules()
         chosen = dict(settings or {})
         values = resolve_settings(rules, chosen, "blackjack")
+        if values["rule_set"] != "ggpoker":  # a named rule set's values, but those chosen
+            from pelisali.rules.banked import load_blackjack_rule_set
+
+            preset = load_blackjack_rule_set(str(values["rule_set"]))
+            values = resolve_settings(rules, {**preset, **chosen}, "blackjack")
         decks = int(str(values["decks"]))
         if "cut_decks_from_back" in chosen:
             cut_decks = int(str(values["cut_decks_from_back"]))
@@ -100,6 +113,8 @@ class BlackjackConfig:
             burn_after_shuffle=int(str(values["burn_after_shuffle"])),
             seats=rules.seats,
             decision_seconds=int(str(values["decision_seconds"])),
+            dealer_hits_soft_17=values["dealer_soft_17"] == "hit",
+            double_on=str(values["double_on"]),
         )
 
     def settings(self) -> dict[str, str | bool]:
@@ -113,6 +128,8 @@ class BlackjackConfig:
                                            else "original_only"),
             "burn_after_shuffle": str(self.burn_after_shuffle),
             "decision_seconds": str(self.decision_seconds),
+            "dealer_soft_17": "hit" if self.dealer_hits_soft_17 else "stand",
+            "double_on": self.double_on,
         }
 
     @property
@@ -130,13 +147,19 @@ def _rules() -> BlackjackRules:
 
 def can_double(values: Sequence[int], from_split: bool, split_aces: bool,
                config: BlackjackConfig) -> bool:
-    """Double on any first two cards (III 2.6); after a split only if the table allows it."""
+    """Double on any first two cards (III 2.6), or at a table whose rule set says so on a
+    hard 9 to 11 (``9-11``) or 10 and 11 (``10-11``) only; after a split only if the table
+    allows it."""
     if len(values) != 2:
         return False
     if from_split and (not config.double_after_split or
                        (split_aces and config.split_aces_one_card)):
         return False
-    return hand_total(values)[0] < 21
+    total, soft = hand_total(values)
+    if config.double_on != "any":
+        low, high = (int(n) for n in config.double_on.split("-"))
+        return not soft and low <= total <= high
+    return total < 21
 
 
 def can_split(values: Sequence[int], hands_in_seat: int) -> bool:

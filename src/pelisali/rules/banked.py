@@ -316,7 +316,8 @@ def load_chemin_de_fer(decks: int | None = None, path: Path | None = None) -> Ch
     if sorted(draws) != [3, 4, 5, 6]:
         raise RuleDataError(f"{path}: key 'banker.draws': the banker's totals 3 to 6, each "
                             "with the third cards drawn to")
-    options = {(o.total, o.third): o.choice for o in data.banker.options}
+    options: dict[tuple[int, int], str] = {(o.total, o.third): o.choice
+                                           for o in data.banker.options}
     for total, third in options:
         if not 3 <= total <= 6 or third in draws[total]:
             raise RuleDataError(f"{path}: key 'banker.options': banker {total} against "
@@ -330,3 +331,34 @@ def load_chemin_de_fer(decks: int | None = None, path: Path | None = None) -> Ch
          **{f"option {t} v {x}": o.section for o in data.banker.options
             for t, x in [(o.total, o.third)]}},
     )
+
+
+# -- RAY's Blackjack: a rule set of the blackjack engine ------------------------------------
+class _RuleSetFile(Strict):
+    game: Literal["blackjack"]
+    rule_set: str
+    standard: Annotated[str, Field(min_length=10)]
+    section: Section
+    name: Names
+    settings: dict[str, str | bool]
+    sections: dict[str, str]
+
+
+@cache
+def load_blackjack_rule_set(name: str, path: Path | None = None) -> dict[str, str | bool]:
+    """The settings of blackjack rule set ``name`` (``ray``: ``banked/ray-blackjack.toml``),
+    each with its source in the file.
+
+    >>> load_blackjack_rule_set("ray")["double_on"]
+    '9-11'
+    """
+    path = path or data_dir("banked") / f"{name}-blackjack.toml"
+    if not path.exists():
+        raise RuleDataError(f"no blackjack rule set {name!r}")
+    data = _validated(_RuleSetFile, path)
+    if data.rule_set != name:
+        raise RuleDataError(f"{path}: key 'rule_set': {data.rule_set!r}, not {name!r}")
+    missing = sorted(set(data.settings) - set(data.sections))
+    if missing:
+        raise RuleDataError(f"{path}: key 'sections': no source for {', '.join(missing)}")
+    return dict(data.settings)
