@@ -142,12 +142,7 @@ def _playing_row(session: Session, table: GameTable) -> RoundRow | None:
 def _draw(state: State, rng: Rng) -> State:
     """Draw chance's moves (the cards) until a player is to decide or the round is over."""
     while state.to_move() == CHANCE:
-        outcomes, weights, total = state.chance_weights()
-        pick, index = rng.randbelow(total), 0
-        while pick >= weights[index]:
-            pick -= weights[index]
-            index += 1
-        state = state.apply(outcomes[index]).state
+        state = state.apply(table_layer.draw_outcome(state, rng)).state
     return state
 
 

@@ -161,12 +161,7 @@ def _draw(state: SlotState, rng: Rng) -> SlotState:
     """Draw chance's moves up to the end of the spin in hand (each reel's stop in turn)."""
     spins = len(state.spins)
     while state.to_move() == CHANCE and len(state.spins) == spins:
-        outcomes, weights, total = state.chance_weights()
-        pick, index = rng.randbelow(total), 0
-        while pick >= weights[index]:
-            pick -= weights[index]
-            index += 1
-        state = as_slot(state.apply(outcomes[index]).state)
+        state = as_slot(state.apply(table_layer.draw_outcome(state, rng)).state)
     return state
 
 

@@ -65,6 +65,7 @@ from pelisali.games.round import Settlement
 from pelisali.platform import accounts
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import LedgerError, Posting
+from pelisali.rng import Rng
 
 __all__ = [
     "BANK",
@@ -83,6 +84,7 @@ __all__ = [
     "cards_of",
     "check_postings",
     "check_shoe",
+    "draw_outcome",
     "flows",
     "party_moves",
     "payout_postings",
@@ -432,6 +434,28 @@ def recall(text: str, family: Family) -> RecallResult:
     except (RecordError, IllegalMove, ValidationError, KeyError, TypeError, ValueError) as exc:
         problem = f"the record does not replay: {exc}"
     return RecallResult(recorded, replayed, problem)
+
+
+def draw_outcome(state: State, rng: Rng) -> ChanceOutcome:
+    """Chance's next move at ``state``, drawn by ``rng`` by the weights the engine gives
+    (:meth:`~pelisali.engine.contract.State.chance_weights`): a card by its count in the
+    shoe, a reel stop by its weight.
+
+    >>> from pelisali.engine import GAMES, Seats
+    >>> from pelisali.rng import SeededRng
+    >>> state = GAMES["red-dog"].new_state(Seats(1))
+    >>> for move in ("bet ante 100", "done"):
+    ...     state = state.apply(move).state
+    >>> card = draw_outcome(state, SeededRng(1))
+    >>> card in state.chance_weights()[0], state.can_come_up(card)
+    (True, True)
+    """
+    outcomes, weights, total = state.chance_weights()
+    pick, index = rng.randbelow(total), 0
+    while pick >= weights[index]:
+        pick -= weights[index]
+        index += 1
+    return outcomes[index]
 
 
 # -- money ---------------------------------------------------------------------------------

@@ -121,6 +121,18 @@ class ServerState:
         with transaction(self.engine) as session:
             yield session
 
+    def own_table(self, player: str, game: str, variant: str | None = None) -> str:
+        """The name of ``player``'s own RNG table of ``game``, opened the first time (a
+        table is never deleted, so one this process has seen is not looked up again)."""
+        from pelisali.platform import tables
+
+        name = tables.own_table_name(player, game, variant)
+        if name not in self.own_tables:
+            with self.db() as session:
+                tables.own_table(session, player, game, variant)
+            self.own_tables.add(name)
+        return name
+
     # -- running tables --------------------------------------------------------------
     def shared_table(self, name: str) -> str:
         """``live`` or ``poker``: the kind of shared table ``name`` is, or why a player

@@ -11,14 +11,13 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field, Strict
 
 from pelisali.engine import GAMES
-from pelisali.platform import banked_rounds, tables
+from pelisali.platform import banked_rounds
 from pelisali.platform.banked_family import BANKED_GAMES
 from pelisali.platform.banked_rounds import BankedView
 from pelisali.server.dependencies import AppState, Bettor, Player
 from pelisali.server.keys import bound_to_first
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Key
-from pelisali.server.state import ServerState
 
 router = APIRouter(tags=["banked games"], route_class=RetryingRoute)
 Cents = Annotated[int, Strict(), Field(ge=0, le=10**9)]
@@ -45,15 +44,6 @@ def _game(game: str) -> str:
     if game not in BANKED_GAMES:
         raise HTTPException(404, f"no game {game!r} here; games: {', '.join(BANKED_GAMES)}")
     return game
-
-
-def _table(state: ServerState, player: str, game: str) -> str:
-    name = tables.own_table_name(player, game)
-    if name not in state.own_tables:
-        with state.db() as session:
-            tables.own_table(session, player, game)
-        state.own_tables.add(name)
-    return name
 
 
 def _answer(view: BankedView) -> dict[str, Any]:
@@ -89,7 +79,7 @@ def games() -> dict[str, Any]:
 @router.get("/api/banked/{game}")
 def table(game: str, login: Player, state: AppState) -> dict[str, Any]:
     """The game's rules and the player's round waiting for a decision, if any."""
-    name = _table(state, login.name, _game(game))
+    name = state.own_table(login.name, _game(game))
     with state.db() as session:
         found = banked_rounds.playing(session, name)
     return {**_rules(game), "playing": None if found is None else _answer(found)}
@@ -99,7 +89,7 @@ def table(game: str, login: Player, state: AppState) -> dict[str, Any]:
 def deal(game: str, body: DealRequest, login: Bettor, state: AppState) -> dict[str, Any]:
     """Place the bets and deal; the answer is the round, waiting for the decision or
     settled."""
-    name = _table(state, login.name, _game(game))
+    name = state.own_table(login.name, _game(game))
     bets: dict[str, int] = {spot: amount for spot, amount in body.bets.items() if amount}
     with bound_to_first(body.key), state.db() as session:
         done = banked_rounds.deal(session, name, login.name, bets,
@@ -110,7 +100,7 @@ def deal(game: str, body: DealRequest, login: Bettor, state: AppState) -> dict[s
 @router.post("/api/banked/{game}/decide")
 def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> dict[str, Any]:
     """The decision of the round waiting; the answer is the round settled."""
-    name = _table(state, login.name, _game(game))
+    name = state.own_table(login.name, _game(game))
     if (body.action == "raise") != (body.amount is not None):
         raise HTTPException(422, "a raise carries its amount in cents; nothing else does")
     action = f"raise {body.amount}" if body.action == "raise" else body.action

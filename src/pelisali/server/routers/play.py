@@ -34,11 +34,7 @@ router = APIRouter(tags=["play"], route_class=RetryingRoute)
 def play(game: str, body: Slip, login: Bettor, state: AppState) -> dict[str, Any]:
     engine = wager_game(game, body.variant)
     key = f"web:{login.name}:{body.key}"
-    name = tables.own_table_name(login.name, engine.name, engine.variant or None)
-    if name not in state.own_tables:
-        with state.db() as session:
-            tables.own_table(session, login.name, engine.name, engine.variant or None)
-        state.own_tables.add(name)
+    name = state.own_table(login.name, engine.name, engine.variant or None)
     # The slip is played in the next batch of this process's RNG desk: accepted, drawn
     # and settled in one commit with the other players' slips that arrived with it.
     outcome = state.rng_desk.play(RngSlip(name, login.name,

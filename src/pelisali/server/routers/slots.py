@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field, Strict
 
 from pelisali.engine.slots import SlotEngine
-from pelisali.platform import slot_rounds, tables
+from pelisali.platform import slot_rounds
 from pelisali.platform.rounds import TableError
 from pelisali.platform.slot_family import SLOT_GAMES, slot_engine
 from pelisali.platform.slot_rounds import SlotView
@@ -19,7 +19,6 @@ from pelisali.server.keys import bound_to_first
 from pelisali.server.links import link, links
 from pelisali.server.retry import RetryingRoute
 from pelisali.server.schemas import Key
-from pelisali.server.state import ServerState
 
 router = APIRouter(tags=["slots"], route_class=RetryingRoute)
 Count = Annotated[int, Strict(), Field(ge=0, le=10_000)]
@@ -45,15 +44,6 @@ def _slot(game: str) -> SlotEngine:
     return slot_engine(game)
 
 
-def _table(state: ServerState, player: str, game: str) -> str:
-    name = tables.own_table_name(player, game)
-    if name not in state.own_tables:
-        with state.db() as session:
-            tables.own_table(session, player, game)
-        state.own_tables.add(name)
-    return name
-
-
 def _answer(view: SlotView) -> dict[str, Any]:
     return {"round_id": view.round_id, "game": view.game, "status": view.status,
             "stake": view.stake, **view.view, "to_wallet": view.to_wallet,
@@ -72,7 +62,7 @@ def slots() -> dict[str, Any]:
 def machine(game: str, login: Player, state: AppState) -> dict[str, Any]:
     """The game's window, lines, pays and bet levels, and the player's round in play."""
     rules = _slot(game).rules
-    name = _table(state, login.name, game)
+    name = state.own_table(login.name, game)
     with state.db() as session:
         found = slot_rounds.playing(session, name)
     return {
@@ -101,7 +91,7 @@ def machine(game: str, login: Player, state: AppState) -> dict[str, Any]:
                 parameters={"round_id": "$response.body#/round_id"})))
 def spin(game: str, body: SpinRequest, login: Bettor, state: AppState) -> dict[str, Any]:
     _slot(game)
-    name = _table(state, login.name, game)
+    name = state.own_table(login.name, game)
     with bound_to_first(body.key), state.db() as session:
         done = slot_rounds.spin(session, name, login.name, body.lines, body.cents,
                                 key=f"web:{login.name}:{body.key}", rng=state.rng)
@@ -112,7 +102,7 @@ def spin(game: str, body: SpinRequest, login: Bettor, state: AppState) -> dict[s
 def free_spin(game: str, body: FreeSpinRequest, login: Bettor, state: AppState
               ) -> dict[str, Any]:
     _slot(game)
-    name = _table(state, login.name, game)
+    name = state.own_table(login.name, game)
     with state.db() as session:
         try:
             done = slot_rounds.free_spin(session, name, login.name, body.seen, rng=state.rng)
