@@ -183,7 +183,7 @@ def test_refusals_in_play_change_nothing(casino: Engine) -> None:
     with transaction(casino) as s:
         dealt = deal(s, "tcp-ann", "ann", {"ante": 1_000}, key="k1", rng=SeededRng(5), at=AT)
     for action, words in (("raise 5", "not an action|raise"), ("bet ante 100", "no more bets"),
-                          ("done", "no more bets"), ("", "")):
+                          ("done", "no more bets"), ("", "is not an action here")):
         with transaction(casino) as s, pytest.raises(TableError, match=words):
             decide(s, "tcp-ann", "ann", action, key=f"bad-{action}", at=AT)
     with transaction(casino) as s, pytest.raises(TableError, match="ann's"):
