@@ -105,8 +105,12 @@ def test_a_blackjack_hand_is_decided_and_a_slot_offers_its_levels_on_a_phone(
         for tid in (bj, slot):
             for player in players:
                 player.page.goto(f"{served.url}/#/tournaments/board/{tid}")
+                body = player.page.locator("#tournaments-body")
+                expect(body).to_have_attribute("data-board", str(tid))
                 player.page.locator("button.tour-entry").click()
-                expect(player.page.locator(".board-entry")).to_be_visible()
+                # registered: this tournament's page now offers to take it back
+                expect(player.page.locator("button.tour-entry")).to_have_text(
+                    "Peru ilmoittautuminen")
             staff_post(served.url, f"{BOARDS}/{tid}/start", {}, status=200)
         ann = players[0].page
         ann.goto(f"{served.url}/#/tournaments/board/{bj}")

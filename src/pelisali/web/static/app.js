@@ -190,8 +190,7 @@ function rerender() {
 async function openLobby() {
   const mine = state.route;
   state.lobby = await api("/api/lobby");
-  state.slots = await slotList();
-  state.banked = await bankedList();
+  [state.slots, state.banked] = await Promise.all([slotList(), bankedList()]);
   if (state.route !== mine) return;  // the player went on meanwhile: not back to the lobby
   renderLobby();
   showView("lobby");

@@ -107,6 +107,7 @@ function render() {
   const view = $("#banked-view");
   view.dataset.game = banked.game;
   view.dataset.status = banked.round?.status ?? "none";
+  view.dataset.round = String(banked.round?.round_id ?? 0);
   $("#banked-title").textContent = rules.name[state.lang] ?? rules.name.en;
   $("#banked-note").textContent = `${t("banked.standard")} · `
     + t("banked.limits", { min: euros(rules.min), max: euros(rules.max) });
