@@ -9,14 +9,16 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.orm import Session
 
 from pelisali.platform import accounts
 from pelisali.platform.db import make_engine, transaction, upgrade
@@ -305,3 +307,24 @@ def migrated_template() -> Any:
         connection.connection.driver_connection.backup(copy)
     engine.dispose()
     return copy
+
+
+T = TypeVar("T")
+
+
+def keep_quick_ends(monkeypatch: pytest.MonkeyPatch, module: Any,
+                    read: Callable[[Session], T]) -> list[T]:
+    """What ``read`` finds in each quick-mode database that ``module``'s terminal makes
+    (its ``quick_wallet``), read as the session ends, before the database is deleted."""
+    ends: list[T] = []
+    real = module.quick_wallet
+
+    @contextmanager
+    def keeping(start: int, bots: Sequence[str] = ()) -> Iterator[Engine]:
+        with real(start, bots) as db:
+            yield db
+            with transaction(db) as session:
+                ends.append(read(session))
+
+    monkeypatch.setattr(module, "quick_wallet", keeping)
+    return ends

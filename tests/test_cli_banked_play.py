@@ -6,19 +6,18 @@ their account for their return."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, select
+from dbfixtures import keep_quick_ends
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from pelisali.cli import banked_play
 from pelisali.cli.main import app
 from pelisali.money import parse_amount
-from pelisali.platform.db import transaction
 from pelisali.platform.ledger import check
 from pelisali.platform.models import BetRow, RoundRow
 from pelisali.platform.queries import wallet
@@ -44,23 +43,16 @@ class QuickEnd:
 @pytest.fixture
 def quick_end(monkeypatch: pytest.MonkeyPatch) -> list[QuickEnd]:
     """Read the quick database at the end of each session, before it is deleted."""
-    ends: list[QuickEnd] = []
-    real = banked_play.quick_wallet
 
-    @contextmanager
-    def keeping(start: int, bots: Sequence[str] = ()) -> Iterator[Engine]:
-        with real(start, bots) as db:
-            yield db
-            with transaction(db) as s:
-                bets = s.scalars(select(BetRow).where(BetRow.player == "you")
-                                 .order_by(BetRow.id)).all()
-                ends.append(QuickEnd(
-                    wallet(s, "you"), [(b.spot, b.stake, b.paid) for b in bets],
-                    [str(r.status) for r in s.scalars(select(RoundRow).order_by(RoundRow.id))],
-                    check(s).ok and reconcile_bets(s).ok))
+    def read(s: Session) -> QuickEnd:
+        bets = s.scalars(select(BetRow).where(BetRow.player == "you")
+                         .order_by(BetRow.id)).all()
+        return QuickEnd(
+            wallet(s, "you"), [(b.spot, b.stake, b.paid) for b in bets],
+            [str(r.status) for r in s.scalars(select(RoundRow).order_by(RoundRow.id))],
+            check(s).ok and reconcile_bets(s).ok)
 
-    monkeypatch.setattr(banked_play, "quick_wallet", keeping)
-    return ends
+    return keep_quick_ends(monkeypatch, banked_play, read)
 
 
 def final_balance(out: str) -> int:

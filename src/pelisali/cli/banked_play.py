@@ -15,6 +15,7 @@ from __future__ import annotations
 import uuid
 
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
 from pelisali.cli.common import console, euros, fail, next_command
 from pelisali.cli.platform import open_database
@@ -80,8 +81,8 @@ class BankedTerminal:
             console.print(f"round {self.view.round_id} waits for your decision")
             self._show(self.view)
 
-    def _wallet(self, session: object) -> int:
-        return balance(session, accounts.wallet_code(self.player))  # type: ignore[arg-type]
+    def _wallet(self, session: Session) -> int:
+        return balance(session, accounts.wallet_code(self.player))
 
     def run(self) -> None:
         """Read and carry out commands until ``quit`` or the end of input."""

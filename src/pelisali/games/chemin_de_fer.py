@@ -219,18 +219,15 @@ def equilibrium(decks: int | None = None) -> Equilibrium:
             if 0 < q < 1:
                 candidates.add(q)
     best = max(sorted(candidates), key=value)
+    # Each cell the banker's best reply at the best mix; the cell the mix sits on (both
+    # replies alike) is mixed so that drawing and standing on five give the player the same.
     banker: dict[Cell, Fraction] = {}
-    for cell in cells:
-        at = {c: best * _gain(draw.cells[cell], c) + (1 - best) * _gain(stand.cells[cell], c)
-              for c in CHOICES}
-        banker[cell] = Fraction(1) if at["draw"] < at["stand"] else Fraction(0)
-    # The cell the best mix sits on is mixed by the banker so that drawing and standing
-    # on five give the player the same.
     gap = (draw.base[1] - draw.base[0]) - (stand.base[1] - stand.base[0])
     open_cells = []
     for cell in cells:
         at = {c: best * _gain(draw.cells[cell], c) + (1 - best) * _gain(stand.cells[cell], c)
               for c in CHOICES}
+        banker[cell] = Fraction(1) if at["draw"] < at["stand"] else Fraction(0)
         if at["draw"] == at["stand"] and 0 < best < 1:
             open_cells.append(cell)
         else:

@@ -64,7 +64,14 @@ from pelisali.platform.banked_family import (
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import KeyConflict, append_audit, balance, now_utc
 from pelisali.platform.models import BetRow, GameTable, RoundRow
-from pelisali.platform.rounds import PENDING_HOURS, Recall, TableError, find_table
+from pelisali.platform.rounds import (
+    PENDING_HOURS,
+    Recall,
+    TableError,
+    find_table,
+    open_rng_table,
+    playing_row,
+)
 from pelisali.platform.table_layer import RecordError, RoundRecord
 from pelisali.rng import Rng, SecureRng
 
@@ -106,19 +113,8 @@ def create_banked_table(session: Session, name: str, game: str, actor: str = "sy
         engine = banked_engine(game)
     except RecordError as exc:
         raise TableError(str(exc)) from None
-    if session.scalars(select(GameTable).where(GameTable.name == name)).first():
-        raise TableError(f"table {name!r} exists")
     limits = getattr(engine, "limits")  # noqa: B009 - every banked engine has its limits
-    now = now_utc()
-    table = GameTable(name=name, game=game, variant="", settings="{}",
-                      limit_min=limits.minimum, limit_max=limits.maximum, mode="rng",
-                      status="open", gaming_day=now.date(), created_at=now)
-    session.add(table)
-    session.flush()
-    append_audit(session, actor, "table_opened",
-                 {"table": name, "game": game, "mode": "rng", "limit_min": limits.minimum,
-                  "limit_max": limits.maximum})
-    return table
+    return open_rng_table(session, name, game, limits.minimum, limits.maximum, actor)
 
 
 def _table(session: Session, name: str, lock: bool = True) -> GameTable:
@@ -130,13 +126,6 @@ def _table(session: Session, name: str, lock: bool = True) -> GameTable:
         session.scalars(select(GameTable).where(GameTable.id == table.id)
                         .with_for_update()).one()
     return table
-
-
-def _playing_row(session: Session, table: GameTable) -> RoundRow | None:
-    return session.scalars(
-        select(RoundRow).where(RoundRow.table_id == table.id, RoundRow.status == PLAYING)
-        .order_by(RoundRow.id).with_for_update()
-        .execution_options(populate_existing=True)).first()
 
 
 def _draw(state: State, rng: Rng) -> State:
@@ -249,7 +238,7 @@ def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int]
         return _again(session, first, table, player, placed)
     if table.status != "open":
         raise TableError(f"{table.name} is closed")
-    waiting = _playing_row(session, table)
+    waiting = playing_row(session, table)
     if waiting is not None:
         actions = ", ".join(_answer(session, table, waiting).actions)
         raise TableError(f"{table.name}: round {waiting.id} waits for a decision ({actions})")
@@ -294,7 +283,7 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
             raise KeyConflict(f"idempotency key {key!r} was used for another decision",
                               again.spot)
         return _answer(session, table, row)
-    row = _playing_row(session, table)
+    row = playing_row(session, table)
     if row is None:
         raise TableError(f"no round waits for a decision at {table.name}")
     record, before = _restore(row)

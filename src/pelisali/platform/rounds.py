@@ -210,6 +210,33 @@ def find_table(session: Session, name: str) -> GameTable:
     return table
 
 
+def open_rng_table(session: Session, name: str, game: str, limit_min: int, limit_max: int,
+                   actor: str = "system") -> GameTable:
+    """Open a player's RNG table ``name`` of ``game``, whose bets and limits are its rule
+    file's (a slot, Three Card Poker, Red Dog); refused if the name is taken."""
+    if session.scalars(select(GameTable).where(GameTable.name == name)).first():
+        raise TableError(f"table {name!r} exists")
+    now = now_utc()
+    table = GameTable(name=name, game=game, variant="", settings="{}", limit_min=limit_min,
+                      limit_max=limit_max, mode="rng", status="open", gaming_day=now.date(),
+                      created_at=now)
+    session.add(table)
+    session.flush()
+    append_audit(session, actor, "table_opened",
+                 {"table": name, "game": game, "mode": "rng", "limit_min": limit_min,
+                  "limit_max": limit_max})
+    return table
+
+
+def playing_row(session: Session, table: GameTable) -> RoundRow | None:
+    """The table's round in play (waiting for its player), locked and read afresh."""
+    return session.scalars(
+        select(RoundRow).where(RoundRow.table_id == table.id,
+                               RoundRow.status == RoundStatus.PLAYING)
+        .order_by(RoundRow.id).with_for_update()
+        .execution_options(populate_existing=True)).first()
+
+
 def open_round(session: Session, table: GameTable, lock: bool = True) -> RoundRow:
     """The table's round open for bets (opened when none is), locked for this
     transaction."""

@@ -60,7 +60,14 @@ from pelisali.platform import accounts, bonus, metrics, table_layer
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import KeyConflict, append_audit, balance, now_utc
 from pelisali.platform.models import BetRow, GameTable, RoundRow
-from pelisali.platform.rounds import PENDING_HOURS, Recall, TableError, find_table
+from pelisali.platform.rounds import (
+    PENDING_HOURS,
+    Recall,
+    TableError,
+    find_table,
+    open_rng_table,
+    playing_row,
+)
 from pelisali.platform.slot_family import FAMILY, SLOT_GAMES, as_slot, bet_spot, slot_engine
 from pelisali.platform.table_layer import RecordError, RoundRecord
 from pelisali.rng import Rng, SecureRng
@@ -124,19 +131,8 @@ def create_slot_table(session: Session, name: str, game: str, actor: str = "syst
         engine = slot_engine(game)
     except RecordError as exc:
         raise TableError(str(exc)) from None
-    if session.scalars(select(GameTable).where(GameTable.name == name)).first():
-        raise TableError(f"table {name!r} exists")
     low, high = _limits(engine)
-    now = now_utc()
-    table = GameTable(name=name, game=game, variant="", settings="{}", limit_min=low,
-                      limit_max=high, mode="rng", status="open", gaming_day=now.date(),
-                      created_at=now)
-    session.add(table)
-    session.flush()
-    append_audit(session, actor, "table_opened",
-                 {"table": name, "game": game, "mode": "rng", "limit_min": low,
-                  "limit_max": high})
-    return table
+    return open_rng_table(session, name, game, low, high, actor)
 
 
 def _slot_table(session: Session, name: str, lock: bool = True) -> GameTable:
@@ -147,13 +143,6 @@ def _slot_table(session: Session, name: str, lock: bool = True) -> GameTable:
         session.scalars(select(GameTable).where(GameTable.id == table.id)
                         .with_for_update()).one()
     return table
-
-
-def _playing_row(session: Session, table: GameTable) -> RoundRow | None:
-    return session.scalars(
-        select(RoundRow).where(RoundRow.table_id == table.id, RoundRow.status == PLAYING)
-        .order_by(RoundRow.id).with_for_update()
-        .execution_options(populate_existing=True)).first()
 
 
 # -- drawing ------------------------------------------------------------------------------
@@ -262,7 +251,7 @@ def spin(session: Session, table_name: str, player: str, lines: int, cents: int,
         return _again(session, first, table, player, state)
     if table.status != "open":
         raise TableError(f"{table.name} is closed")
-    open_row = _playing_row(session, table)
+    open_row = playing_row(session, table)
     if open_row is not None:
         left = _restore(open_row)[1].free_left
         raise TableError(f"{table.name}: round {open_row.id} has {left} free spins left; "
@@ -332,7 +321,7 @@ def free_spin(session: Session, table_name: str, player: str, seen: int,
     spin was drawn (``seen`` one behind) is answered with that spin, not drawn again."""
     at = at or now_utc()
     table = _slot_table(session, table_name)
-    row = _playing_row(session, table)
+    row = playing_row(session, table)
     if row is None:
         last = session.scalars(select(RoundRow).where(RoundRow.table_id == table.id)
                                .order_by(RoundRow.id.desc())).first()

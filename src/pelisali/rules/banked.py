@@ -298,8 +298,7 @@ class CheminRules:
         if points >= 7:
             return False
         if (points, third) in self.options:
-            return (choices or self.options).get((points, third),
-                                                 self.options[(points, third)]) == "draw"
+            return (choices or {}).get((points, third), self.options[(points, third)]) == "draw"
         return third in self.tableau[points]
 
 

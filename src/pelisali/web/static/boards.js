@@ -7,7 +7,7 @@
 // read again every two seconds while the tournament registers or runs.
 
 import {
-  $, addStrings, api, ApiError, cardEl, el, euros, setMessage, state, t, uniqueKey,
+  $, addStrings, api, ApiError, cardEl, clock, el, euros, setMessage, state, t, uniqueKey,
 } from "./core.js";
 
 addStrings({
@@ -48,12 +48,6 @@ addStrings({
     "board.pool": "Prize pool {pool}",
   },
 });
-
-/** Minutes and seconds, e.g. ``clock(75)`` is ``"1:15"``. */
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
 
 let timer = null;
 let poll = null;

@@ -219,6 +219,12 @@ export function t(key, vars = {}) {
 }
 
 /** Cents as euros with two decimals: 1250 -> "12.50 €". */
+/** Minutes and seconds, e.g. ``clock(75)`` is ``"1:15"``. */
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export function euros(cents) {
   const sign = cents < 0 ? "-" : "";
   return `${sign}${(Math.abs(cents) / 100).toFixed(2)} €`;

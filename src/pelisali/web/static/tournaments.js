@@ -10,7 +10,8 @@
 // reconnecting with backoff) the board is read again every two seconds.
 
 import {
-  $, addStrings, api, ApiError, cardEl, el, euros, setMessage, showView, state, t, uniqueKey,
+  $, addStrings, api, ApiError, cardEl, clock, el, euros, setMessage, showView, state, t,
+  uniqueKey,
 } from "./core.js";
 import { boardList, closeBoard, openBoard } from "./boards.js";
 
@@ -75,12 +76,6 @@ let notice = { text: "", kind: "error", until: 0 };
 function noted(node, text, kind = "error") {
   notice = { text, kind, until: Date.now() + 6000 };
   setMessage(node, text, kind);
-}
-
-/** Minutes and seconds, e.g. ``clock(75)`` is ``"1:15"``. */
-export function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 function stopPolling() {
