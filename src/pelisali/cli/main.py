@@ -2,43 +2,74 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
+from typer.core import TyperGroup
 
-from pelisali.cli.card_commands import blackjack_app
 from pelisali.cli.common import CARD_GAMES, console, fail, load_game, parse_sets, progress_bar
-from pelisali.cli.platform import (
-    account_app,
-    aml_app,
-    audit_app,
-    bonus_app,
-    db_app,
-    history_command,
-    house_app,
-    jackpot_app,
-    ledger_app,
-    recall_command,
-    report_app,
-    table_app,
-    wallet_app,
-)
-from pelisali.cli.poker import poker_app
-from pelisali.cli.serve import login_app, serve
-from pelisali.cli.tournament import tournament_app
 
 if TYPE_CHECKING:
     from pelisali.analysis.simulate import SimResult
     from pelisali.engine import Game
 
 # Each command imports what it runs (the engines, the analysis, the platform, NumPy,
-# SQLAlchemy) when it runs, so `pelisali --help` and a light command start quickly.
+# SQLAlchemy) when it runs, so `pelisali --help` and a light command start quickly. The
+# command groups and the commands kept in other modules are found by name, each built
+# when it is asked for (LAZY): a command run builds its own options, not every one's.
+LAZY: dict[str, tuple[str, str]] = {  # the commands first, then the groups, as listed
+    "history": ("pelisali.cli.platform", "history_command"),
+    "recall": ("pelisali.cli.platform", "recall_command"),
+    "serve": ("pelisali.cli.serve", "serve"),
+    "blackjack": ("pelisali.cli.card_commands", "blackjack_app"),
+    "poker": ("pelisali.cli.poker", "poker_app"),
+    "tournament": ("pelisali.cli.tournament", "tournament_app"),
+    "account": ("pelisali.cli.platform", "account_app"),
+    "wallet": ("pelisali.cli.platform", "wallet_app"),
+    "ledger": ("pelisali.cli.platform", "ledger_app"),
+    "audit": ("pelisali.cli.platform", "audit_app"),
+    "db": ("pelisali.cli.platform", "db_app"),
+    "table": ("pelisali.cli.platform", "table_app"),
+    "house": ("pelisali.cli.platform", "house_app"),
+    "report": ("pelisali.cli.platform", "report_app"),
+    "jackpot": ("pelisali.cli.platform", "jackpot_app"),
+    "aml": ("pelisali.cli.platform", "aml_app"),
+    "bonus": ("pelisali.cli.platform", "bonus_app"),
+    "login": ("pelisali.cli.serve", "login_app"),
+}
+
+
+class _LazyGroup(TyperGroup):
+    """The top-level group: its own commands, and those of :data:`LAZY` imported and
+    built when named (listing them for ``--help`` builds them all, as before)."""
+
+    # (``Any``: Typer's own Click types, vendored under a private name)
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *(n for n in LAZY if n not in self.commands)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in self.commands or cmd_name not in LAZY:
+            return super().get_command(ctx, cmd_name)
+        module, attribute = LAZY[cmd_name]
+        target: Any = getattr(importlib.import_module(module), attribute)
+        command: Any
+        if isinstance(target, typer.Typer):  # a group, as add_typer makes it
+            command = typer.main.get_group(target)
+        else:  # a single command, as app.command makes it
+            single = typer.Typer(add_completion=False)
+            single.command(name=cmd_name)(target)
+            command = typer.main.get_command(single)
+        command.name = cmd_name
+        self.commands[cmd_name] = command
+        return command
+
 
 app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact, auditable games.",
-                  no_args_is_help=True, add_completion=False)
+                  no_args_is_help=True, add_completion=False, cls=_LazyGroup)
 
 GameArg = Annotated[str, typer.Argument(
     help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
@@ -355,25 +386,6 @@ def play(
     play_wager(load_game(game, variant, sets), game, variant, parse_sets(sets), seed,
                account=account, table=table, balance=balance)
 
-
-app.add_typer(blackjack_app, name="blackjack")
-app.add_typer(poker_app, name="poker")
-app.add_typer(tournament_app, name="tournament")
-app.add_typer(account_app, name="account")
-app.add_typer(wallet_app, name="wallet")
-app.add_typer(ledger_app, name="ledger")
-app.add_typer(audit_app, name="audit")
-app.add_typer(db_app, name="db")
-app.add_typer(table_app, name="table")
-app.add_typer(house_app, name="house")
-app.add_typer(report_app, name="report")
-app.add_typer(jackpot_app, name="jackpot")
-app.add_typer(aml_app, name="aml")
-app.add_typer(bonus_app, name="bonus")
-app.command(name="history")(history_command)
-app.command(name="recall")(recall_command)
-app.command(name="serve")(serve)
-app.add_typer(login_app, name="login")
 
 if __name__ == "__main__":
     app()
