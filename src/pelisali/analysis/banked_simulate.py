@@ -1,6 +1,7 @@
-"""Simulation of Three Card Poker and Red Dog through their engines, played by the
-optimal rule, set beside the exact house edges of
-:func:`pelisali.games.three_card_poker.exact` and :func:`pelisali.games.red_dog.exact`.
+"""Simulation of Three Card Poker, Red Dog and Ultimate Texas Hold'em through their
+engines, played by the optimal rule (Ultimate Texas Hold'em: the simple strategy), set
+beside the exact house edges of :func:`pelisali.games.three_card_poker.exact`,
+:func:`pelisali.games.red_dog.exact` and :func:`pelisali.games.ultimate_texas.exact`.
 
 Every round is one box betting an ante and Pair Plus of :data:`STAKE` cents, dealt
 card by card from the engine's own chance nodes with a seeded generator, playing
@@ -25,8 +26,11 @@ from pelisali.analysis.simulate import SimResult, SimRow
 from pelisali.engine.contract import CHANCE, Action, Game, Seats, State, sample_chance
 from pelisali.engine.red_dog import Raise, RedDogEngine, RedDogState, Stand
 from pelisali.engine.three_card import Fold, Play, ThreeCardEngine, ThreeCardState
+from pelisali.engine.ultimate import Check as UltimateCheck
+from pelisali.engine.ultimate import Fold as UltimateFold
+from pelisali.engine.ultimate import PlayBet, UltimateEngine, UltimateState
 from pelisali.engine.wager import EndBetting, PlaceBet
-from pelisali.games import red_dog
+from pelisali.games import red_dog, ultimate_texas
 from pelisali.games.three_card_poker import PLAY_AT_LEAST, exact, rank_of
 from pelisali.rng import SeededRng
 
@@ -143,3 +147,51 @@ def _play(engine: Game, policy: Callable[[State], Action], rounds: int, seed: in
         if progress and (number % 1000 == 999 or number + 1 == rounds):
             progress(min(1000, number % 1000 + 1))
     return [main_sum, main_square, side_sum, side_square]
+
+
+def ultimate_policy(state: State) -> Action:
+    """The simple strategy (:data:`~pelisali.games.ultimate_texas.SIMPLE_STRATEGY`) at a
+    box's decision; before the deal, an ante (with its blind) and Trips of :data:`STAKE`.
+
+    >>> from pelisali.engine import Seats
+    >>> state = UltimateEngine().new_state(Seats(1))
+    >>> for move in ["bet ante 100", "done", "Kh", "4d", "2s", "2d"]:
+    ...     state = state.apply(move).state
+    >>> ultimate_policy(state).text()
+    'check'
+    """
+    if not isinstance(state, UltimateState):
+        raise TypeError("the simple strategy is Ultimate Texas Hold'em's")
+    seat = state.to_move()
+    if seat is None or seat == CHANCE:
+        raise ValueError("no box is to decide")
+    if not all(state.done):
+        placed = {b.spot for b in state.bets if b.seat == seat}
+        for spot in ("ante", "trips"):
+            if spot not in placed:
+                return PlaceBet(spot, STAKE)
+        return EndBetting()
+    hole, street = state.boxes[seat], state.street()
+    if street == 0:
+        return PlayBet(4) if ultimate_texas.preflop_raise(hole) else UltimateCheck()
+    if street == 1:
+        return PlayBet(2) if ultimate_texas.flop_raise(hole, state.board) else UltimateCheck()
+    return PlayBet(1) if ultimate_texas.river_bet(hole, state.board) else UltimateFold()
+
+
+def simulate_ultimate(rounds: int, seed: int, settings: Mapping[str, str | bool] | None = None,
+                      progress: Callable[[int], None] | None = None,
+                      found: ultimate_texas.Exact | None = None) -> SimResult:
+    """``rounds`` hands of one box through the engine by :func:`ultimate_policy`, beside
+    the exact returns (``found``, else :func:`~pelisali.games.ultimate_texas.cached_exact`)."""
+    engine = UltimateEngine.from_settings(settings)
+    rules = engine.rules
+    if found is None:
+        found = ultimate_texas.cached_exact(rules.blind_table, rules.trips_table)[0]
+    sums = _play(engine, ultimate_policy, rounds, seed, progress, ("trips",))
+    rows = [SimRow.from_sums("ante, blind and play", "the simple strategy",
+                             1 - found.ante_edge, sums[0], sums[1], rounds, STAKE),
+            SimRow.from_sums("Trips", rules.trips_table, 1 - found.trips_edge,
+                             sums[2], sums[3], rounds, STAKE)]
+    chosen: dict[str, str | bool] = {"blind": rules.blind_table, "trips": rules.trips_table}
+    return SimResult("ultimate-texas-holdem", "", chosen, rounds, seed, rows)

@@ -103,6 +103,61 @@ def three_card_odds_command(sets: list[str] | None, as_json: bool) -> None:
     console.print(rules.standard)
 
 
+def ultimate_odds_command(sets: list[str] | None, as_json: bool) -> None:
+    """Ultimate Texas Hold'em's exact house edges under the simple strategy and Trips',
+    every deal counted (``--set blind=... trips=...``); kept in the user's cache."""
+    from pelisali.games.ultimate_texas import SIMPLE_STRATEGY, cached_exact
+    from pelisali.rules.banked import load_ultimate
+    from pelisali.rules.loader import RuleDataError
+
+    settings = parse_sets(sets)
+    unknown = sorted(set(settings) - {"blind", "trips"})
+    if unknown:
+        fail(f"ultimate-texas-holdem takes the settings blind and trips, not "
+             f"{', '.join(unknown)}")
+    try:
+        rules = load_ultimate(*(str(settings[k]) if k in settings else None
+                                for k in ("blind", "trips")))
+    except RuleDataError as exc:
+        fail(str(exc))
+    started = time.perf_counter()
+    with progress_bar(as_json) as progress:
+        task = progress.add_task("counting every deal (suit patterns of the board)",
+                                 total=134_459)
+        found, kept = cached_exact(rules.blind_table, rules.trips_table,
+                                   progress=lambda n: progress.advance(task, n))
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps({
+            "game": "ultimate-texas-holdem", "standard": rules.standard,
+            "blind": rules.blind_table, "trips": rules.trips_table,
+            "strategy": SIMPLE_STRATEGY, "ante_edge": str(found.ante_edge),
+            "element_of_risk": str(found.element_of_risk),
+            "shares": {k: str(v) for k, v in found.shares.items()},
+            "trips_edge": str(found.trips_edge), "deals": found.deals,
+            "boards": found.boards, "from_cache": kept, "seconds": round(seconds, 3)},
+            indent=2))
+        return
+    table = RichTable(title=f"Ultimate Texas Hold'em: exact house edges, all "
+                            f"{found.deals:,} deals (blind {rules.blind_table}, Trips "
+                            f"{rules.trips_table})")
+    for col in ("bet", "house edge", "", "measured"):
+        table.add_column(col, justify="left" if col in ("bet", "measured") else "right")
+    for bet, edge, what in (("ante, blind and play (simple strategy)", found.ante_edge,
+                             "per ante"),
+                            ("ante, blind and play (simple strategy)", found.element_of_risk,
+                             "element of risk"),
+                            ("Trips", found.trips_edge, "per bet")):
+        table.add_row(bet, str(edge), f"{float(edge) * 100:.4f} %", what)
+    console.print(table)
+    console.print("plays: " + ", ".join(f"{k} {float(v) * 100:.2f} %"
+                                        for k, v in found.shares.items()))
+    console.print(f"strategy: {SIMPLE_STRATEGY}")
+    console.print(f"{rules.standard}. "
+                  + (f"Read from the cache ({seconds:.2f} s)." if kept
+                     else f"Counted in {seconds:.1f} s."))
+
+
 def red_dog_odds_command(decks: int | None, sets: list[str] | None, as_json: bool) -> None:
     """Red Dog's exact house edge with the optimal raise (``--decks``, ``--set
     pay_table=...``)."""

@@ -73,7 +73,7 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
 
 GameArg = Annotated[str, typer.Argument(
     help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
-         "three-card-poker, red-dog, chemin-de-fer (odds) "
+         "three-card-poker, red-dog, ultimate-texas-holdem, chemin-de-fer (odds) "
          "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
@@ -144,6 +144,13 @@ def odds(
         from pelisali.cli.card_commands import red_dog_odds_command
 
         red_dog_odds_command(decks, sets, as_json)
+        return
+    if game.lower() == "ultimate-texas-holdem":
+        if decks is not None or remaining is not None or variant is not None:
+            fail("--decks, --remaining and --variant are not Ultimate Texas Hold'em's")
+        from pelisali.cli.card_commands import ultimate_odds_command
+
+        ultimate_odds_command(sets, as_json)
         return
     if game.lower() == "three-card-poker":
         if decks is not None or remaining is not None or variant is not None:
@@ -243,8 +250,9 @@ def simulate(
         from pelisali.engine import IllegalMove
 
         title = BANKED_SIMULATIONS[game.lower()]
-        run = (banked_simulate.simulate_three_card if game.lower() == "three-card-poker"
-               else banked_simulate.simulate_red_dog)
+        run = {"three-card-poker": banked_simulate.simulate_three_card,
+               "red-dog": banked_simulate.simulate_red_dog,
+               "ultimate-texas-holdem": banked_simulate.simulate_ultimate}[game.lower()]
         with progress_bar(as_json) as progress:
             task = progress.add_task(f"simulating {title}", total=rounds)
             try:
@@ -252,7 +260,9 @@ def simulate(
                             progress=lambda n: progress.advance(task, n))
             except IllegalMove as exc:
                 fail(str(exc))
-        _print_simulation(found, f"{title}: {rounds:,} rounds, seed {seed}, optimal play, "
+        played = ("the simple strategy" if game.lower() == "ultimate-texas-holdem"
+                  else "optimal play")
+        _print_simulation(found, f"{title}: {rounds:,} rounds, seed {seed}, {played}, "
                                  "through the engine", as_json)
         return
     from pelisali.engine import GAMES as ENGINE_GAMES
@@ -281,7 +291,8 @@ def simulate(
     _print_simulation(result, f"{engine.rules.name.en}: {rounds:,} rounds, seed {seed}", as_json)
 
 
-BANKED_SIMULATIONS = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog"}
+BANKED_SIMULATIONS = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
+                      "ultimate-texas-holdem": "Ultimate Texas Hold'em"}
 LEGACY_SIMULATIONS = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo")
 
 

@@ -16,13 +16,15 @@ from pelisali.engine.poker import poker_engines
 from pelisali.engine.red_dog import red_dog_engines
 from pelisali.engine.slots import slot_engines
 from pelisali.engine.three_card import three_card_engines
+from pelisali.engine.ultimate import ultimate_engines
 from pelisali.engine.wager import wager_engines
 
 
 def _build() -> dict[str, Game]:
     games: dict[str, Game] = {}
     for family in (wager_engines, baccarat_engines, blackjack_engines, poker_engines,
-                   chinese_engines, slot_engines, three_card_engines, red_dog_engines):
+                   chinese_engines, slot_engines, three_card_engines, red_dog_engines,
+                   ultimate_engines):
         games.update(family())
     return games
 
@@ -30,7 +32,8 @@ def _build() -> dict[str, Game]:
 GAMES: Mapping[str, Game] = MappingProxyType(_build())
 """Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
 ``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games, ``chinese``, the
-slots ``slot-fruit`` and ``slot-video``, ``three-card-poker`` and ``red-dog``."""
+slots ``slot-fruit`` and ``slot-video``, ``three-card-poker``, ``red-dog`` and
+``ultimate-texas-holdem``."""
 
 
 def game(game_id: str) -> Game:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal, TypeVar
@@ -361,3 +362,132 @@ def load_blackjack_rule_set(name: str, path: Path | None = None) -> dict[str, st
     if missing:
         raise RuleDataError(f"{path}: key 'sections': no source for {', '.join(missing)}")
     return dict(data.settings)
+
+
+# -- Ultimate Texas Hold'em ---------------------------------------------------------------
+_Odds = Annotated[str, Field(pattern=r"^[0-9]{1,5}(/[1-9][0-9]{0,2})?$")]
+"""A payout to one as rule data: ``"3"`` or a fraction ``"3/2"``."""
+
+
+class _BlindTable(Strict):
+    royal_flush: _Odds
+    straight_flush: _Odds
+    four_of_a_kind: _Odds
+    full_house: _Odds
+    flush: _Odds
+    straight: _Odds
+    section: Section
+
+
+class _TripsTable(Strict):
+    royal_flush: _Pay
+    straight_flush: _Pay
+    four_of_a_kind: _Pay
+    full_house: _Pay
+    flush: _Pay
+    straight: _Pay
+    three_of_a_kind: _Pay
+    section: Section
+
+
+class _UthDealer(Strict):
+    qualifies: Literal["pair"]
+    section: Section
+
+
+class _UthPlay(Strict):
+    preflop: list[Annotated[int, Field(ge=1, le=4)]]
+    flop: Literal[2]
+    river: Literal[1]
+    fold_loses_trips: bool
+    section: Section
+
+
+class _Progressive(Strict):
+    fee: Annotated[int, Field(gt=0)]
+    pool_percent_royal: Annotated[int, Field(ge=1, le=100)]
+    pool_percent_straight_flush: Annotated[int, Field(ge=0, le=100)]
+    four_of_a_kind: _Pay
+    full_house: _Pay
+    flush: _Pay
+    straight: _Pay
+    three_of_a_kind: _Pay
+    seed: Annotated[int, Field(ge=0)]
+    share_percent: Annotated[int, Field(ge=0, le=100)]
+    section: Section
+
+
+class _UthFile(Strict):
+    game: Literal["ultimate-texas-holdem"]
+    standard: Annotated[str, Field(min_length=10)]
+    section: Section
+    blind: str
+    trips: str
+    limits: _Limits
+    name: Names
+    deal: _Cited
+    dealer: _UthDealer
+    play: _UthPlay
+    blind_tables: dict[str, _BlindTable]
+    trips_tables: dict[str, _TripsTable]
+    progressive: _Progressive
+
+
+@dataclass(frozen=True)
+class UltimateRules:
+    """Ultimate Texas Hold'em's numbers: the blind table (a category to its odds, exact
+    fractions), the Trips table, the play bets allowed before the flop, whether a fold
+    loses Trips, the progressive's table, and where each comes from."""
+
+    name: Names
+    standard: str
+    blind_table: str
+    blind: dict[str, Fraction]
+    trips_table: str
+    trips: dict[str, int]
+    preflop: tuple[int, ...]
+    fold_loses_trips: bool
+    progressive: dict[str, int]
+    sections: dict[str, str]
+    limits: tuple[int, int] = (100, 20_000)
+
+
+@cache
+def load_ultimate(blind: str | None = None, trips: str | None = None,
+                  path: Path | None = None) -> UltimateRules:
+    """Ultimate Texas Hold'em's rules with the file's tables, or those named.
+
+    >>> rules = load_ultimate()
+    >>> rules.blind["flush"], rules.trips["full_house"], rules.preflop
+    (Fraction(3, 2), 8, (3, 4))
+    >>> load_ultimate(trips="50-40-30-8-7-4-3").trips["flush"]
+    7
+    """
+    path = path or data_dir("banked") / "ultimate-texas-holdem.toml"
+    data = _validated(_UthFile, path)
+    blind_name, trips_name = blind or data.blind, trips or data.trips
+    blind_table = data.blind_tables.get(blind_name)
+    if blind_table is None:
+        raise RuleDataError(f"no blind table {blind_name!r}; tables: "
+                            f"{', '.join(sorted(data.blind_tables))}")
+    trips_table = data.trips_tables.get(trips_name)
+    if trips_table is None:
+        raise RuleDataError(f"no Trips table {trips_name!r}; tables: "
+                            f"{', '.join(sorted(data.trips_tables))}")
+    odds = {k: Fraction(v) for k, v in blind_table.model_dump(exclude={"section"}).items()}
+    if any(o.denominator not in (1, 2) for o in odds.values()):
+        raise RuleDataError(f"{path}: key 'blind_tables.{blind_name}': the blind pays whole "
+                            "or half odds (3/2)")
+    if sorted(set(data.play.preflop)) != sorted(data.play.preflop) or 2 in data.play.preflop:
+        raise RuleDataError(f"{path}: key 'play.preflop': distinct multiples above the "
+                            "flop's 2, from 3 up")
+    return UltimateRules(
+        data.name, data.standard, blind_name, odds, trips_name,
+        trips_table.model_dump(exclude={"section"}), tuple(sorted(data.play.preflop)),
+        data.play.fold_loses_trips, data.progressive.model_dump(exclude={"section"}),
+        {"game": data.section, "deal": data.deal.section, "dealer": data.dealer.section,
+         "play": data.play.section, "blind": blind_table.section,
+         "trips": trips_table.section, "progressive": data.progressive.section,
+         "limits": data.limits.section},
+        (data.limits.min, data.limits.max),
+    )

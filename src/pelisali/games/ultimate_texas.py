@@ -1,0 +1,461 @@
+"""Ultimate Texas Hold'em's rules, its simple strategy and its exact odds.
+
+Standard rules (RAY 2016 1.4.1.2 names the game; its text is not in the rulebook as
+extracted): the player bets an ante and an equal blind (and may bet Trips). Player and
+dealer get two cards each, with five community cards; each plays the best five of
+seven. The player makes one play bet a hand: 3 or 4 times the ante before the flop,
+2 times after it, or, having checked twice, 1 time after the river, else folds and
+loses ante and blind. The dealer qualifies with a pair or better; if not, the ante
+pushes. A winning hand wins the ante (if the dealer qualifies) and the play bet 1:1, and
+the blind by its table on a straight or better (pushing below). A losing hand loses
+ante, blind and play; a tie pushes them. Trips pays by its table on the player's final
+three of a kind or better. The tables are rule data (:mod:`pelisali.rules.banked`).
+
+The simple strategy (:data:`SIMPLE_STRATEGY`, the one the Wizard of Odds publishes,
+stated exactly here) is one definition, used by the engine's bot, the simulator and the
+enumeration that gives its exact house edge (:func:`exact`):
+
+>>> preflop_raise(["Kh", "5d"]), preflop_raise(["Kh", "4d"]), preflop_raise(["Kh", "4h"])
+(True, False, True)
+>>> flop_raise(["9h", "4d"], ["9c", "Kd", "2s"]), flop_raise(["2h", "2d"], ["9c", "Kd", "5s"])
+(True, False)
+>>> river_bet(["4h", "3d"], ["Kc", "Qd", "9s", "8h", "6c"])  # the board plays; 31 outs
+False
+>>> hand_return(["As", "Ad"], ["Kc", "Qd"], ["Ah", "Kd", "7s", "4h", "2c"], play=4)
+Fraction(5, 1)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from pelisali.cards import DECK
+from pelisali.poker.evaluate import high_values
+from pelisali.poker.hands import CATEGORIES, CATEGORY_SHIFT
+from pelisali.rules.banked import UltimateRules, load_ultimate
+
+SIMPLE_STRATEGY = (
+    "Before the flop, play 4 times the ante with any pair of threes or better, any ace, "
+    "K-5 or better (K-2 suited), Q-8 or better (Q-6 suited) and J-T (J-8 suited); never "
+    "3 times. On the flop, play 2 times with two pair or better to which a hole card "
+    "adds (the hand ranks above the flop alone), a hidden pair (a pocket pair other than "
+    "deuces, or a hole card pairing the flop), or four to a flush with a hole card of "
+    "that suit ten or higher. After the river, play 1 time with a hidden pair or better "
+    "(the hand ranks in a higher category than the board alone) or when fewer than 21 of "
+    "the 45 unseen cards would give the dealer, with the board, a hand beating the "
+    "player's; otherwise fold.")
+"""The strategy :func:`exact` values, in words."""
+
+PAIR = 1 << CATEGORY_SHIFT
+"""The least value of a pair: the dealer qualifies at it or above."""
+ROYAL = int(high_values([[DECK.index(c) for c in ("As", "Ks", "Qs", "Js", "Ts")]])[0])
+"""The value of a royal flush (the highest straight flush)."""
+DEALER_OUTS_BELOW = 21
+"""The river rule: play with fewer dealer outs than this."""
+_PAY_NAMES = (*CATEGORIES, "royal_flush")
+
+
+def _indices(cards: Sequence[str]) -> list[int]:
+    try:
+        out = [DECK.index(c) for c in cards]
+    except ValueError:
+        raise ValueError(f"cards of the deck, not {list(cards)!r}") from None
+    if len(set(out)) != len(out):
+        raise ValueError(f"every card once, not {list(cards)!r}")
+    return out
+
+
+def pay_category(value: int) -> str:
+    """The name a pay table uses for a hand value (``royal_flush`` apart).
+
+    >>> pay_category(ROYAL), pay_category(PAIR)
+    ('royal_flush', 'pair')
+    """
+    return "royal_flush" if value == ROYAL else CATEGORIES[value >> CATEGORY_SHIFT]
+
+
+# -- the strategy: one definition over arrays of card indices ------------------------------
+def preflop_raises(hole: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """The simple strategy's 4x hands among ``hole`` (an (N, 2) array of card indices)."""
+    ranks = np.sort(hole >> 2, axis=1)
+    low, high = ranks[:, 0], ranks[:, 1]
+    suited = (hole[:, 0] & 3) == (hole[:, 1] & 3)
+    king = (high == 11) & ((low >= 3) | suited)
+    queen = (high == 10) & ((low >= 6) | (suited & (low >= 4)))
+    jack = (high == 9) & ((low == 8) | (suited & (low >= 6)))
+    result: npt.NDArray[np.bool_] = ((low == high) & (low >= 1)) | (high == 12) | king \
+        | queen | jack
+    return result
+
+
+def flop_raises(hole: npt.NDArray[np.int64], flop: npt.NDArray[np.int64]
+                ) -> npt.NDArray[np.bool_]:
+    """The simple strategy's 2x hands: ``hole`` (N, 2) and ``flop`` (N, 3) card indices."""
+    value = high_values(np.concatenate([hole, flop], axis=1)) >> CATEGORY_SHIFT
+    flop_ranks, hole_ranks = flop >> 2, hole >> 2
+    alone = np.where((flop_ranks[:, 0] == flop_ranks[:, 1]) & (flop_ranks[:, 1] ==
+                                                             flop_ranks[:, 2]), 3,
+                     np.where((flop_ranks[:, 0] == flop_ranks[:, 1])
+                              | (flop_ranks[:, 1] == flop_ranks[:, 2])
+                              | (flop_ranks[:, 0] == flop_ranks[:, 2]), 1, 0))
+    made = (value >= 2) & (value > alone)
+    pocket = (hole_ranks[:, 0] == hole_ranks[:, 1]) & (hole_ranks[:, 0] >= 1)
+    pairs_flop = (hole_ranks[:, :, None] == flop_ranks[:, None, :]).any(axis=(1, 2))
+    suits = np.concatenate([hole, flop], axis=1) & 3
+    draw = np.zeros(len(hole), dtype=bool)
+    for suit in range(4):
+        four = (suits == suit).sum(axis=1) >= 4
+        high_hole = (((hole & 3) == suit) & (hole_ranks >= 8)).any(axis=1)
+        draw |= four & high_hole
+    result: npt.NDArray[np.bool_] = made | pocket | pairs_flop | draw
+    return result
+
+
+def river_rule(player: npt.ArrayLike, board: npt.ArrayLike, outs: npt.ArrayLike
+               ) -> npt.NDArray[np.bool_]:
+    """The river rule from the player's seven-card value, the board's own value and the
+    dealer outs: a hidden pair or better, or fewer than 21 outs."""
+    mine = np.asarray(player) >> CATEGORY_SHIFT
+    theirs = np.asarray(board) >> CATEGORY_SHIFT
+    result: npt.NDArray[np.bool_] = ((mine >= 1) & (mine > theirs)) \
+        | (np.asarray(outs) < DEALER_OUTS_BELOW)
+    return result
+
+
+def preflop_raise(hole: Sequence[str]) -> bool:
+    """Whether the simple strategy plays 4x on these two cards."""
+    return bool(preflop_raises(np.array([_indices(hole)]))[0])
+
+
+def flop_raise(hole: Sequence[str], flop: Sequence[str]) -> bool:
+    """Whether the simple strategy plays 2x on these two cards and this flop."""
+    cards = _indices([*hole, *flop])
+    return bool(flop_raises(np.array([cards[:2]]), np.array([cards[2:]]))[0])
+
+
+def dealer_outs(hole: Sequence[str], board: Sequence[str]) -> int:
+    """The unseen cards (of 45) with which the board beats the player's hand: each would
+    give the dealer a better hand, whatever the other card.
+
+    >>> dealer_outs(["Ah", "3d"], ["Kc", "Kd", "8s", "7h", "2c"])  # an 8, 7, 2 or king
+    11
+    """
+    cards = _indices([*hole, *board])
+    mine = int(high_values([cards])[0])
+    unseen = [c for c in range(52) if c not in cards]
+    sixes = high_values([[*cards[2:], c] for c in unseen])
+    return int(np.count_nonzero(sixes > mine))
+
+
+def river_bet(hole: Sequence[str], board: Sequence[str]) -> bool:
+    """Whether the simple strategy plays 1x after the river (else it folds)."""
+    cards = _indices([*hole, *board])
+    mine, alone = int(high_values([cards])[0]), int(high_values([cards[2:]])[0])
+    return bool(river_rule(mine, alone, dealer_outs(hole, board)))
+
+
+# -- what a hand pays --------------------------------------------------------------------
+def hand_return(hole: Sequence[str], dealer: Sequence[str], board: Sequence[str],
+                play: int, rules: UltimateRules | None = None) -> Fraction:
+    """Ante, blind and play's net return, in antes, for one deal: ``play`` the play
+    bet's multiple of the ante (0: the player folded)."""
+    rules = rules or load_ultimate()
+    cards = _indices([*hole, *dealer, *board])
+    if len(cards) != 9:
+        raise ValueError("two cards each and five on the board")
+    if play == 0:
+        return Fraction(-2)
+    mine, theirs = (int(v) for v in high_values([[*cards[:2], *cards[4:]], cards[2:]]))
+    if mine < theirs:
+        return Fraction(-(1 if theirs < PAIR else 2) - play)
+    if mine == theirs:
+        return Fraction(0)
+    return Fraction(1 if theirs >= PAIR else 0) + play + rules.blind.get(pay_category(mine), 0)
+
+
+def trips_return(value: int, rules: UltimateRules | None = None) -> int:
+    """Trips' net return to one on the player's final hand value."""
+    return (rules or load_ultimate()).trips.get(pay_category(value), -1)
+
+
+# -- the exact house edge of the simple strategy -------------------------------------------
+@dataclass(frozen=True)
+class Exact:
+    """Every deal counted: 2,598,960 boards x 1,081 player hands x 990 dealer hands, the
+    boards one of each suit pattern weighted by its count.
+
+    ``ante_edge``: the house edge per ante of the simple strategy; ``element_of_risk``:
+    per unit wagered (ante, blind and the play bet); ``shares``: the chance of each play
+    (4x, 2x, 1x, fold); ``trips_edge``; ``categories``: the player's final hand
+    distribution (seven cards, counted 21 ways each); ``boards``: the suit patterns."""
+
+    ante_edge: Fraction
+    element_of_risk: Fraction
+    shares: dict[str, Fraction]
+    trips_edge: Fraction
+    categories: dict[str, int]
+    deals: int
+    boards: int
+
+
+@cache
+def _combinations(n: int, k: int) -> npt.NDArray[np.int64]:
+    """Every k of range(n), ascending within and in colex order, as an array (shared:
+    not to be written to).
+
+    >>> _combinations(4, 2).tolist()
+    [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
+    """
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.int64)
+    parts = []
+    for top in range(k - 1, n):
+        below = _combinations(top, k - 1)
+        parts.append(np.concatenate([below, np.full((len(below), 1), top)], axis=1))
+    return np.concatenate(parts)
+
+
+def _pair_index(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    return a + b * (b - 1) // 2  # colex rank of {a < b}
+
+
+def _flop_index(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64],
+                c: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    index: npt.NDArray[np.int64] = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
+    return index
+
+
+@cache
+def board_classes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """One board of each suit pattern (ascending card indices) and how many boards share
+    it: the 2,598,960 five-card boards under the 24 renamings of the suits.
+
+    >>> boards, weights = board_classes()
+    >>> len(boards), int(weights.sum())
+    (134459, 2598960)
+    """
+    boards = _combinations(52, 5)
+    least = np.full(len(boards), np.iinfo(np.int64).max)
+    for order in permutations(range(4)):
+        renamed = (boards >> 2) * 4 + np.array(order)[boards & 3]
+        least = np.minimum(least, np.left_shift(1, renamed).sum(axis=1))
+    masks, weights = np.unique(least, return_counts=True)
+    bits = np.unpackbits(masks.astype("<i8").view(np.uint8).reshape(-1, 8), axis=1,
+                         bitorder="little")
+    return np.nonzero(bits)[1].reshape(-1, 5).astype(np.int64), weights.astype(np.int64)
+
+
+@cache
+def _flop_table() -> npt.NDArray[np.bool_]:
+    """The flop rule for every pair (colex index, 1,326) and flop (22,100)."""
+    pairs, flops = _combinations(52, 2), _combinations(52, 3)
+    table = np.zeros((len(pairs), len(flops)), dtype=bool)
+    step = 600
+    for start in range(0, len(flops), step):
+        chunk = flops[start:start + step]
+        hole = np.repeat(pairs, len(chunk), axis=0)
+        flop = np.tile(chunk, (len(pairs), 1))
+        apart = ~(hole[:, :, None] == flop[:, None, :]).any(axis=(1, 2))
+        found = np.zeros(len(hole), dtype=bool)
+        found[apart] = flop_raises(hole[apart], flop[apart])
+        table[:, start:start + len(chunk)] = found.reshape(len(pairs), len(chunk))
+    return table
+
+
+_LOCAL_PAIRS = _combinations(47, 2)  # the player's two of the 47 cards off the board
+_ROWS = np.array([np.flatnonzero(np.equal(_LOCAL_PAIRS, k).any(axis=1)) for k in range(47)])
+# Each pair's place in the rows of its first and of its second card.
+_AT_FIRST = np.array([np.flatnonzero(_ROWS[a] == p)[0] for p, (a, _b) in enumerate(_LOCAL_PAIRS)])
+_AT_SECOND = np.array([np.flatnonzero(_ROWS[b] == p)[0] for p, (_a, b) in enumerate(_LOCAL_PAIRS)])
+_FLOPS_OF_BOARD = _combinations(5, 3)  # the ten flops a board's five cards can make
+_DEALER_HANDS = 990  # C(45, 2)
+
+
+def _ranks(values: npt.NDArray[np.int64]
+           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For each entry of each row of ``values`` (M, L): how many in its row are less,
+    and how many are less or equal (itself included)."""
+    order = np.argsort(values, axis=1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=1)
+    base = np.arange(len(values), dtype=np.int64)[:, None]
+    flat = (ordered + (base << 32)).ravel()  # rows apart, each sorted: one search for all
+    found = []
+    for side in ("left", "right"):
+        at = np.searchsorted(flat, flat, side=side).reshape(values.shape) \
+            - base * values.shape[1]
+        back = np.empty_like(at)
+        np.put_along_axis(back, order, at, axis=1)
+        found.append(back)
+    return found[0], found[1]
+
+
+def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
+           ) -> dict[str, npt.NDArray[np.int64]]:
+    """Per board of ``boards`` (N, 5), over every player hand and dealer hand: twenty
+    times the ante's return summed (``returns``), ten times the units wagered
+    (``wagered``), the plays made and the player's final categories."""
+    count = len(boards)
+    on_board = np.zeros((count, 52), dtype=bool)
+    np.put_along_axis(on_board, boards, True, axis=1)
+    rest = np.nonzero(~on_board)[1].reshape(count, 47)
+    hole = rest[:, _LOCAL_PAIRS]  # (N, 1081, 2), ascending
+    sevens = np.concatenate([hole, np.broadcast_to(boards[:, None, :], (count, 1081, 5))],
+                            axis=2)
+    mine = high_values(sevens.reshape(-1, 7)).astype(np.int64).reshape(count, 1081)
+    sixes = np.concatenate([rest[:, :, None], np.broadcast_to(boards[:, None, :],
+                                                              (count, 47, 5))], axis=2)
+    six = np.sort(high_values(sixes.reshape(-1, 6)).astype(np.int64).reshape(count, 47), 1)
+    alone = high_values(boards).astype(np.int64)
+
+    # Counting below a hand among the dealer's 990: all 1,081 hands off the board, less
+    # those sharing a card with the player's (each card's row of 46, the player's hand
+    # among them), the player's own counted back once (inclusion-exclusion).
+    less_all, upto_all = _ranks(mine)
+    rows = mine[:, _ROWS].reshape(count * 47, 46)
+    less_rows, upto_rows = (r.reshape(count, 47, 46) for r in _ranks(rows))
+    first, second = _LOCAL_PAIRS[:, 0], _LOCAL_PAIRS[:, 1]
+    less = less_all - less_rows[:, first, _AT_FIRST] - less_rows[:, second, _AT_SECOND]
+    ties = (upto_all - upto_rows[:, first, _AT_FIRST] - upto_rows[:, second, _AT_SECOND]
+            + 1 - less)  # the player's own hand counted back once
+    unqualified_rows = (rows < PAIR).sum(axis=1).reshape(count, 47)
+    unqualified = ((mine < PAIR).sum(axis=1)[:, None] - unqualified_rows[:, first]
+                   - unqualified_rows[:, second] + (mine < PAIR))
+    shift = np.arange(count, dtype=np.int64)[:, None] << 32
+    qualified_player = mine >= PAIR
+    wins_unq = np.where(qualified_player, unqualified, less)
+    wins_q = np.where(qualified_player, less - unqualified, 0)
+    losses_q = np.where(qualified_player, _DEALER_HANDS - less - ties,
+                        _DEALER_HANDS - unqualified)
+    losses_unq = np.where(qualified_player, 0, unqualified - less - ties)
+
+    names = np.where(mine == ROYAL, 9, mine >> CATEGORY_SHIFT)
+    blind = np.array([2 * rules.blind.get(name, 0) for name in _PAY_NAMES], dtype=np.int64)
+    double_blind = blind[names]
+    fixed = wins_q * (2 + double_blind) + wins_unq * double_blind - 4 * losses_q \
+        - 2 * losses_unq  # twice the return of ante and blind
+    per_play = 2 * (wins_q + wins_unq - losses_q - losses_unq)  # twice a play unit's
+
+    pair_ids = _pair_index(hole[:, :, 0], hole[:, :, 1])
+    four = preflop_raises(hole.reshape(-1, 2)).reshape(count, 1081)
+    flop_cards = boards[:, _FLOPS_OF_BOARD]
+    flop_ids = _flop_index(flop_cards[:, :, 0], flop_cards[:, :, 1], flop_cards[:, :, 2])
+    twos = _flop_table()[pair_ids[:, :, None], flop_ids[:, None, :]].sum(axis=2)
+    outs = 47 - np.searchsorted((six + shift).ravel(), mine + shift, side="right") \
+        + np.arange(count)[:, None] * 47
+    ones = river_rule(mine, alone[:, None], outs)
+    river = np.where(ones, fixed + per_play, -4 * _DEALER_HANDS)
+    returns = np.where(four, 10 * (fixed + 4 * per_play),
+                       twos * (fixed + 2 * per_play) + (10 - twos) * river)
+    checked = (10 - twos) * ~four
+    wagered = 20 + np.where(four, 40, 2 * twos + checked * ones)
+    return {"returns": returns.sum(axis=1), "wagered": wagered.sum(axis=1),
+            "fours": four.sum(axis=1), "twos": (twos * ~four).sum(axis=1),
+            "ones": (checked * ones).sum(axis=1), "names": names}
+
+
+@cache
+def exact(blind: str | None = None, trips: str | None = None,
+          progress: Callable[[int], None] | None = None) -> Exact:
+    """The simple strategy's exact house edge and Trips', every deal counted
+    (:class:`Exact`). ``progress`` is told the boards done, a batch at a time."""
+    rules = load_ultimate(blind, trips)
+    boards, weights = board_classes()
+    _flop_table()
+    returns = wagered = fours = twos = ones = 0
+    names = np.zeros(10, dtype=np.int64)
+    step = 64
+    for start in range(0, len(boards), step):
+        found = _batch(boards[start:start + step], rules)
+        w = weights[start:start + step]
+        returns += int((found["returns"] * w).sum())
+        wagered += int((found["wagered"] * w).sum())
+        fours += int((found["fours"] * w).sum())
+        twos += int((found["twos"] * w).sum())
+        ones += int((found["ones"] * w).sum())
+        names += np.bincount(found["names"].ravel(),
+                             weights=np.repeat(w, 1081), minlength=10).astype(np.int64)
+        if progress:
+            progress(len(w))
+    hands = int(weights.sum()) * 1081  # each seven-card hand 21 times
+    deals = hands * _DEALER_HANDS
+    ante_return = Fraction(returns, 20 * deals)
+    wager = Fraction(wagered, 10 * hands)
+    categories = {name: int(n) for name, n in zip(_PAY_NAMES, names, strict=True)}
+    shares = {"4x": Fraction(fours, hands), "2x": Fraction(twos, 10 * hands),
+              "1x": Fraction(ones, 10 * hands)}
+    shares["fold"] = 1 - sum(shares.values(), Fraction(0))
+    return Exact(-ante_return, -ante_return / wager, shares, trips_edge(categories, rules),
+                 categories, deals, len(boards))
+
+
+def trips_edge(categories: dict[str, int], rules: UltimateRules) -> Fraction:
+    """Trips' house edge from the player's final hands counted by category."""
+    paid = sum(count * rules.trips.get(name, -1) for name, count in categories.items())
+    return -Fraction(paid, sum(categories.values()))
+
+
+def board_returns(board: Sequence[str], rules: UltimateRules | None = None) -> int:
+    """Twenty times the ante's return summed over every player and dealer hand on one
+    board: what :func:`exact` adds up, for checking against a hand-by-hand count."""
+    cards = np.array([sorted(_indices(board))])
+    return int(_batch(cards, rules or load_ultimate())["returns"][0])
+
+
+
+# -- the exact figures kept between runs ---------------------------------------------------
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pelisali"
+
+
+def _cache_key(rules: UltimateRules) -> str:
+    """What the figures depend on: this module's code and the blind table (Trips' edge
+    is worked out from the categories kept)."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(json.dumps([rules.blind_table, {k: str(v) for k, v in rules.blind.items()}],
+                             sort_keys=True).encode())
+    return digest.hexdigest()[:24]
+
+
+def cached_exact(blind: str | None = None, trips: str | None = None,
+                 progress: Callable[[int], None] | None = None,
+                 directory: Path | None = None) -> tuple[Exact, bool]:
+    """:func:`exact`, kept in the user's cache (``$XDG_CACHE_HOME/pelisali``) under a key
+    of this module's code and the tables, so that it is counted once a machine: the
+    figures and whether they were read from the cache.
+
+    The cache holds a blind table's figures; Trips' edge is worked out again from the
+    categories for the table named."""
+    rules = load_ultimate(blind, trips)
+    path = (directory or _cache_dir()) / f"uth-exact-{_cache_key(rules)}.json"
+    if path.exists():
+        try:
+            data = json.loads(path.read_text())
+            categories = {str(k): int(v) for k, v in data["categories"].items()}
+            return Exact(Fraction(data["ante_edge"]), Fraction(data["element_of_risk"]),
+                         {k: Fraction(v) for k, v in data["shares"].items()},
+                         trips_edge(categories, rules), categories, int(data["deals"]),
+                         int(data["boards"])), True
+        except (ValueError, KeyError, TypeError):
+            pass  # a damaged cache is counted again
+    found = exact(rules.blind_table, rules.trips_table, progress)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".part")
+    partial.write_text(json.dumps({
+        "ante_edge": str(found.ante_edge), "element_of_risk": str(found.element_of_risk),
+        "shares": {k: str(v) for k, v in found.shares.items()},
+        "categories": found.categories,
+        "deals": found.deals, "boards": found.boards}))
+    partial.replace(path)
+    return found, False
