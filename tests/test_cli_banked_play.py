@@ -138,3 +138,23 @@ def test_a_registered_player_s_round_waits_on_their_account(tmp_path: Path) -> N
     assert code == 0, out
     assert "round 1 waits for your decision" in out
     assert re.search(r"round 1: staked 10\.00 €, paid \d+\.\d\d €", out), out
+
+
+def test_ultimate_texas_hold_em_at_the_terminal_street_by_street(
+        quick_end: list[QuickEnd]) -> None:
+    lines = ["deal 5 1", "play 4", "deal 5", "check", "check", "play 1", "deal 2", "play 7",
+             "check"]  # the last left waiting: the house checks and folds it
+    code, out = run("play", "ultimate-texas-holdem", "--seed", "5", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 3
+    spots = [(spot, stake) for spot, stake, _ in end.bets]
+    assert sorted(spots) == sorted([("ante", 500), ("blind", 500), ("trips", 100),
+                                    ("play", 2_000), ("ante", 500), ("blind", 500),
+                                    ("play", 500), ("ante", 200), ("blind", 200)])
+    assert "usage: play N" in out and "(nothing changed)" in out
+    assert "the house decides check" in out and "the house decides fold" in out
+    staked = sum(stake for _, stake in spots)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 20_000 - staked + paid == final_balance(out)

@@ -50,7 +50,7 @@ def recorded(client: TestClient, round_id: int) -> dict[str, Any]:
 
 def test_the_games_show_their_rules_limits_and_pay_tables(client: TestClient) -> None:
     listed = client.get("/api/banked").json()["games"]
-    assert [g["game"] for g in listed] == ["three-card-poker", "red-dog"]
+    assert [g["game"] for g in listed] == ["three-card-poker", "red-dog", "ultimate-texas-holdem"]
     tcp = client.get("/api/banked/three-card-poker").json()
     assert (tcp["min"], tcp["max"], tcp["spots"], tcp["playing"]) == (
         100, 50_000, ["ante", "pair-plus"], None)
@@ -163,3 +163,31 @@ def test_a_second_deal_while_one_waits_is_refused(client: TestClient) -> None:
     assert second.status_code == 400 and second.json()["code"] == "decision_waiting"
     assert second.json()["params"]["round"] == str(first["round_id"])
     assert client.get("/api/me").json()["balance"] == 10_000 - 500
+
+
+def test_ultimate_texas_hold_em_plays_street_by_street_and_pays_as_the_engine(
+        client: TestClient, db: Engine) -> None:
+    rules = client.get("/api/banked/ultimate-texas-holdem").json()
+    assert rules["spots"] == ["ante", "trips"] and rules["pays"]["blind"]["flush"] == "3:2"
+    assert rules["pays"]["trips"]["full_house"] == 8 and "standard rules" in rules["standard"]
+    dealt = client.post("/api/banked/ultimate-texas-holdem/deal",
+                        json={"bets": {"ante": 500, "trips": 100}, "key": "u1"}).json()
+    assert dealt["actions"] == ["check", "play 3", "play 4"] and dealt["staked"] == 1_100
+    assert dealt["balance"] == 10_000 - 1_100 and dealt["board"] == []
+    missing = client.post("/api/banked/ultimate-texas-holdem/decide",
+                          json={"action": "play", "key": "u2"})
+    assert missing.status_code == 422  # a play names its multiple
+    flop = client.post("/api/banked/ultimate-texas-holdem/decide",
+                       json={"action": "check", "key": "u3"}).json()
+    assert len(flop["board"]) == 3 and flop["actions"] == ["check", "play 2"]
+    assert client.get("/api/banked/ultimate-texas-holdem").json()["playing"] == flop
+    done = client.post("/api/banked/ultimate-texas-holdem/decide",
+                       json={"action": "play", "multiple": 2, "key": "u4"}).json()
+    assert done["status"] == "settled" and done["staked"] == 2_100
+    assert len(done["board"]) == 5 and len(done["dealer"]) == 2
+    engine = engine_round("ultimate-texas-holdem", _history(db, done["round_id"]))
+    paid = sum(s.paid for s in engine.settlements)
+    assert done["paid"] == paid and done["balance"] == 10_000 - 2_100 + paid
+    assert recorded(client, done["round_id"])["same"]
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok

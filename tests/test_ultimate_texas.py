@@ -262,3 +262,24 @@ def test_the_simple_strategy_s_exact_edge_every_deal_counted_and_simulated() -> 
     result = simulate_ultimate(3000, seed=7, found=found)
     for row in result.rows:
         assert abs(row.observed_rtp - float(row.exact_rtp)) <= row.half_width, row
+
+
+def test_the_progressive_s_return_counts_every_five_card_hand() -> None:
+    hands = uth._combinations(52, 5)
+    values = high_values(hands)
+    counted = {name: 0 for name in uth.FIVE_CARD_HANDS}
+    for value in values.tolist():
+        name = uth.pay_category(int(value))
+        if name in counted:
+            counted[name] += 1
+    assert counted == uth.FIVE_CARD_HANDS
+    table = RULES.progressive
+    pool = 2_500_000
+    fixed = sum(counted[k] * table[k] for k in ("four_of_a_kind", "full_house", "flush",
+                                                  "straight", "three_of_a_kind"))
+    shares = (counted["royal_flush"] * Fraction(pool * table["pool_percent_royal"], 100)
+              + counted["straight_flush"] * Fraction(pool * table["pool_percent_straight_flush"],
+                                                     100)) / table["fee"]
+    assert uth.progressive_return(pool) == (fixed + shares) / len(hands)
+    even = uth.progressive_break_even()
+    assert uth.progressive_return(even) >= 1 > uth.progressive_return(even - 1)

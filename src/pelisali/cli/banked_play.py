@@ -1,13 +1,16 @@
-"""Three Card Poker and Red Dog at the terminal, on the wallet of
+"""Three Card Poker, Red Dog and Ultimate Texas Hold'em at the terminal, on the wallet of
 :mod:`pelisali.platform.banked_rounds`: a registered player's (``--account``) or a quick
 one made for the session.
 
 Three Card Poker: ``deal ANTE [PAIR_PLUS]`` (euros; an ante of 0 plays Pair Plus alone),
 then ``play`` or ``fold``. Red Dog: ``deal ANTE``, then ``raise AMOUNT`` (up to the ante)
-or ``stand``. Both: ``balance``, ``help``, ``quit``. A refusal is printed and changes
-nothing. Leaving a quick session with a round waiting, the house completes it as it does
-after 24 hours (Three Card Poker folds, Red Dog stands); on an account the round waits
-for the player's return.
+or ``stand``. Ultimate Texas Hold'em: ``deal ANTE [TRIPS]`` (the blind, equal to the
+ante, goes with it), then street by street ``check`` or ``play N`` (N times the ante: 3
+or 4 before the flop, 2 on it, 1 after the river) or, after the river, ``fold``. All:
+``balance``, ``help``, ``quit``. A refusal is printed and changes nothing. Leaving a
+quick session with a round waiting, the house completes it as it does after 24 hours
+(Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em checks and folds); on an
+account the round waits for the player's return.
 """
 
 from __future__ import annotations
@@ -29,9 +32,15 @@ from pelisali.platform.ledger import LedgerError, balance
 from pelisali.platform.tables import TableError
 from pelisali.rng import Rng, SecureRng, SeededRng
 
-TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog"}
+TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
+          "ultimate-texas-holdem": "Ultimate Texas Hold'em"}
 COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, help, quit",
-            "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit"}
+            "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit",
+            "ultimate-texas-holdem": "deal ANTE [TRIPS], check, play N, fold, balance, help, "
+                                     "quit"}
+PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> "}
+SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
+         "ultimate-texas-holdem": ("ante", "trips")}
 
 
 def play_banked(game: str, seed: int | None, *, account: str | None = None,
@@ -54,7 +63,7 @@ def play_banked(game: str, seed: int | None, *, account: str | None = None,
 
 
 class BankedTerminal:
-    """One player's terminal at their Three Card Poker or Red Dog table."""
+    """One player's terminal at their banked game's table."""
 
     def __init__(self, db: Engine, game: str, player: str, table: str, rng: Rng,
                  note: str = "") -> None:
@@ -86,8 +95,7 @@ class BankedTerminal:
 
     def run(self) -> None:
         """Read and carry out commands until ``quit`` or the end of input."""
-        prompt = "3cp> " if self.game == "three-card-poker" else "red-dog> "
-        while (step := next_command(prompt)) is not None:
+        while (step := next_command(PROMPTS[self.game])) is not None:
             try:
                 self.handle(*step)
             except (LedgerError, MoneyError, GameError) as exc:
@@ -97,7 +105,7 @@ class BankedTerminal:
         """Carry out one command; a refusal raises and changes nothing."""
         if command == "deal":
             self.deal(args)
-        elif command in ("play", "fold", "stand", "raise"):
+        elif command in ("play", "fold", "stand", "raise", "check"):
             self.decide(command, args)
         elif command == "balance":
             with dry_run(self.db) as session:
@@ -109,7 +117,7 @@ class BankedTerminal:
 
     def deal(self, args: list[str]) -> None:
         """Place the bets and deal."""
-        spots = ("ante", "pair-plus") if self.game == "three-card-poker" else ("ante",)
+        spots = SPOTS[self.game]
         if not 1 <= len(args) <= len(spots):
             raise TableError(f"usage: deal {' '.join(s.upper() for s in spots)}")
         bets = {spot: parse_amount(text) for spot, text in zip(spots, args, strict=False)}
@@ -129,6 +137,11 @@ class BankedTerminal:
             if len(args) != 1:
                 raise TableError("usage: raise AMOUNT")
             action = f"raise {parse_amount(args[0])}"
+        elif command == "play" and self.game == "ultimate-texas-holdem":
+            if len(args) != 1 or args[0] not in ("1", "2", "3", "4"):
+                raise TableError("usage: play N (N times the ante: "
+                                 f"{', '.join(self.view.actions) if self.view else 'play 4'})")
+            action = f"play {args[0]}"
         elif args:
             raise TableError(f"usage: {command}")
         else:
@@ -142,17 +155,26 @@ class BankedTerminal:
         """Complete a round still waiting as the house does; the wallet after it."""
         with transaction(self.db) as session:
             waiting = banked_rounds.playing(session, self.table)
-            if waiting is not None:
-                decision = banked_rounds.DEFAULT_DECISION[self.game]
+            while waiting is not None and waiting.status == "playing":
+                decision = next(d for d in banked_rounds.DEFAULT_DECISION[self.game]
+                                if d in waiting.actions)
                 console.print(f"round {waiting.round_id} was waiting: the house decides "
                               f"{decision}")
-                self._show(banked_rounds.decide(session, self.table, self.player, decision,
-                                                key=f"cli:{uuid.uuid4().hex}", rng=self.rng))
+                waiting = banked_rounds.decide(session, self.table, self.player, decision,
+                                               key=f"cli:{uuid.uuid4().hex}", rng=self.rng)
+                self._show(waiting)
             return self._wallet(session)
 
     def _show(self, view: BankedView) -> None:
         shown = view.view
-        if self.game == "three-card-poker":
+        if self.game == "ultimate-texas-holdem":
+            hand = f" ({shown['hand'].replace('_', ' ')})" if shown.get("hand") else ""
+            console.print(f"Your cards: {' '.join(shown['cards'])}; board: "
+                          f"{' '.join(shown['board']) or '-'}{hand}")
+            if shown["dealer"]:
+                console.print(f"Dealer: {' '.join(shown['dealer'])} "
+                              f"({shown['dealer_hand'].replace('_', ' ')})")
+        elif self.game == "three-card-poker":
             console.print(f"Your cards: {' '.join(shown['cards'])} ({shown['hand']})")
             if shown["dealer"]:
                 console.print(f"Dealer: {' '.join(shown['dealer'])} ({shown['dealer_hand']})")

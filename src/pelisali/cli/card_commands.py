@@ -106,7 +106,13 @@ def three_card_odds_command(sets: list[str] | None, as_json: bool) -> None:
 def ultimate_odds_command(sets: list[str] | None, as_json: bool) -> None:
     """Ultimate Texas Hold'em's exact house edges under the simple strategy and Trips',
     every deal counted (``--set blind=... trips=...``); kept in the user's cache."""
-    from pelisali.games.ultimate_texas import SIMPLE_STRATEGY, cached_exact
+    from pelisali.games.ultimate_texas import (
+        SIMPLE_STRATEGY,
+        cached_exact,
+        progressive_break_even,
+        progressive_return,
+    )
+    from pelisali.money import format_cents
     from pelisali.rules.banked import load_ultimate
     from pelisali.rules.loader import RuleDataError
 
@@ -135,6 +141,9 @@ def ultimate_odds_command(sets: list[str] | None, as_json: bool) -> None:
             "element_of_risk": str(found.element_of_risk),
             "shares": {k: str(v) for k, v in found.shares.items()},
             "trips_edge": str(found.trips_edge), "deals": found.deals,
+            "progressive": {"return_at_seed": str(progressive_return(
+                rules.progressive["seed"], rules)),
+                "break_even_pool": progressive_break_even(rules)},
             "boards": found.boards, "from_cache": kept, "seconds": round(seconds, 3)},
             indent=2))
         return
@@ -153,6 +162,11 @@ def ultimate_odds_command(sets: list[str] | None, as_json: bool) -> None:
     console.print("plays: " + ", ".join(f"{k} {float(v) * 100:.2f} %"
                                         for k, v in found.shares.items()))
     console.print(f"strategy: {SIMPLE_STRATEGY}")
+    seed, even = rules.progressive["seed"], progressive_break_even(rules)
+    console.print(f"progressive (player's two cards and the flop, fee "
+                  f"{format_cents(rules.progressive['fee'])} €): returns "
+                  f"{float(progressive_return(seed, rules)) * 100:.2f} % at the seeded pool of "
+                  f"{format_cents(seed)} €, 100 % from a pool of {format_cents(even)} €")
     console.print(f"{rules.standard}. "
                   + (f"Read from the cache ({seconds:.2f} s)." if kept
                      else f"Counted in {seconds:.1f} s."))

@@ -377,7 +377,7 @@ def play(
         return
     if name is not None:
         fail("a second name is for 'play slot NAME'")
-    if game.lower() in BANKED_SIMULATIONS:  # Three Card Poker, Red Dog
+    if game.lower() in BANKED_SIMULATIONS:  # the banked card games
         from pelisali.cli.banked_play import play_banked
 
         if variant or sets:

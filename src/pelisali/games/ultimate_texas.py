@@ -257,7 +257,7 @@ def board_classes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
 
 
 @cache
-def _flop_table() -> npt.NDArray[np.bool_]:
+def flop_table() -> npt.NDArray[np.bool_]:
     """The flop rule for every pair (colex index, 1,326) and flop (22,100)."""
     pairs, flops = _combinations(52, 2), _combinations(52, 3)
     table = np.zeros((len(pairs), len(flops)), dtype=bool)
@@ -350,7 +350,7 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
     four = preflop_raises(hole.reshape(-1, 2)).reshape(count, 1081)
     flop_cards = boards[:, _FLOPS_OF_BOARD]
     flop_ids = _flop_index(flop_cards[:, :, 0], flop_cards[:, :, 1], flop_cards[:, :, 2])
-    twos = _flop_table()[pair_ids[:, :, None], flop_ids[:, None, :]].sum(axis=2)
+    twos = flop_table()[pair_ids[:, :, None], flop_ids[:, None, :]].sum(axis=2)
     outs = 47 - np.searchsorted((six + shift).ravel(), mine + shift, side="right") \
         + np.arange(count)[:, None] * 47
     ones = river_rule(mine, alone[:, None], outs)
@@ -371,7 +371,7 @@ def exact(blind: str | None = None, trips: str | None = None,
     (:class:`Exact`). ``progress`` is told the boards done, a batch at a time."""
     rules = load_ultimate(blind, trips)
     boards, weights = board_classes()
-    _flop_table()
+    flop_table()
     returns = wagered = fours = twos = ones = 0
     names = np.zeros(10, dtype=np.int64)
     step = 64
@@ -459,3 +459,45 @@ def cached_exact(blind: str | None = None, trips: str | None = None,
         "deals": found.deals, "boards": found.boards}))
     partial.replace(path)
     return found, False
+
+
+# -- the progressive's return --------------------------------------------------------------
+FIVE_CARD_HANDS = {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624,
+                   "full_house": 3_744, "flush": 5_108, "straight": 10_200,
+                   "three_of_a_kind": 54_912}
+"""How many of the 2,598,960 five-card hands are each kind the progressive pays: its hand
+is the player's two cards and the flop, five cards dealt at random."""
+
+
+def progressive_return(pool: int, rules: UltimateRules | None = None) -> Fraction:
+    """The progressive's return per fee (1 is break-even) with ``pool`` cents in the
+    pool: the fixed wins as multiples of the fee, the royal flush and straight flush
+    their shares of the pool.
+
+    >>> rules = load_ultimate()
+    >>> float(round(progressive_return(rules.progressive["seed"], rules), 4))  # 10,000 €
+    0.5598
+    >>> progressive_break_even(rules)  # cents: the pool at which the fee is returned
+    16053053
+    """
+    table = (rules or load_ultimate()).progressive
+    fee = table["fee"]
+    won = Fraction(0)
+    for name, count in FIVE_CARD_HANDS.items():
+        if name == "royal_flush":
+            prize = Fraction(pool * table["pool_percent_royal"], 100 * fee)
+        elif name == "straight_flush":
+            prize = Fraction(pool * table["pool_percent_straight_flush"], 100 * fee)
+        else:
+            prize = Fraction(table[name])
+        won += count * prize
+    return won / 2_598_960
+
+
+def progressive_break_even(rules: UltimateRules | None = None) -> int:
+    """The least pool, in cents, at which the progressive returns its fee or more."""
+    rules = rules or load_ultimate()
+    base, per_cent = progressive_return(0, rules), progressive_return(1, rules) - \
+        progressive_return(0, rules)
+    needed = (1 - base) / per_cent
+    return -(-needed.numerator // needed.denominator)

@@ -1,10 +1,12 @@
-"""The banked card games of RAY 1.4.1.2 and 1.4.2 (Three Card Poker, Red Dog) as a family
-of the table layer.
+"""The banked card games of RAY 1.4.1.2 and 1.4.2 (Three Card Poker, Red Dog, Ultimate
+Texas Hold'em) as a family of the table layer.
 
 What the table layer (:mod:`pelisali.platform.table_layer`) needs to know of such a
 round: its engine (one of :data:`~pelisali.engine.GAMES`, standard rules from
 ``rules/data/banked/``), each bet's settlement as the engine makes it (the ante, Pair
-Plus and play bets; Red Dog's ante and raise) and, for readers of the record, the cards.
+Plus and play bets; Red Dog's ante and raise; Ultimate Texas Hold'em's ante, blind, play
+and Trips, a blind's 3:2 kept to the cent with its fraction) and, for readers of the
+record, the cards.
 The players' decisions (play or fold, raise or stand) make the return, so the day report
 has no theoretical return for these tables.
 
@@ -22,6 +24,7 @@ has no theoretical return for these tables.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Protocol
 
 from pelisali.engine import GAMES, Game, State
@@ -29,7 +32,7 @@ from pelisali.platform.table_layer import Family, RecordError, RoundRecord, Sett
 
 __all__ = ["BANKED_GAMES", "FAMILY", "BankedFamily", "banked_engine", "short_result"]
 
-BANKED_GAMES: tuple[str, ...] = ("three-card-poker", "red-dog")
+BANKED_GAMES: tuple[str, ...] = ("three-card-poker", "red-dog", "ultimate-texas-holdem")
 """The banked card games played on the wallet, by id."""
 
 
@@ -39,6 +42,12 @@ class _Settled(Protocol):
     stake: int
     paid: int
     result: str
+
+
+def _rounding(settled: _Settled) -> str:
+    """The part of a cent the house kept on a bet (Ultimate Texas Hold'em's 3:2 blind)."""
+    part = getattr(settled, "rounding", Fraction(0))
+    return f"{part.numerator}/{part.denominator}"
 
 
 def banked_engine(game: str) -> Game:
@@ -65,24 +74,26 @@ def short_result(result: str) -> str:
 
 
 class BankedFamily(Family):
-    """Three Card Poker and Red Dog for the table layer."""
+    """The banked card games for the table layer."""
 
     def game(self, record: RoundRecord) -> Game:
         return banked_engine(record.game)
 
     def settlements(self, state: State, record: RoundRecord) -> list[SettlementRecord]:
         return [SettlementRecord(bet_id=s.bet_id, player=record.players[0], spot=s.spot,
-                                 stake=s.stake, paid=s.paid, rounding="0/1", result=s.result)
+                                 stake=s.stake, paid=s.paid, rounding=_rounding(s),
+                                 result=s.result)
                 for s in settled(state)]
 
     def paid(self, state: State) -> tuple[int, ...]:
         return (sum(s.paid for s in settled(state)),)
 
     def derived(self, state: State, record: RoundRecord) -> dict[str, Any]:
-        """The player's cards and the dealer's as the player sees them now (Red Dog has
-        one hand for the table: ``cards``)."""
+        """The player's cards, the dealer's as the player sees them now and the board
+        (Red Dog has one hand for the table: ``cards``)."""
         view = state.view(0)
-        return {"cards": view.get("cards", []), "dealer": view.get("dealer", [])}
+        return {"cards": view.get("cards", []), "dealer": view.get("dealer", []),
+                **({"board": view["board"]} if "board" in view else {})}
 
 
 FAMILY = BankedFamily()

@@ -1,12 +1,15 @@
-"""Three Card Poker and Red Dog on the persistent wallet: a player's rounds at their own
-RNG table, each a round of the game's contract engine through the table layer.
+"""Three Card Poker, Red Dog and Ultimate Texas Hold'em on the persistent wallet: a
+player's rounds at their own RNG table, each a round of the game's contract engine
+through the table layer.
 
 A round is dealt when the player places their bets (:func:`deal`: Three Card Poker's ante
-and Pair Plus, Red Dog's ante): each stake is a keyed transfer checked against the
+and Pair Plus, Red Dog's ante, Ultimate Texas Hold'em's ante with its blind and Trips):
+each stake is a keyed transfer checked against the
 wallet, the player's status and loss limits (no credit, RAY 1.1), one bet row a bet, and
 the cards are drawn by the generator from a full deck or shoe (an RNG table shuffles
 every round). The round then waits for the player's decision (:func:`decide`: ``play`` or
-``fold``; ``raise N`` or ``stand``); a play or raise is debited as it is made. When the
+``fold``; ``raise N`` or ``stand``; ``check``, ``play N`` or ``fold``, street by street); a
+play or raise is debited as it is made. When the
 round is over every bet is paid (keys ``settle:ROUND:BET``) and the record (version 2)
 keeps every move and card drawn, so the round is recalled by replay
 (:func:`recall_banked_round`).
@@ -15,7 +18,9 @@ keeps every move and card drawn, so the round is recalled by replay
 2.3: pending bets are kept, then the system completes the game). The text names no
 default decision; the house takes the one that asks nothing more of the player:
 Three Card Poker folds (as live tables fold a hand whose player does not act, losing the
-ante, and Pair Plus as the rule data says), Red Dog stands (no raise).
+ante, and Pair Plus as the rule data says), Red Dog stands (no raise), Ultimate Texas
+Hold'em checks and, after the river, folds (no play bet; Trips stands as the rule data
+says).
 :func:`recover_banked_rounds` does it (``pelisali table recover`` and the server's
 scheduler, through :func:`pelisali.platform.tables.recover`).
 
@@ -43,6 +48,7 @@ scheduler, through :func:`pelisali.platform.tables.recover`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -76,8 +82,10 @@ from pelisali.platform.table_layer import RecordError, RoundRecord
 from pelisali.rng import Rng, SecureRng
 
 PLAYING, SETTLED = RoundStatus.PLAYING, RoundStatus.SETTLED
-DEFAULT_DECISION = {"three-card-poker": "fold", "red-dog": "stand"}
-"""What the house decides for a player who does not (the round's 24 hours past)."""
+DEFAULT_DECISION = {"three-card-poker": ("fold",), "red-dog": ("stand",),
+                    "ultimate-texas-holdem": ("check", "fold")}
+"""What the house decides for a player who does not (the round's 24 hours past): the
+first of these open at each decision, until the round is over."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,7 @@ class BankedView:
 
 def create_banked_table(session: Session, name: str, game: str, actor: str = "system"
                         ) -> GameTable:
-    """Open RNG table ``name`` of ``game`` (``three-card-poker``, ``red-dog``), its limits
+    """Open RNG table ``name`` of a banked game (:data:`BANKED_GAMES`), its limits
     a bet's least and most from the rule data.
 
     >>> from pelisali.platform.db import make_engine, transaction, upgrade
@@ -140,10 +148,22 @@ def _stakes(state: State) -> dict[int, tuple[str, int]]:
     return {b.bet_id: (b.spot, b.stake) for b in getattr(state, "bets", ())}
 
 
-def _write(row: RoundRow, record: RoundRecord, state: State, at: datetime) -> None:
+def _decision_keys(row: RoundRow) -> list[str]:
+    """The keys of the decisions a round took (staked or not), as its record keeps them."""
+    try:
+        found = json.loads(row.record).get("decision_keys", [])
+    except (ValueError, AttributeError):
+        return []
+    return [str(k) for k in found] if isinstance(found, list) else []
+
+
+def _write(row: RoundRow, record: RoundRecord, state: State, at: datetime,
+           key: str | None = None) -> None:
     status = SETTLED if state.is_terminal() else PLAYING
     done = record.with_state(state, status=status, settlements=FAMILY.settlements(state, record))
-    row.record = table_layer.write_record(done, FAMILY.derived(state, done))
+    keys = _decision_keys(row) + ([key] if key else [])
+    row.record = table_layer.write_record(done, {**FAMILY.derived(state, done),
+                                                 "decision_keys": keys})
     row.status = status
     row.deadline = at + timedelta(hours=PENDING_HOURS)  # from the player's last move
     if status == SETTLED:
@@ -193,7 +213,7 @@ def _book_stakes(session: Session, table: GameTable, row: RoundRow, player: str,
 
 
 def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord,
-          state: State, at: datetime) -> BankedView:
+          state: State, at: datetime, key: str | None = None) -> BankedView:
     """Write the round after a move; pay every bet when the round is over."""
     if state.is_terminal():
         reason = f"{table.name} round {row.id}"
@@ -204,7 +224,7 @@ def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord
                 accounts.pay(session, record.players[0], s.paid, key=f"settle:{row.id}:{s.bet_id}",
                              reason=reason, round_id=row.id)
             rows[s.bet_id].paid, rows[s.bet_id].result = s.paid, short_result(s.result)
-    _write(row, record, state, at)
+    _write(row, record, state, at, key)
     session.flush()
     return _answer(session, table, row)
 
@@ -271,9 +291,10 @@ def _again(session: Session, first: BetRow, table: GameTable, player: str,
 def decide(session: Session, table_name: str, player: str, action: str, key: str,
            rng: Rng | None = None, at: datetime | None = None) -> BankedView:
     """The decision of the round waiting at ``player``'s table: ``play`` or ``fold``
-    (Three Card Poker), ``raise N`` or ``stand`` (Red Dog). A play or raise is debited
-    under ``key``; the same key again answers it. The rest of the cards are drawn and
-    every bet paid."""
+    (Three Card Poker), ``raise N`` or ``stand`` (Red Dog), ``check``, ``play N`` or
+    ``fold`` (Ultimate Texas Hold'em: the play bet N times the ante). A play or raise is
+    debited under ``key``; the same key again answers it. The cards are drawn to the next
+    decision, or to the end and every bet paid."""
     at = at or now_utc()
     table = _table(session, table_name)
     again = session.scalars(select(BetRow).where(BetRow.key == key)).first()
@@ -284,6 +305,11 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
                               again.spot)
         return _answer(session, table, row)
     row = playing_row(session, table)
+    retried = _retried_decision(session, table, row, key)
+    if retried is not None:  # a decision without a stake (fold, stand, check) sent again
+        if _restore(retried)[0].players[0] != player:
+            raise KeyConflict(f"idempotency key {key!r} was used for another decision", "")
+        return _answer(session, table, retried)
     if row is None:
         raise TableError(f"no round waits for a decision at {table.name}")
     record, before = _restore(row)
@@ -294,7 +320,18 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
     except IllegalMove as exc:
         raise TableError(str(exc)) from None
     _book_stakes(session, table, row, player, before, after, key, at)
-    return _step(session, table, row, record, _draw(after, rng or SecureRng()), at)
+    return _step(session, table, row, record, _draw(after, rng or SecureRng()), at, key)
+
+
+def _retried_decision(session: Session, table: GameTable, row: RoundRow | None,
+                      key: str) -> RoundRow | None:
+    """The round that took a decision under ``key``: the one waiting, or the table's last
+    (a retry follows its first soon, so no older round is searched)."""
+    if row is not None:
+        return row if key in _decision_keys(row) else None
+    last = session.scalars(select(RoundRow).where(RoundRow.table_id == table.id)
+                           .order_by(RoundRow.id.desc()).limit(1)).first()
+    return last if last is not None and key in _decision_keys(last) else None
 
 
 def playing(session: Session, table_name: str) -> BankedView | None:
@@ -328,8 +365,13 @@ def complete_banked_round(session: Session, round_id: int, rng: Rng | None = Non
     if table is None or table.game not in BANKED_GAMES:
         return None
     record, state = _restore(row)
-    decision = DEFAULT_DECISION[table.game]
-    state = _draw(state.apply(decision, seat=0).state, rng or SecureRng())
+    made = []
+    while not state.is_terminal():
+        offered = {a.text() for a in state.legal_actions()}
+        decision = next(d for d in DEFAULT_DECISION[table.game] if d in offered)
+        made.append(decision)
+        state = _draw(state.apply(decision, seat=0).state, rng or SecureRng())
+    decision = ", ".join(made)
     view = _step(session, table, row, record, state, at)
     append_audit(session, "system", "banked_round_completed",
                  {"round": row.id, "table": table.name, "decision": decision,

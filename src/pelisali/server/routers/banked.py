@@ -1,9 +1,9 @@
-"""Three Card Poker and Red Dog over the API, each player at their own RNG table
-(:mod:`pelisali.platform.banked_rounds`): the game's rules and pay tables with the round
-waiting for the player's decision (after a reload too: GGPoker house rules 2.3), a deal
-(the bets, in cents, under a key), and the decision. A retried deal or staked decision
-gets its first answer and is taken once; its key sent with another request is refused
-with 409."""
+"""Three Card Poker, Red Dog and Ultimate Texas Hold'em over the API, each player at their
+own RNG table (:mod:`pelisali.platform.banked_rounds`): the game's rules and pay tables
+with the round waiting for the player's decision (after a reload too: GGPoker house
+rules 2.3), a deal (the bets, in cents, under a key), and the decisions. A retried deal
+or decision gets its first answer and is taken once; its key sent with another request
+is refused with 409."""
 
 from typing import Annotated, Any, Literal
 
@@ -21,22 +21,27 @@ from pelisali.server.schemas import Key
 
 router = APIRouter(tags=["banked games"], route_class=RetryingRoute)
 Cents = Annotated[int, Strict(), Field(ge=0, le=10**9)]
-SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",)}
+SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
+         "ultimate-texas-holdem": ("ante", "trips")}
 
 
 class DealRequest(BaseModel):
-    """The bets of a round in cents (``{"ante": 500, "pair-plus": 200}``), under a key."""
+    """The bets of a round in cents (``{"ante": 500, "pair-plus": 200}``; Ultimate Texas
+    Hold'em's blind goes with its ante), under a key."""
 
-    bets: Annotated[dict[Literal["ante", "pair-plus"], Cents], Field(min_length=1, max_length=2)]
+    bets: Annotated[dict[Literal["ante", "pair-plus", "trips"], Cents],
+                    Field(min_length=1, max_length=2)]
     key: Key
 
 
 class DecideRequest(BaseModel):
     """The decision: ``play`` or ``fold``; ``raise`` (with ``amount`` in cents) or
-    ``stand``; a play or raise under a key."""
+    ``stand``; ``check``, ``play`` (with ``multiple``, times the ante) or ``fold``; a play
+    or raise under a key."""
 
-    action: Literal["play", "fold", "raise", "stand"]
+    action: Literal["play", "fold", "raise", "stand", "check"]
     amount: Cents | None = None
+    multiple: Annotated[int, Strict(), Field(ge=1, le=4)] | None = None
     key: Key
 
 
@@ -64,6 +69,11 @@ def _rules(game: str) -> dict[str, Any]:
     if game == "three-card-poker":
         shown["pays"] = {"ante_bonus": rules.ante_bonus, "pair_plus": rules.pair_plus,
                          "dealer_qualifies": rules.qualifier}
+    elif game == "ultimate-texas-holdem":
+        shown["pays"] = {"blind": {k: f"{v.numerator}:{v.denominator}"
+                                   for k, v in rules.blind.items()},
+                         "trips": rules.trips, "preflop": list(rules.preflop),
+                         "dealer_qualifies": "pair"}
     else:
         shown["pays"] = {"spread": {str(k): v for k, v in rules.pays.items()},
                          "three_of_a_kind": rules.three_of_a_kind, "decks": rules.decks}
@@ -103,7 +113,12 @@ def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> di
     name = state.own_table(login.name, _game(game))
     if (body.action == "raise") != (body.amount is not None):
         raise HTTPException(422, "a raise carries its amount in cents; nothing else does")
-    action = f"raise {body.amount}" if body.action == "raise" else body.action
+    multiple_needed = body.action == "play" and game == "ultimate-texas-holdem"
+    if multiple_needed != (body.multiple is not None):
+        raise HTTPException(422, "Ultimate Texas Hold'em's play carries its multiple of the "
+                                 "ante; nothing else does")
+    action = (f"raise {body.amount}" if body.action == "raise"
+              else f"play {body.multiple}" if multiple_needed else body.action)
     with bound_to_first(body.key), state.db() as session:
         done = banked_rounds.decide(session, name, login.name, action,
                                     key=f"web:{login.name}:{body.key}", rng=state.rng)

@@ -1,9 +1,12 @@
-// Three Card Poker and Red Dog in the browser (#/banked/GAME), each player at their own
-// RNG table: the bets in euros (Three Card Poker's ante and Pair Plus, Red Dog's ante),
-// Deal, then the decision the round allows (play or fold; raise up to the ante or
-// stand) and every bet's settlement. A round waiting for its decision comes back on a
-// reload (GGPoker house rules 2.3). Every request carries a new idempotency key; a
-// refusal is shown in the player's language and changes nothing.
+// Three Card Poker, Red Dog and Ultimate Texas Hold'em in the browser (#/banked/GAME),
+// each player at their own RNG table: the bets in euros (Three Card Poker's ante and
+// Pair Plus, Red Dog's ante, Ultimate Texas Hold'em's ante, its equal blind and Trips),
+// Deal, then the decisions the round allows (play or fold; raise up to the ante or
+// stand; Ultimate Texas Hold'em's check or play 4x/3x before the flop, check or play 2x
+// on it and play 1x or fold after the river, the board turned between them) and every
+// bet's settlement. A round waiting for its decision comes back on a reload (GGPoker
+// house rules 2.3). Every request carries a new idempotency key; a refusal is shown in
+// the player's language and changes nothing.
 
 import {
   $, addStrings, api, ApiError, cardEl, el, euros, parseEuros, setBalance, setMessage,
@@ -26,6 +29,15 @@ addStrings({
     "banked.spot.play": "Play", "banked.spot.raise": "Korotus",
     "banked.res.win": "voitto", "banked.res.lose": "häviö", "banked.res.push": "tasapeli",
     "banked.res.fold": "luovutettu",
+    "bet.blind": "Blind", "bet.trips": "Trips",
+    "banked.trips": "Trips (€)", "banked.check": "Sökö", "banked.play_times": "Pelaa {n}× · {amount}",
+    "banked.board": "Pöytäkortit", "banked.spot.blind": "Blind", "banked.spot.trips": "Trips",
+    "banked.blind_note": "Blind on yhtä suuri kuin ante ja asetetaan sen mukana.",
+    "banked.street.preflop": "Ennen floppia", "banked.street.flop": "Flopilla",
+    "banked.street.river": "Riverin jälkeen",
+    "banked.uth_plays": "Play-panos: ennen floppia {preflop} antesta, flopilla 2×, riverin jälkeen 1× (tai luovuta).",
+    "banked.uth_qualifies": "Jakaja pelaa parilla tai paremmalla; muuten ante on tasapeli.",
+    "banked.uth_blind": "Blind maksaa, kun voitat suoralla tai paremmalla; pienemmällä voittavalla kädellä blind on tasapeli.",
   },
   sv: {
     "bet.ante": "Ante", "bet.pair-plus": "Pair Plus", "bet.play": "Play-insats", "bet.raise": "Höjning",
@@ -42,6 +54,15 @@ addStrings({
     "banked.spot.play": "Play", "banked.spot.raise": "Höjning",
     "banked.res.win": "vinst", "banked.res.lose": "förlust", "banked.res.push": "oavgjort",
     "banked.res.fold": "lagd",
+    "bet.blind": "Blind", "bet.trips": "Trips",
+    "banked.trips": "Trips (€)", "banked.check": "Passa", "banked.play_times": "Spela {n}× · {amount}",
+    "banked.board": "Bordskorten", "banked.spot.blind": "Blind", "banked.spot.trips": "Trips",
+    "banked.blind_note": "Blind är lika stor som ante och läggs med den.",
+    "banked.street.preflop": "Före floppen", "banked.street.flop": "På floppen",
+    "banked.street.river": "Efter rivern",
+    "banked.uth_plays": "Play-insats: före floppen {preflop} ante, på floppen 2×, efter rivern 1× (eller lägg ner).",
+    "banked.uth_qualifies": "Given kvalificerar med ett par eller bättre; annars är ante oavgjort.",
+    "banked.uth_blind": "Blind betalar när du vinner med stege eller bättre; med en lägre vinnande hand är blind oavgjord.",
   },
   en: {
     "bet.ante": "Ante", "bet.pair-plus": "Pair Plus", "bet.play": "Play bet", "bet.raise": "Raise",
@@ -58,10 +79,26 @@ addStrings({
     "banked.spot.play": "Play", "banked.spot.raise": "Raise",
     "banked.res.win": "win", "banked.res.lose": "lose", "banked.res.push": "push",
     "banked.res.fold": "folded",
+    "bet.blind": "Blind", "bet.trips": "Trips",
+    "banked.trips": "Trips (€)", "banked.check": "Check", "banked.play_times": "Play {n}× · {amount}",
+    "banked.board": "Board", "banked.spot.blind": "Blind", "banked.spot.trips": "Trips",
+    "banked.blind_note": "The blind equals the ante and is placed with it.",
+    "banked.street.preflop": "Before the flop", "banked.street.flop": "On the flop",
+    "banked.street.river": "After the river",
+    "banked.uth_plays": "Play bet: {preflop} the ante before the flop, 2× on the flop, 1× after the river (or fold).",
+    "banked.uth_qualifies": "The dealer qualifies with a pair or better; if not, the ante pushes.",
+    "banked.uth_blind": "The blind pays on a winning straight or better; a lesser winning hand pushes it.",
   },
 });
 
 const banked = { list: null, game: null, rules: null, round: null, busy: false };
+const UTH = "ultimate-texas-holdem";
+// Ultimate Texas Hold'em's decision points as the server names them, by string key.
+const STREETS = { "before the flop": "preflop", "on the flop": "flop", "after the river": "river" };
+const ART = { "red-dog": "♦", [UTH]: "♠" };
+
+/** A hand's category as the engine names it: "three_of_a_kind" -> "three of a kind". */
+const handName = (hand) => String(hand).replace(/_/g, " ");
 
 /** The banked games of the lobby (empty when the server has none or cannot say). */
 export async function bankedList() {
@@ -78,7 +115,7 @@ export async function bankedList() {
 /** The lobby's card of each banked game: its name, limits and a Play link. */
 export function bankedCards(list) {
   return list.map((game) => el("article", { class: "game-card banked-card", "data-game": game.game },
-    el("div", { class: "game-art", "aria-hidden": "true", text: game.game === "red-dog" ? "♦" : "♣" }),
+    el("div", { class: "game-art", "aria-hidden": "true", text: ART[game.game] ?? "♣" }),
     el("h3", { text: game.name[state.lang] ?? game.name.en }),
     el("p", { class: "small", text: `${t("banked.standard")} · `
       + t("banked.limits", { min: euros(game.min), max: euros(game.max) }) }),
@@ -108,6 +145,9 @@ function render() {
   view.dataset.game = banked.game;
   view.dataset.status = banked.round?.status ?? "none";
   view.dataset.round = String(banked.round?.round_id ?? 0);
+  // Ultimate Texas Hold'em's round stays the same between its decisions: the street (and
+  // the board's cards) tell the page's states apart.
+  view.dataset.street = STREETS[banked.round?.street] ?? "";
   $("#banked-title").textContent = rules.name[state.lang] ?? rules.name.en;
   $("#banked-note").textContent = `${t("banked.standard")} · `
     + t("banked.limits", { min: euros(rules.min), max: euros(rules.max) });
@@ -124,7 +164,9 @@ function renderTable() {
     return;
   }
   const parts = [];
-  if (banked.game === "three-card-poker") {
+  if (banked.game === UTH) {
+    parts.push(...uthHands(round));
+  } else if (banked.game === "three-card-poker") {
     const dealer = round.dealer?.length ? round.dealer : [null, null, null];
     parts.push(el("div", { class: "banked-hand banked-dealer" },
       el("span", { class: "small", text: round.dealer_hand
@@ -148,9 +190,37 @@ function renderTable() {
     parts.push(el("p", { class: "banked-summary", role: "status", text: t("banked.result", {
       round: round.round_id, staked: euros(round.staked), paid: euros(round.paid ?? 0) }) }));
   } else {
+    if (banked.game === UTH) {
+      parts.push(el("ul", { class: "banked-bets small", style: "margin: 0; padding-left: 1.2rem" },
+        (round.bets ?? []).map((b) => el("li", { "data-bet": b.spot,
+          text: `${t(`banked.spot.${b.spot}`)}: ${euros(b.stake)}` }))));
+    }
     parts.push(el("p", { class: "small", text: t("banked.staked", { amount: euros(round.staked) }) }));
   }
   table.replaceChildren(...parts);
+}
+
+/** Ultimate Texas Hold'em's table: the dealer's two cards (face down until the round is
+ * settled), the board's five places and the player's two cards with their hand. */
+function uthHands(round) {
+  const dealer = round.dealer?.length ? round.dealer : [null, null];
+  const board = round.board ?? [];
+  const street = STREETS[round.street];
+  return [
+    el("div", { class: "banked-hand banked-dealer" },
+      el("span", { class: "small", text: round.dealer_hand
+        ? `${t("banked.dealer")}: ${handName(round.dealer_hand)}` : t("banked.dealer") }),
+      el("div", { class: "cards" }, dealer.map((c) => cardEl(c)))),
+    el("div", { class: "banked-hand banked-board" },
+      el("span", { class: "small", text: street && round.status === "playing"
+        ? `${t("banked.board")} · ${t(`banked.street.${street}`)}` : t("banked.board") }),
+      el("div", { class: "cards" }, Array.from({ length: 5 }, (_, i) => (board[i]
+        ? cardEl(board[i], { small: true }) : el("span", { class: "pcard slot small" }))))),
+    el("div", { class: "banked-hand banked-player" },
+      el("span", { class: "small", text: round.hand
+        ? `${t("banked.you")}: ${handName(round.hand)}` : t("banked.you") }),
+      el("div", { class: "cards" }, (round.cards ?? []).map((c) => cardEl(c)))),
+  ];
 }
 
 function amountInput(id, label, value) {
@@ -174,10 +244,15 @@ function renderControls() {
           return send("decide", { action: "raise", amount: cents });
         } }));
     }
+    const ante = (round.bets ?? []).find((b) => b.spot === "ante")?.stake ?? 0;
     for (const action of round.actions.filter((a) => !a.startsWith("raise "))) {
-      buttons.push(el("button", { type: "button", class: action === "play" ? "primary" : "",
-        "data-action": action, text: t(`banked.${action}`),
-        onclick: () => send("decide", { action }) }));
+      const [word, times] = action.split(" "); // Ultimate Texas Hold'em's "play 3"
+      const multiple = times ? Number(times) : null;
+      buttons.push(el("button", { type: "button", class: word === "play" ? "primary" : "",
+        "data-action": word, ...(multiple ? { "data-multiple": String(multiple) } : {}),
+        text: multiple ? t("banked.play_times", { n: multiple, amount: euros(multiple * ante) })
+          : t(`banked.${word}`),
+        onclick: () => send("decide", multiple ? { action: word, multiple } : { action: word }) }));
     }
     box.replaceChildren(el("div", { class: "banked-decide" }, buttons));
     return;
@@ -185,11 +260,13 @@ function renderControls() {
   const inputs = banked.rules.spots.map((spot) =>
     amountInput(`banked-${spot}`, t(`banked.${spot}`), spot === "ante" ? euros(banked.rules.min).replace(/\s*€$/, "") : ""));
   box.replaceChildren(...inputs, el("button", { type: "button", id: "banked-deal", class: "primary spin",
-    text: t("banked.deal"), onclick: deal }));
+    text: t("banked.deal"), onclick: deal }),
+  ...(banked.game === UTH ? [el("p", { class: "small banked-blind-note", text: t("banked.blind_note") })] : []));
 }
 
 function renderPays() {
   const pays = banked.rules.pays;
+  if (banked.game === UTH) return renderUthPays(pays);
   const rows = banked.game === "three-card-poker"
     ? [...Object.entries(pays.ante_bonus).map(([hand, n]) => [`Ante bonus: ${hand.replace(/_/g, " ")}`, `${n}:1`]),
       ...Object.entries(pays.pair_plus).map(([hand, n]) => [`Pair Plus: ${hand.replace(/_/g, " ")}`, `${n}:1`])]
@@ -198,6 +275,24 @@ function renderPays() {
   $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }),
     el("table", { class: "data" }, el("tbody", {}, rows.map(([what, pay]) =>
       el("tr", {}, el("td", { text: what }), el("td", { text: pay }))))));
+}
+
+/** Ultimate Texas Hold'em's blind and Trips tables, with how the play bet and the
+ * dealer's qualifying go. */
+function renderUthPays(pays) {
+  const rows = [
+    ...Object.entries(pays.blind).map(([hand, ratio]) => ["blind", hand, ratio]),
+    ...Object.entries(pays.trips).map(([hand, n]) => ["trips", hand, `${n}:1`]),
+  ];
+  const preflop = [...pays.preflop].sort((a, b) => b - a).map((n) => `${n}×`).join(" / ");
+  $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }),
+    el("table", { class: "data" }, el("tbody", {}, rows.map(([spot, hand, pay]) =>
+      el("tr", { "data-table": spot, "data-hand": hand },
+        el("td", { text: `${t(`banked.spot.${spot}`)}: ${handName(hand)}` }), el("td", { text: pay }))))),
+    el("ul", { class: "notes small" },
+      el("li", { text: t("banked.uth_plays", { preflop }) }),
+      el("li", { text: t("banked.uth_qualifies") }),
+      el("li", { text: t("banked.uth_blind") })));
 }
 
 async function deal() {
