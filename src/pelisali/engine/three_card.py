@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any, ClassVar
 
 from pelisali.cards import DECK
@@ -39,11 +38,11 @@ from pelisali.engine.contract import (
     IllegalMove,
     Move,
     Seats,
-    State,
     Step,
 )
+from pelisali.engine.one_deck import OneDeckRound
 from pelisali.engine.wager import EndBetting, PlaceBet
-from pelisali.games.round import Limits, RoundError
+from pelisali.games.round import Limits
 from pelisali.games.three_card_poker import (
     ante_bonus,
     category,
@@ -152,7 +151,7 @@ class ThreeCardEngine(Game):
 
 
 @dataclass(frozen=True)
-class ThreeCardState(State):
+class ThreeCardState(OneDeckRound):
     """A round: the bets, the cards left, each box's cards, the dealer's, the decisions and
     then the settlements."""
 
@@ -168,13 +167,6 @@ class ThreeCardState(State):
     history: tuple[Move, ...] = field(default=())
 
     # -- who is in ---------------------------------------------------------------------
-    def _stake(self, seat: int, spot: str) -> int:
-        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == spot)
-
-    def _in_play(self) -> list[int]:
-        """The boxes dealt cards: those with a bet, in seat order."""
-        return sorted({b.seat for b in self.bets})
-
     def _deciding(self) -> list[int]:
         """The boxes with an ante still to play or fold, in seat order."""
         return [s for s in self._in_play()
@@ -202,20 +194,6 @@ class ThreeCardState(State):
         deciding = self._deciding()
         return deciding[0] if deciding else None
 
-    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
-        if self.to_move() != CHANCE:
-            return ()
-        share = Fraction(1, len(self.deck))
-        return tuple((ChanceOutcome(card), share) for card in self.deck)
-
-    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
-        if self.to_move() != CHANCE:
-            return (), (), 1
-        return tuple(ChanceOutcome(c) for c in self.deck), (1,) * len(self.deck), len(self.deck)
-
-    def can_come_up(self, outcome: ChanceOutcome) -> bool:
-        return self.to_move() == CHANCE and outcome.label in self.deck
-
     # -- what may happen ---------------------------------------------------------------
     def legal_actions(self) -> tuple[Action, ...]:
         mover = self.to_move()
@@ -223,16 +201,7 @@ class ThreeCardState(State):
             return ()
         if all(self.done):
             return (Play(), Fold())
-        limits = self.game.limits
-        out: list[Action] = []
-        for spot in SPOTS:
-            already = self._stake(mover, spot)
-            if already >= limits.maximum:
-                continue
-            low = max(1, limits.minimum - already)
-            out.append(PlaceBet(spot, low))
-            if limits.maximum - already != low:
-                out.append(PlaceBet(spot, limits.maximum - already))
+        out = self.betting_actions(mover, SPOTS)
         out.append(EndBetting())
         return tuple(out)
 
@@ -263,19 +232,6 @@ class ThreeCardState(State):
         if not isinstance(action, PlaceBet):
             raise IllegalMove(f"{action.text()!r} is not an action of Three Card Poker")
         self._accept(action)
-
-    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
-        """(accepted, returned): the limits hold for a seat's whole stake on a bet (RAY 1.1)."""
-        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
-            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
-        spot = self.game.spot(bet.spot)
-        seat = self.to_move()
-        if seat is None or seat == CHANCE:
-            raise IllegalMove("no seat is to act")
-        try:
-            return self.game.limits.accept(bet.stake, self._stake(seat, spot), spot)
-        except RoundError as error:
-            raise IllegalMove(str(error)) from None
 
     def _apply(self, action: Action) -> Step:
         mover = self.to_move()
@@ -417,19 +373,6 @@ class ThreeCardState(State):
                     hidden |= set(cards)
         return frozenset(hidden)
 
-    def returns(self) -> tuple[int, ...]:
-        out = [0] * self.seats
-        for bet in self.bets:
-            out[bet.seat] -= bet.stake
-        for settled in self.settlements:
-            out[settled.seat] += settled.paid
-        return tuple(out)
-
-    def accounts(self) -> Mapping[str, int]:
-        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
-        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
-        out["house"] = sum(s.stake - s.paid for s in self.settlements)
-        return out
 
 
 def three_card_engines() -> dict[str, Game]:

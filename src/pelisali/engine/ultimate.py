@@ -39,11 +39,11 @@ from pelisali.engine.contract import (
     IllegalMove,
     Move,
     Seats,
-    State,
     Step,
 )
+from pelisali.engine.one_deck import OneDeckRound
 from pelisali.engine.wager import EndBetting, PlaceBet
-from pelisali.games.round import Limits, RoundError
+from pelisali.games.round import Limits
 from pelisali.games.ultimate_texas import PAIR, pay_category
 from pelisali.money import format_cents
 from pelisali.poker.evaluate import high_value
@@ -163,7 +163,7 @@ class UltimateEngine(Game):
 
 
 @dataclass(frozen=True)
-class UltimateState(State):
+class UltimateState(OneDeckRound):
     """A round: the bets, the cards left, each box's two cards, the dealer's, the board,
     each box's decisions made (``decided``: 0 to 3) and play (multiple, 0 a fold), then
     the settlements."""
@@ -182,12 +182,6 @@ class UltimateState(State):
     history: tuple[Move, ...] = field(default=())
 
     # -- who is in ---------------------------------------------------------------------
-    def _stake(self, seat: int, spot: str) -> int:
-        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == spot)
-
-    def _in_play(self) -> list[int]:
-        return sorted({b.seat for b in self.bets})
-
     def street(self) -> int:
         """The decision point the board stands at: 0 before the flop, 1, 2 after the river."""
         return {0: 0, 3: 1, 5: 2}.get(len(self.board), -1)
@@ -224,20 +218,6 @@ class UltimateState(State):
         deciding = self._deciding()
         return deciding[0] if deciding else None
 
-    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
-        if self.to_move() != CHANCE:
-            return ()
-        share = Fraction(1, len(self.deck))
-        return tuple((ChanceOutcome(card), share) for card in self.deck)
-
-    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
-        if self.to_move() != CHANCE:
-            return (), (), 1
-        return tuple(ChanceOutcome(c) for c in self.deck), (1,) * len(self.deck), len(self.deck)
-
-    def can_come_up(self, outcome: ChanceOutcome) -> bool:
-        return self.to_move() == CHANCE and outcome.label in self.deck
-
     # -- what may happen ---------------------------------------------------------------
     def _decisions(self) -> tuple[Action, ...]:
         street = self.street()
@@ -253,16 +233,7 @@ class UltimateState(State):
             return ()
         if all(self.done):
             return self._decisions()
-        limits = self.game.limits
-        out: list[Action] = []
-        for spot in SPOTS:
-            already = self._stake(mover, spot)
-            if already >= limits.maximum:
-                continue
-            low = max(1, limits.minimum - already)
-            out.append(PlaceBet(spot, low))
-            if limits.maximum - already != low:
-                out.append(PlaceBet(spot, limits.maximum - already))
+        out = self.betting_actions(mover, SPOTS)
         if self._stake(mover, "ante") or not self._stake(mover, "trips"):
             out.append(EndBetting())  # not with Trips alone
         return tuple(out)
@@ -304,19 +275,6 @@ class UltimateState(State):
         if not isinstance(action, PlaceBet):
             raise IllegalMove(f"{action.text()!r} is not an action of Ultimate Texas Hold'em")
         self._accept(action)
-
-    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
-        """(accepted, returned): the limits hold for a seat's whole stake on a bet (RAY 1.1)."""
-        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
-            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
-        spot = self.game.spot(bet.spot)
-        seat = self.to_move()
-        if seat is None or seat == CHANCE:
-            raise IllegalMove("no seat is to act")
-        try:
-            return self.game.limits.accept(bet.stake, self._stake(seat, spot), spot)
-        except RoundError as error:
-            raise IllegalMove(str(error)) from None
 
     def _apply(self, action: Action) -> Step:
         mover = self.to_move()
@@ -495,19 +453,6 @@ class UltimateState(State):
                     hidden |= set(cards)
         return frozenset(hidden)
 
-    def returns(self) -> tuple[int, ...]:
-        out = [0] * self.seats
-        for bet in self.bets:
-            out[bet.seat] -= bet.stake
-        for settled in self.settlements:
-            out[settled.seat] += settled.paid
-        return tuple(out)
-
-    def accounts(self) -> Mapping[str, int]:
-        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
-        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
-        out["house"] = sum(s.stake - s.paid for s in self.settlements)
-        return out
 
 
 def ultimate_engines() -> dict[str, Game]:
