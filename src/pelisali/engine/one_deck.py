@@ -13,10 +13,20 @@ deck at an equal share, and the returns and accounts of the bets and their settl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from pelisali.engine.contract import CHANCE, Action, ChanceOutcome, IllegalMove, State
+from pelisali.engine.contract import (
+    CHANCE,
+    Action,
+    ChanceOutcome,
+    Event,
+    IllegalMove,
+    Move,
+    State,
+    Step,
+)
 from pelisali.engine.wager import PlaceBet
 from pelisali.games.round import Limits, RoundError
 
@@ -45,6 +55,7 @@ class OneDeckRound(State):
     seats: int
     deck: tuple[str, ...]
     bets: Sequence[_Bet]
+    done: tuple[bool, ...]
     settlements: Sequence[_Settled]
 
     # -- the bets ----------------------------------------------------------------------
@@ -83,6 +94,16 @@ class OneDeckRound(State):
         except RoundError as error:
             raise IllegalMove(str(error)) from None
         return accepted
+
+    def _end_betting(self, seat: int, history: tuple[Move, ...]) -> Step:
+        """``seat`` places no more bets; once every seat has, the cards come."""
+        done = tuple(True if i == seat else d for i, d in enumerate(self.done))
+        state = replace(cast(Any, self), done=done, history=history)
+        events = [Event("done", f"seat {seat} places no more bets", (seat,))]
+        if all(done):
+            events.append(Event("no-more-bets", "no more bets" if self.bets
+                                else "no bets: no round is dealt"))
+        return Step(state, tuple(events))
 
     # -- chance: each card left, equally likely ------------------------------------------
     def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:

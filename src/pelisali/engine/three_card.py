@@ -249,13 +249,7 @@ class ThreeCardState(OneDeckRound):
             return Step(replace(self, bets=(*self.bets, bet), history=history),
                         (Event("bet", text, (mover,)),))
         if isinstance(action, EndBetting):
-            done = tuple(True if i == mover else d for i, d in enumerate(self.done))
-            state = replace(self, done=done, history=history)
-            events = [Event("done", f"seat {mover} places no more bets", (mover,))]
-            if all(done):
-                events.append(Event("no-more-bets", "no more bets" if self.bets
-                                    else "no bets: no round is dealt"))
-            return Step(state, tuple(events))
+            return self._end_betting(mover, history)
         if not isinstance(action, Play | Fold):
             raise IllegalMove(f"{action.text()!r} is not an action of Three Card Poker")
         decisions = tuple(action.text() if i == mover else d

@@ -286,13 +286,7 @@ class UltimateState(OneDeckRound):
         if isinstance(action, PlaceBet):
             return self._bet(mover, action, history)
         if isinstance(action, EndBetting):
-            done = tuple(True if i == mover else d for i, d in enumerate(self.done))
-            state = replace(self, done=done, history=history)
-            events = [Event("done", f"seat {mover} places no more bets", (mover,))]
-            if all(done):
-                events.append(Event("no-more-bets", "no more bets" if self.bets
-                                    else "no bets: no round is dealt"))
-            return Step(state, tuple(events))
+            return self._end_betting(mover, history)
         return self._decide(mover, action, history)
 
     def _bet(self, mover: int, action: PlaceBet, history: tuple[Move, ...]) -> Step:
