@@ -215,10 +215,13 @@ def test_the_engine_pays_what_the_game_s_return_says(deck: list[str], choices: l
 # -- the exact house edge ------------------------------------------------------------------
 def by_hand(board: list[str]) -> Fraction:
     """Twenty times the ante's return summed over every player and dealer hand on
-    ``board``, hand by hand with the one-hand strategy functions and returns."""
+    ``board``, hand by hand with the one-hand strategy functions and the showdown's
+    return (each hand valued once)."""
     cards = [DECK.index(c) for c in board]
     rest = [c for c in range(52) if c not in cards]
     pairs = list(combinations(rest, 2))
+    values = dict(zip(pairs, (int(v) for v in high_values([[*p, *cards] for p in pairs])),
+                      strict=True))
     total = Fraction(0)
     for mine in pairs:
         hole = [DECK[c] for c in mine]
@@ -232,8 +235,8 @@ def by_hand(board: list[str]) -> Fraction:
         for theirs in pairs:
             if set(theirs) & set(mine):
                 continue
-            dealer = [DECK[c] for c in theirs]
-            total += sum(share * uth.hand_return(hole, dealer, board, multiple)
+            total += sum(share * uth.showdown_return(values[mine], values[theirs], multiple,
+                                                     RULES)
                          for multiple, share in plays.items() if share)
     return 20 * total
 

@@ -59,8 +59,14 @@ SIMPLE_STRATEGY = (
 
 PAIR = 1 << CATEGORY_SHIFT
 """The least value of a pair: the dealer qualifies at it or above."""
-ROYAL = int(high_values([[DECK.index(c) for c in ("As", "Ks", "Qs", "Js", "Ts")]])[0])
-"""The value of a royal flush (the highest straight flush)."""
+
+
+@cache
+def royal() -> int:
+    """The value of a royal flush (the highest straight flush), found when first asked."""
+    return int(high_values([[DECK.index(c) for c in ("As", "Ks", "Qs", "Js", "Ts")]])[0])
+
+
 DEALER_OUTS_BELOW = 21
 """The river rule: play with fewer dealer outs than this."""
 _PAY_NAMES = (*CATEGORIES, "royal_flush")
@@ -79,10 +85,10 @@ def _indices(cards: Sequence[str]) -> list[int]:
 def pay_category(value: int) -> str:
     """The name a pay table uses for a hand value (``royal_flush`` apart).
 
-    >>> pay_category(ROYAL), pay_category(PAIR)
+    >>> pay_category(royal()), pay_category(PAIR)
     ('royal_flush', 'pair')
     """
-    return "royal_flush" if value == ROYAL else CATEGORIES[value >> CATEGORY_SHIFT]
+    return "royal_flush" if value == royal() else CATEGORIES[value >> CATEGORY_SHIFT]
 
 
 # -- the strategy: one definition over arrays of card indices ------------------------------
@@ -177,6 +183,19 @@ def hand_return(hole: Sequence[str], dealer: Sequence[str], board: Sequence[str]
     if play == 0:
         return Fraction(-2)
     mine, theirs = (int(v) for v in high_values([[*cards[:2], *cards[4:]], cards[2:]]))
+    return showdown_return(mine, theirs, play, rules)
+
+
+def showdown_return(mine: int, theirs: int, play: int, rules: UltimateRules | None = None
+                    ) -> Fraction:
+    """:func:`hand_return` from the two hands' seven-card values (``play`` 0: a fold).
+
+    >>> showdown_return(PAIR + 5, PAIR - 1, 1)  # the dealer does not qualify: the ante pushes
+    Fraction(1, 1)
+    """
+    rules = rules or load_ultimate()
+    if play == 0:
+        return Fraction(-2)
     if mine < theirs:
         return Fraction(-(1 if theirs < PAIR else 2) - play)
     if mine == theirs:
@@ -273,11 +292,20 @@ def flop_table() -> npt.NDArray[np.bool_]:
     return table
 
 
-_LOCAL_PAIRS = _combinations(47, 2)  # the player's two of the 47 cards off the board
-_ROWS = np.array([np.flatnonzero(np.equal(_LOCAL_PAIRS, k).any(axis=1)) for k in range(47)])
-# Each pair's place in the rows of its first and of its second card.
-_AT_FIRST = np.array([np.flatnonzero(_ROWS[a] == p)[0] for p, (a, _b) in enumerate(_LOCAL_PAIRS)])
-_AT_SECOND = np.array([np.flatnonzero(_ROWS[b] == p)[0] for p, (_a, b) in enumerate(_LOCAL_PAIRS)])
+_Layout = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                npt.NDArray[np.int64]]
+
+
+@cache
+def _layout() -> _Layout:
+    """The player's two of the 47 cards off a board (1,081 pairs), each card's row of the
+    46 pairs holding it, and each pair's place in the rows of its first and second card."""
+    pairs = _combinations(47, 2)
+    rows = np.array([np.flatnonzero(np.equal(pairs, k).any(axis=1)) for k in range(47)])
+    at_first = np.array([np.flatnonzero(rows[a] == p)[0] for p, (a, _b) in enumerate(pairs)])
+    at_second = np.array([np.flatnonzero(rows[b] == p)[0] for p, (_a, b) in enumerate(pairs)])
+    return pairs, rows, at_first, at_second
+
 _FLOPS_OF_BOARD = _combinations(5, 3)  # the ten flops a board's five cards can make
 _DEALER_HANDS = 990  # C(45, 2)
 
@@ -306,10 +334,11 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
     times the ante's return summed (``returns``), ten times the units wagered
     (``wagered``), the plays made and the player's final categories."""
     count = len(boards)
+    local_pairs, card_rows, at_first, at_second = _layout()
     on_board = np.zeros((count, 52), dtype=bool)
     np.put_along_axis(on_board, boards, True, axis=1)
     rest = np.nonzero(~on_board)[1].reshape(count, 47)
-    hole = rest[:, _LOCAL_PAIRS]  # (N, 1081, 2), ascending
+    hole = rest[:, local_pairs]  # (N, 1081, 2), ascending
     sevens = np.concatenate([hole, np.broadcast_to(boards[:, None, :], (count, 1081, 5))],
                             axis=2)
     mine = high_values(sevens.reshape(-1, 7)).astype(np.int64).reshape(count, 1081)
@@ -322,11 +351,11 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
     # those sharing a card with the player's (each card's row of 46, the player's hand
     # among them), the player's own counted back once (inclusion-exclusion).
     less_all, upto_all = _ranks(mine)
-    rows = mine[:, _ROWS].reshape(count * 47, 46)
+    rows = mine[:, card_rows].reshape(count * 47, 46)
     less_rows, upto_rows = (r.reshape(count, 47, 46) for r in _ranks(rows))
-    first, second = _LOCAL_PAIRS[:, 0], _LOCAL_PAIRS[:, 1]
-    less = less_all - less_rows[:, first, _AT_FIRST] - less_rows[:, second, _AT_SECOND]
-    ties = (upto_all - upto_rows[:, first, _AT_FIRST] - upto_rows[:, second, _AT_SECOND]
+    first, second = local_pairs[:, 0], local_pairs[:, 1]
+    less = less_all - less_rows[:, first, at_first] - less_rows[:, second, at_second]
+    ties = (upto_all - upto_rows[:, first, at_first] - upto_rows[:, second, at_second]
             + 1 - less)  # the player's own hand counted back once
     unqualified_rows = (rows < PAIR).sum(axis=1).reshape(count, 47)
     unqualified = ((mine < PAIR).sum(axis=1)[:, None] - unqualified_rows[:, first]
@@ -339,7 +368,7 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
                         _DEALER_HANDS - unqualified)
     losses_unq = np.where(qualified_player, 0, unqualified - less - ties)
 
-    names = np.where(mine == ROYAL, 9, mine >> CATEGORY_SHIFT)
+    names = np.where(mine == royal(), 9, mine >> CATEGORY_SHIFT)
     blind = np.array([2 * rules.blind.get(name, 0) for name in _PAY_NAMES], dtype=np.int64)
     double_blind = blind[names]
     fixed = wins_q * (2 + double_blind) + wins_unq * double_blind - 4 * losses_q \
