@@ -328,7 +328,7 @@ def _ranks(values: npt.NDArray[np.int64]
     return found[0], found[1]
 
 
-def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
+def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules, threads: bool = True
            ) -> dict[str, npt.NDArray[np.int64]]:
     """Per board of ``boards`` (N, 5), over every player hand and dealer hand: twenty
     times the ante's return summed (``returns``), ten times the units wagered
@@ -341,10 +341,11 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
     hole = rest[:, local_pairs]  # (N, 1081, 2), ascending
     sevens = np.concatenate([hole, np.broadcast_to(boards[:, None, :], (count, 1081, 5))],
                             axis=2)
-    mine = high_values(sevens.reshape(-1, 7)).astype(np.int64).reshape(count, 1081)
+    mine = high_values(sevens.reshape(-1, 7), threads).astype(np.int64).reshape(count, 1081)
     sixes = np.concatenate([rest[:, :, None], np.broadcast_to(boards[:, None, :],
                                                               (count, 47, 5))], axis=2)
-    six = np.sort(high_values(sixes.reshape(-1, 6)).astype(np.int64).reshape(count, 47), 1)
+    six = np.sort(high_values(sixes.reshape(-1, 6), threads).astype(np.int64)
+                  .reshape(count, 47), 1)
     alone = high_values(boards).astype(np.int64)
 
     # Counting below a hand among the dealer's 990: all 1,081 hands off the board, less
@@ -395,9 +396,10 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules
 
 @cache
 def exact(blind: str | None = None, trips: str | None = None,
-          progress: Callable[[int], None] | None = None) -> Exact:
+          progress: Callable[[int], None] | None = None, threads: bool = True) -> Exact:
     """The simple strategy's exact house edge and Trips', every deal counted
-    (:class:`Exact`). ``progress`` is told the boards done, a batch at a time."""
+    (:class:`Exact`). ``progress`` is told the boards done, a batch at a time;
+    ``threads=False`` keeps the count to one core (beside other work)."""
     rules = load_ultimate(blind, trips)
     boards, weights = board_classes()
     flop_table()
@@ -405,7 +407,7 @@ def exact(blind: str | None = None, trips: str | None = None,
     names = np.zeros(10, dtype=np.int64)
     step = 64
     for start in range(0, len(boards), step):
-        found = _batch(boards[start:start + step], rules)
+        found = _batch(boards[start:start + step], rules, threads)
         w = weights[start:start + step]
         returns += int((found["returns"] * w).sum())
         wagered += int((found["wagered"] * w).sum())
