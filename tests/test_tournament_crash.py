@@ -36,14 +36,22 @@ MONEY = 10_000
 SECONDS_A_HAND = 20  # a sit & go level of ten minutes is thirty rounds
 
 
+def _default_interrupt() -> None:
+    # A child inherits an ignored SIGINT (a test runner's worker may ignore it), and
+    # Python then installs no KeyboardInterrupt: the process starts as a shell starts it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def pelisali_process(url: str, *args: str) -> subprocess.Popen[str]:
-    """``pelisali ARGS`` in a process of its own on the database ``url``."""
+    """``pelisali ARGS`` in a process of its own on the database ``url``, with Ctrl-C
+    (SIGINT) as a terminal gives it."""
     return subprocess.Popen(
         [sys.executable, "-m", "pelisali.cli.main", *args],
         env={**os.environ, "PYTHONPATH": str(SRC), "PELISALI_DATABASE_URL": url},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_interrupt,
     )
 
 
