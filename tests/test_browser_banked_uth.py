@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_browser_phone import check_page
+from test_platform_uth_progressive import Cards
 from test_server_browser import Player, chromium, euros, page_fetch, serving
 
 PHONE = (360, 740)
@@ -114,4 +115,65 @@ def test_ultimate_texas_holdem_is_played_on_a_phone(tmp_path: Path) -> None:
         expect(page.locator(".banked-summary")).to_contain_text(euros(paid))
         expect(page.locator("#banked-deal")).to_be_visible()  # the next round's bets
         assert check_page(page, "ultimate texas hold'em settled", PHONE[0]) == []
+        assert ann.errors == []
+
+
+def test_the_progressive_is_a_toggle_with_its_pool_and_a_royal_flush_wins_it(
+        tmp_path: Path) -> None:
+    """The casino runs the progressive: its toggle shows the fee and the pool, its table
+    the shares and sums; pressed, the deal takes its fee too. The cards are stacked for a
+    royal flush on the player's two cards and the flop: the page says the pool was paid,
+    the balance is the server's and the toggle shows the pool seeded again. Three bet
+    requests: a deal and one play."""
+    from playwright.sync_api import expect
+
+    from pelisali.platform.banked_rounds import open_progressive
+    from pelisali.platform.db import make_engine, transaction
+
+    seed = 1_000_000
+    # ann As Ks; dealer 2d 3c; flop Qs Js Ts; turn and river 4h 9c
+    cards = Cards(["As", "Ks", "2d", "3c", "Qs", "Js", "Ts", "4h", "9c"])
+    with serving(tmp_path, rng=cards) as served, chromium() as browser:
+        db = make_engine(f"sqlite:///{tmp_path}/casino.db")
+        with transaction(db) as session:
+            open_progressive(session, "ultimate-texas-holdem")
+        db.dispose()
+        ann = Player(browser, served.url, "ann", deposit=DEPOSIT, viewport=PHONE)
+        page = ann.page
+        page.locator('.banked-card[data-game="ultimate-texas-holdem"] a.game-open').click()
+        toggle = page.locator("#banked-progressive")
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        expect(toggle).to_contain_text(euros(100))
+        expect(toggle).to_contain_text(euros(seed).replace(" €", ""))
+        pays = page.locator("#banked-pays")
+        expect(pays.locator('tr[data-table="progressive"]')).to_have_count(7)
+        expect(pays.locator('tr[data-table="progressive"][data-hand="royal_flush"]')
+               ).to_contain_text("100 %")
+        expect(pays.locator('tr[data-table="progressive"][data-hand="four_of_a_kind"]')
+               ).to_contain_text(euros(30_000))
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        assert check_page(page, "ultimate texas hold'em with the progressive", PHONE[0]) == []
+
+        page.locator("#banked-ante").fill("5")
+        page.locator("#banked-deal").click()
+        view = page.locator("#banked-view")
+        expect(view).to_have_attribute("data-street", "preflop")
+        expect(page.locator('.banked-bets li[data-bet="progressive"]')).to_contain_text(
+            euros(100))
+        expect(page.locator("#balance")).to_have_text(euros(DEPOSIT - 2 * ANTE - 100))
+        page.locator('.banked-decide button[data-multiple="4"]').click()
+        expect(view).to_have_attribute("data-status", "settled")
+        won = page.locator(".banked-jackpot")
+        expect(won).to_have_attribute("data-paid", str(seed))
+        expect(won).to_contain_text("100 %")
+        settled = page.locator(".banked-settlements li")
+        paid = sum(int(li.get_attribute("data-paid") or 0) for li in settled.all()) + seed
+        balance = DEPOSIT - 6 * ANTE - 100 + paid
+        assert page_fetch(page, "/api/me")["body"]["balance"] == balance
+        expect(page.locator("#balance")).to_have_text(euros(balance))
+        expect(page.locator(".banked-summary")).to_contain_text(euros(paid))
+        expect(toggle).to_have_attribute("data-pool", str(seed))  # seeded again
+        expect(toggle).to_have_attribute("aria-pressed", "true")  # as the player left it
+        assert check_page(page, "ultimate texas hold'em, the progressive won", PHONE[0]) == []
         assert ann.errors == []

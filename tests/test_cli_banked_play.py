@@ -158,3 +158,21 @@ def test_ultimate_texas_hold_em_at_the_terminal_street_by_street(
     staked = sum(stake for _, stake in spots)
     paid = sum(p or 0 for _, _, p in end.bets)
     assert end.wallet == 20_000 - staked + paid == final_balance(out)
+
+
+def test_ultimate_texas_hold_em_s_progressive_at_the_terminal(
+        quick_end: list[QuickEnd]) -> None:
+    lines = ["deal 5 progressive", "play 4", "deal 5 1 progressive", "play 4",
+             "deal progressive"]  # the last has no ante: a usage line, nothing changed
+    code, out = run("play", "ultimate-texas-holdem", "--seed", "5", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 2
+    progressive = [(stake, paid) for spot, stake, paid in end.bets if spot == "progressive"]
+    assert [stake for stake, _ in progressive] == [100, 100]
+    assert "usage: deal ANTE TRIPS progressive" in out and "(nothing" in out
+    assert out.count("progressive: 1.00 €") == 2
+    staked = sum(stake for _, stake, _ in end.bets)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 20_000 - staked + paid == final_balance(out)

@@ -68,3 +68,20 @@ def test_a_cashier_day() -> None:
     assert code == 0 and "sum 0" in out and "ledger OK" in out
     code, out = run("audit", "verify")
     assert code == 0 and "audit chain OK" in out
+
+
+def test_the_operator_starts_ultimate_texas_hold_em_s_progressive_and_reconciles_it() -> None:
+    assert run("db", "upgrade")[0] == 0
+    code, out = run("jackpot", "progressive", "ultimate-texas-holdem")
+    assert code == 2 and "house:bank holds 0.00, not 10000.00: no credit" in out
+    assert run("house", "fund", "20000", "--staff", "eve")[0] == 0
+    code, out = run("jackpot", "progressive", "ultimate-texas-holdem")
+    assert code == 0, out
+    assert ("jackpot ultimate-texas-holdem-progressive at every ultimate-texas-holdem "
+            "table: fee 1.00 €, 50 % of it to the pool, seeded with 10000.00 €") in out
+    code, out = run("jackpot", "progressive", "ultimate-texas-holdem")
+    assert code == 2 and "has its progressive already" in out
+    code, out = run("jackpot", "progressive", "red-dog")
+    assert code == 2 and "red-dog has no progressive" in out
+    code, out = run("jackpot", "report", "ultimate-texas-holdem-progressive")
+    assert code == 0 and "pool 10000.00, accrual 0.00" in out and "reconciled" in out

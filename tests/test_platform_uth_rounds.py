@@ -92,7 +92,7 @@ def test_each_street_waits_and_every_bet_is_paid_what_the_engine_settles(
 
 
 def test_retries_are_answered_once_and_refusals_change_nothing(casino: Engine) -> None:
-    with transaction(casino) as s, pytest.raises(TableError, match="Trips is bet with an ante"):
+    with transaction(casino) as s, pytest.raises(TableError, match="bet with an ante"):
         deal(s, TABLE, "ann", {"trips": 500}, key="t0", at=AT)
     with transaction(casino) as s, pytest.raises(TableError, match="no bet 'blind'"):
         deal(s, TABLE, "ann", {"blind": 500}, key="t1", at=AT)

@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from pelisali.engine import GAMES, Seats, State
+from pelisali.platform import jackpots
+from pelisali.platform.banked_rounds import open_progressive
 from pelisali.platform.db import transaction
 from pelisali.platform.ledger import check
 from pelisali.platform.rounds import reconcile_bets
@@ -191,3 +193,37 @@ def test_ultimate_texas_hold_em_plays_street_by_street_and_pays_as_the_engine(
     assert recorded(client, done["round_id"])["same"]
     with transaction(db) as s:
         assert check(s).ok and reconcile_bets(s).ok
+
+
+def test_ultimate_texas_hold_em_s_progressive_over_the_api(client: TestClient,
+                                                           db: Engine) -> None:
+    closed = client.post("/api/banked/ultimate-texas-holdem/deal",
+                         json={"bets": {"ante": 500, "progressive": 100}, "key": "p0"})
+    assert closed.status_code == 400 and closed.json()["code"] == "progressive_closed"
+    assert client.get("/api/banked/ultimate-texas-holdem").json()["progressive"] is None
+    with transaction(db) as s:
+        open_progressive(s, "ultimate-texas-holdem")
+    shown = client.get("/api/banked/ultimate-texas-holdem").json()["progressive"]
+    assert (shown["fee"], shown["pool"]) == (100, 1_000_000)
+    assert shown["pays"]["royal_flush"] == "100 %" and shown["pays"]["full_house"] == 5_000
+    wrong = client.post("/api/banked/ultimate-texas-holdem/deal",
+                        json={"bets": {"ante": 500, "progressive": 500}, "key": "p1"})
+    assert wrong.status_code == 400 and wrong.json()["code"] == "progressive_fee"
+    assert wrong.json()["params"] == {"fee": "1.00", "stake": "5.00"}
+    alone = client.post("/api/banked/ultimate-texas-holdem/deal",
+                        json={"bets": {"progressive": 100}, "key": "p2"})
+    assert alone.status_code == 400 and alone.json()["code"] == "side_bet_alone"
+    assert client.get("/api/me").json()["balance"] == 10_000
+    dealt = client.post("/api/banked/ultimate-texas-holdem/deal",
+                        json={"bets": {"ante": 500, "progressive": 100}, "key": "p3"}).json()
+    assert dealt["staked"] == 1_100 and dealt["balance"] == 10_000 - 1_100
+    done = client.post("/api/banked/ultimate-texas-holdem/decide",
+                       json={"action": "play", "multiple": 4, "key": "p4"}).json()
+    assert done["status"] == "settled"
+    progressive = next(x for x in done["settlements"] if x["spot"] == "progressive")
+    assert progressive["stake"] == 100
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+        assert jackpots.reconcile(s, "ultimate-texas-holdem-progressive").balanced
+    assert client.get("/api/banked/ultimate-texas-holdem").json()["progressive"]["pool"] \
+        == 1_000_000  # the accrual joins the pool at the end of the day

@@ -664,6 +664,15 @@ LITERAL: list[Refusal] = [
      {"ante": "3.00", "stake": "3.01"}),
     ("Red Dog has no bet 'pair-plus' before the deal; bets: ante", "no_spot",
      {"spot": "pair-plus"}),
+    # Ultimate Texas Hold'em's progressive (tests/test_server_banked.py meets the first
+    # three for real, tests/test_ultimate_texas.py the last)
+    ("the casino runs no progressive at its ultimate-texas-holdem tables",
+     "progressive_closed", {}),
+    ("the progressive takes its fee, 1.00, not 5.00", "progressive_fee",
+     {"fee": "1.00", "stake": "5.00"}),
+    ("Trips and the progressive are bet with an ante (and its blind), not alone",
+     "side_bet_alone", {}),
+    ("the progressive is bet once a round", "progressive_once", {}),
 ]
 
 

@@ -156,7 +156,7 @@ def test_refusals_change_nothing() -> None:
         start.apply("bet blind 1000")
     with pytest.raises(IllegalMove, match="positive whole number"):
         start.apply(start.parse_action("bet trips 0"))
-    with pytest.raises(IllegalMove, match="Trips is bet with an ante"):
+    with pytest.raises(IllegalMove, match="bet with an ante"):
         play(["bet trips 500"]).apply("done")
     dealt = play(["bet ante 1000", "done", "As", "Ad", "Kc", "Kd"])
     with pytest.raises(IllegalMove, match="'play 2' is not open before the flop"):
@@ -286,3 +286,40 @@ def test_the_progressive_s_return_counts_every_five_card_hand() -> None:
     assert uth.progressive_return(pool) == (fixed + shares) / len(hands)
     even = uth.progressive_break_even()
     assert uth.progressive_return(even) >= 1 > uth.progressive_return(even - 1)
+
+
+# -- the progressive bet in the engine -----------------------------------------------------
+@pytest.mark.parametrize(("hole", "flop", "paid_back", "percent"), [
+    (["As", "Ks"], ["Qs", "Js", "Ts"], 0, 100),
+    (["9h", "8h"], ["7h", "6h", "5h"], 0, 10),
+    (["9h", "9c"], ["9d", "9s", "5h"], 30_000, 0),
+    (["9h", "9c"], ["9d", "5s", "5h"], 5_000, 0),
+    (["Ah", "9h"], ["6h", "4h", "Jh"], 4_000, 0),
+    (["9h", "8c"], ["7d", "6s", "5h"], 3_000, 0),
+    (["9h", "9c"], ["9d", "6s", "5h"], 900, 0),
+    (["9h", "9c"], ["Td", "Ts", "5h"], 0, 0),
+])
+def test_the_progressive_pays_on_the_two_cards_and_the_flop_even_after_a_fold(
+        hole: list[str], flop: list[str], paid_back: int, percent: int) -> None:
+    # The turn and river make no difference to it, and the box folds.
+    state = play(["bet ante 1000", "bet progressive 100", "done", *hole, "2d", "3c",
+                  "check", *flop, "check", "Kd", "Qc", "fold"])
+    progressive = next(s for s in state.settlements if s.spot == "progressive")
+    assert (progressive.paid, progressive.pool_percent) == (paid_back, percent)
+    assert state.returns() == (-2000 - 100 + paid_back,)
+    assert state.accounts()["house"] == 2000 + 100 - paid_back
+
+
+def test_the_progressive_takes_its_fee_once_and_only_with_an_ante() -> None:
+    start = play([])
+    assert "bet progressive 100" in [a.text() for a in start.legal_actions()]
+    with pytest.raises(IllegalMove, match=r"takes its fee, 1\.00, not 5\.00"):
+        start.apply("bet progressive 500")
+    once = play(["bet ante 1000", "bet progressive 100"])
+    with pytest.raises(IllegalMove, match="bet once a round"):
+        once.apply("bet progressive 100")
+    assert "bet progressive 100" not in [a.text() for a in once.legal_actions()]
+    alone = play(["bet progressive 100"])
+    with pytest.raises(IllegalMove, match="with an ante"):
+        alone.apply("done")
+    assert "done" not in [a.text() for a in alone.legal_actions()]

@@ -4,10 +4,11 @@ one made for the session.
 
 Three Card Poker: ``deal ANTE [PAIR_PLUS]`` (euros; an ante of 0 plays Pair Plus alone),
 then ``play`` or ``fold``. Red Dog: ``deal ANTE``, then ``raise AMOUNT`` (up to the ante)
-or ``stand``. Ultimate Texas Hold'em: ``deal ANTE [TRIPS]`` (the blind, equal to the
-ante, goes with it), then street by street ``check`` or ``play N`` (N times the ante: 3
-or 4 before the flop, 2 on it, 1 after the river) or, after the river, ``fold``. All:
-``balance``, ``help``, ``quit``. A refusal is printed and changes nothing. Leaving a
+or ``stand``. Ultimate Texas Hold'em: ``deal ANTE [TRIPS] [progressive]`` (the blind, equal
+to the ante, goes with it; the word ``progressive`` adds the progressive's fee, where the
+casino runs it, as quick mode does), then street by street ``check`` or ``play N`` (N
+times the ante: 3 or 4 before the flop, 2 on it, 1 after the river) or, after the river,
+``fold``. All: ``balance``, ``help``, ``quit``. A refusal is printed and changes nothing. Leaving a
 quick session with a round waiting, the house completes it as it does after 24 hours
 (Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em checks and folds); on an
 account the round waits for the player's return.
@@ -36,8 +37,8 @@ TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
           "ultimate-texas-holdem": "Ultimate Texas Hold'em"}
 COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, help, quit",
             "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit",
-            "ultimate-texas-holdem": "deal ANTE [TRIPS], check, play N, fold, balance, help, "
-                                     "quit"}
+            "ultimate-texas-holdem": "deal ANTE [TRIPS] [progressive], check, play N, fold, "
+                                     "balance, help, quit"}
 PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> "}
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
          "ultimate-texas-holdem": ("ante", "trips")}
@@ -54,6 +55,9 @@ def play_banked(game: str, seed: int | None, *, account: str | None = None,
         return
     start = euros(start_balance)
     with quick_wallet(start) as db:
+        if game in banked_rounds.PROGRESSIVE_GAMES:  # the quick casino runs the progressive
+            with transaction(db) as session:
+                banked_rounds.open_progressive(session, game, actor="quick")
         terminal = BankedTerminal(db, game, PLAYER, name, rng,
                                   note=" (quick mode: a wallet for this session)")
         terminal.run()
@@ -118,10 +122,18 @@ class BankedTerminal:
     def deal(self, args: list[str]) -> None:
         """Place the bets and deal."""
         spots = SPOTS[self.game]
+        progressive = self.game in banked_rounds.PROGRESSIVE_GAMES and bool(args) \
+            and args[-1].lower() == banked_rounds.PROGRESSIVE
+        if progressive:
+            args = args[:-1]
         if not 1 <= len(args) <= len(spots):
-            raise TableError(f"usage: deal {' '.join(s.upper() for s in spots)}")
+            extra = " progressive (ANTE alone will do)" \
+                if self.game in banked_rounds.PROGRESSIVE_GAMES else ""
+            raise TableError(f"usage: deal {' '.join(s.upper() for s in spots)}{extra}")
         bets = {spot: parse_amount(text) for spot, text in zip(spots, args, strict=False)}
         bets = {spot: amount for spot, amount in bets.items() if amount}
+        if progressive:
+            bets[banked_rounds.PROGRESSIVE] = banked_rounds.progressive_fee(self.game)
         with transaction(self.db) as session:
             self.view = banked_rounds.deal(session, self.table, self.player, bets,
                                            key=f"cli:{uuid.uuid4().hex}", rng=self.rng)
@@ -196,6 +208,10 @@ class BankedTerminal:
         for s in shown["settlements"]:
             console.print(f"  {s['spot']}: {format_cents(s['stake'])} € → "
                           f"{format_cents(s['paid'])} € ({s['result']})")
+        if shown.get("jackpot"):
+            won = shown["jackpot"]
+            console.print(f"  [bold]{won['jackpot']}: {won['percent']} % of the pool, "
+                          f"{format_cents(won['paid'])} €[/]")
         console.print(f"round {view.round_id}: staked {format_cents(view.staked)} €, paid "
                       f"{format_cents(view.paid or 0)} €. Balance "
                       f"{format_cents(view.balance)} €")

@@ -559,6 +559,23 @@ def jackpot_create(
     console.print(f"jackpot {name} at {table}: {kind}, won by {faces}")
 
 
+@jackpot_app.command("progressive")
+def jackpot_progressive(
+    game: Annotated[str, typer.Argument(help="ultimate-texas-holdem")],
+    name: Annotated[str | None, typer.Option(help="the jackpot's name (GAME-progressive)")]
+    = None,
+) -> None:
+    """Start a game's progressive with its rule data's fee, share and seed: every table of
+    the game then takes the progressive bet, and the house seeds the pool."""
+    from pelisali.platform.banked_rounds import open_progressive
+
+    with _session() as session:
+        made = open_progressive(session, game, name)
+    console.print(f"jackpot {made.name} at every {game} table: fee {format_cents(made.fee)} €, "
+                  f"{made.share_percent} % of it to the pool, seeded with "
+                  f"{format_cents(made.minimum)} €")
+
+
 @jackpot_app.command("close-day")
 def jackpot_close_day(
     name: Annotated[str, typer.Argument()],

@@ -49,9 +49,14 @@ from pelisali.money import format_cents
 from pelisali.poker.evaluate import high_value
 from pelisali.rules.banked import UltimateRules, load_ultimate
 
-SPOTS = ("ante", "trips")
+SPOTS = ("ante", "trips", "progressive")
 """The bets a seat places before the deal: the blind goes with the ante, the play bet
-comes later."""
+comes later; the progressive takes exactly its fee."""
+POOL_HANDS = {"royal_flush": "pool_percent_royal",
+              "straight_flush": "pool_percent_straight_flush"}
+"""The progressive's hands paid a share of its pool (the rule data's key for each)."""
+FIXED_HANDS = ("four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind")
+"""The progressive's hands paid a fixed multiple of its fee."""
 STREETS = ("before the flop", "on the flop", "after the river")
 """The three points at which a box that has not played decides."""
 
@@ -97,7 +102,9 @@ class UltimateBet:
 class UltimateSettlement:
     """How a bet ended: ``paid`` whole cents back (stake included), ``rounding`` the part
     of a cent the house keeps, ``result`` (``win``, ``lose``, ``push``, ``fold``; a
-    blind's or Trips' hand named in it)."""
+    blind's or Trips' hand named in it). A progressive won with a royal or straight
+    flush is paid from its pool, which the engine does not hold: ``pool_percent`` says
+    how much of it (``paid`` is then 0)."""
 
     bet_id: int
     seat: int
@@ -106,6 +113,7 @@ class UltimateSettlement:
     paid: int
     result: str
     rounding: Fraction = Fraction(0)
+    pool_percent: int = 0
 
 
 class UltimateEngine(Game):
@@ -233,9 +241,11 @@ class UltimateState(OneDeckRound):
             return ()
         if all(self.done):
             return self._decisions()
-        out = self.betting_actions(mover, SPOTS)
-        if self._stake(mover, "ante") or not self._stake(mover, "trips"):
-            out.append(EndBetting())  # not with Trips alone
+        out = self.betting_actions(mover, ("ante", "trips"))
+        if not self._stake(mover, "progressive"):
+            out.append(PlaceBet("progressive", self.game.rules.progressive["fee"]))
+        if self._stake(mover, "ante") or not self._side_bets(mover):
+            out.append(EndBetting())  # not with a side bet alone
         return tuple(out)
 
     def parse_action(self, text: str) -> Action:
@@ -252,7 +262,8 @@ class UltimateState(OneDeckRound):
             if not words[2].isdigit():
                 raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
             return PlaceBet(self.game.spot(words[1]), int(words[2]))
-        raise IllegalMove(f"{text!r} is not an action here: 'bet ante|trips CENTS', 'done', "
+        raise IllegalMove(f"{text!r} is not an action here: 'bet ante|trips|progressive "
+                          "CENTS', 'done', "
                           "'check', 'play 4|3|2|1' or 'fold'")
 
     def _check_action(self, action: Action) -> None:
@@ -268,13 +279,34 @@ class UltimateState(OneDeckRound):
             raise IllegalMove(f"no more bets: {', '.join(a.text() for a in self._decisions())}")
         if isinstance(action, EndBetting):
             mover = self.to_move()
-            if mover is not None and self._stake(mover, "trips") and not self._stake(mover,
-                                                                                     "ante"):
-                raise IllegalMove("Trips is bet with an ante (and its blind), not alone")
+            if mover is not None and self._side_bets(mover) and not self._stake(mover, "ante"):
+                raise IllegalMove("Trips and the progressive are bet with an ante (and its "
+                                  "blind), not alone")
             return
         if not isinstance(action, PlaceBet):
             raise IllegalMove(f"{action.text()!r} is not an action of Ultimate Texas Hold'em")
+        if self.game.spot(action.spot) == "progressive":
+            self._check_progressive(action)
+            return
         self._accept(action)
+
+    def _side_bets(self, seat: int) -> bool:
+        return bool(self._stake(seat, "trips") or self._stake(seat, "progressive"))
+
+    def _check_progressive(self, action: PlaceBet) -> None:
+        """The progressive takes its fee, once a box (the table's limits are not its)."""
+        fee = self.game.rules.progressive["fee"]
+        mover = self.to_move()
+        if mover is None or mover == CHANCE:
+            raise IllegalMove("no seat is to act")
+        if self._stake(mover, "progressive"):
+            raise IllegalMove("the progressive is bet once a round")
+        if isinstance(action.stake, bool) or not isinstance(action.stake, int) \
+                or action.stake != fee:
+            given = format_cents(action.stake) if isinstance(action.stake, int) \
+                else repr(action.stake)
+            raise IllegalMove(f"the progressive takes its fee, {format_cents(fee)}, "
+                              f"not {given}")
 
     def _apply(self, action: Action) -> Step:
         mover = self.to_move()
@@ -290,8 +322,9 @@ class UltimateState(OneDeckRound):
         return self._decide(mover, action, history)
 
     def _bet(self, mover: int, action: PlaceBet, history: tuple[Move, ...]) -> Step:
-        accepted, returned = self._accept(action)
         spot = self.game.spot(action.spot)
+        accepted, returned = (action.stake, 0) if spot == "progressive" \
+            else self._accept(action)
         added = [UltimateBet(len(self.bets) + 1, mover, spot, accepted)]
         if spot == "ante":  # the blind, equal to the ante, goes with it
             added.append(UltimateBet(len(self.bets) + 2, mover, "blind", accepted))
@@ -364,13 +397,34 @@ class UltimateState(OneDeckRound):
                                   f"{'' if qualified else ', does not qualify'}")]
         out: list[UltimateSettlement] = []
         for bet in self.bets:
-            paid, rounding, result = self._bet_return(bet, theirs)
-            out.append(UltimateSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid,
-                                          result, rounding))
-            events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: {result}, "
-                                           f"{format_cents(paid)} back", (bet.seat,),
+            if bet.spot == "progressive":
+                settled = self._progressive(bet)
+            else:
+                paid, rounding, result = self._bet_return(bet, theirs)
+                settled = UltimateSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid,
+                                             result, rounding)
+            out.append(settled)
+            events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: {settled.result}, "
+                                           f"{format_cents(settled.paid)} back", (bet.seat,),
                                 private=True))
         return replace(self, settlements=tuple(out)), events
+
+    def _progressive(self, bet: UltimateBet) -> UltimateSettlement:
+        """The progressive on the box's two cards and the flop, folded or not: a fixed
+        multiple of the fee, or a share of the pool (paid by the wallet's jackpot)."""
+        table = self.game.rules.progressive
+        hand = progressive_hand((*self.boxes[bet.seat], *self.board[:3]))
+        words = hand.replace("_", " ")
+        if hand in POOL_HANDS:
+            percent = table[POOL_HANDS[hand]]
+            return UltimateSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, 0,
+                                      f"win, {words}: {percent} % of the pool",
+                                      pool_percent=percent)
+        if hand in FIXED_HANDS:
+            return UltimateSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake,
+                                      table[hand] * bet.stake,
+                                      f"win, {words} {table[hand]}x the fee")
+        return UltimateSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, 0, "lose")
 
     def _bet_return(self, bet: UltimateBet, theirs: int) -> tuple[int, Fraction, str]:
         """(paid back, the house's part of a cent, result) of one bet."""
@@ -432,7 +486,9 @@ class UltimateState(OneDeckRound):
             out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
                            for b in self.bets if b.seat == seat]
             out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                   "paid": s.paid, "result": s.result}
+                                   "paid": s.paid, "result": s.result,
+                                   **({"pool_percent": s.pool_percent}
+                                      if s.pool_percent else {})}
                                   for s in self.settlements if s.seat == seat]
         return out
 
@@ -447,6 +503,17 @@ class UltimateState(OneDeckRound):
                     hidden |= set(cards)
         return frozenset(hidden)
 
+
+
+def progressive_hand(cards: tuple[str, ...]) -> str:
+    """The progressive's name for five cards (the two hole cards and the flop).
+
+    >>> progressive_hand(("As", "Ks", "Qs", "Js", "Ts"))
+    'royal_flush'
+    >>> progressive_hand(("2c", "2d", "2h", "5s", "9c"))
+    'three_of_a_kind'
+    """
+    return pay_category(high_value([DECK.index(c) for c in cards]))
 
 
 def ultimate_engines() -> dict[str, Game]:

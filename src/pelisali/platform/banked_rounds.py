@@ -14,6 +14,12 @@ round is over every bet is paid (keys ``settle:ROUND:BET``) and the record (vers
 keeps every move and card drawn, so the round is recalled by replay
 (:func:`recall_banked_round`).
 
+**Ultimate Texas Hold'em's progressive** (:func:`open_progressive`) is a jackpot of the
+game, fed and paid at every one of its tables: its fee is staked as a bet, and its share
+moves from the house to the jackpot's accrual in the same transaction. A royal or
+straight flush is paid its share of the pool from the pool itself, after which the house
+restores the seed; the fixed wins are the engine's settlement, paid by the house.
+
 **Interruptions.** A round waiting for its decision is kept 24 hours (GGPoker house rules
 2.3: pending bets are kept, then the system completes the game). The text names no
 default decision; the house takes the one that asks nothing more of the player:
@@ -58,8 +64,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pelisali.engine import CHANCE, IllegalMove, Seats, State
+from pelisali.engine.ultimate import POOL_HANDS
 from pelisali.money import format_cents
-from pelisali.platform import accounts, metrics, table_layer
+from pelisali.platform import accounts, jackpots, metrics, table_layer
 from pelisali.platform.banked_family import (
     BANKED_GAMES,
     FAMILY,
@@ -69,7 +76,7 @@ from pelisali.platform.banked_family import (
 )
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import KeyConflict, append_audit, balance, now_utc
-from pelisali.platform.models import BetRow, GameTable, RoundRow
+from pelisali.platform.models import BetRow, GameTable, Jackpot, JackpotEntry, RoundRow
 from pelisali.platform.rounds import (
     PENDING_HOURS,
     Recall,
@@ -158,12 +165,13 @@ def _decision_keys(row: RoundRow) -> list[str]:
 
 
 def _write(row: RoundRow, record: RoundRecord, state: State, at: datetime,
-           key: str | None = None) -> None:
+           key: str | None = None, jackpot: dict[str, Any] | None = None) -> None:
     status = SETTLED if state.is_terminal() else PLAYING
     done = record.with_state(state, status=status, settlements=FAMILY.settlements(state, record))
     keys = _decision_keys(row) + ([key] if key else [])
     row.record = table_layer.write_record(done, {**FAMILY.derived(state, done),
-                                                 "decision_keys": keys})
+                                                 "decision_keys": keys,
+                                                 **({"jackpot": jackpot} if jackpot else {})})
     row.status = status
     row.deadline = at + timedelta(hours=PENDING_HOURS)  # from the player's last move
     if status == SETTLED:
@@ -175,15 +183,28 @@ def _restore(row: RoundRow) -> tuple[RoundRecord, State]:
     return record, table_layer.rebuild(record, FAMILY)
 
 
+def _jackpot_won(row: RoundRow) -> dict[str, Any]:
+    """The progressive's pool share a settled round paid, as its record keeps it."""
+    try:
+        found = json.loads(row.record).get("jackpot")
+    except (ValueError, AttributeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def _answer(session: Session, table: GameTable, row: RoundRow) -> BankedView:
     record, state = _restore(row)
     player = record.players[0]
     over = state.is_terminal()
     actions = () if over else tuple(a.text() for a in state.legal_actions())
+    view = state.view(0)
+    won = _jackpot_won(row)
+    if won:
+        view["jackpot"] = won
     return BankedView(row.id, table.name, table.game, str(row.status),
                       sum(stake for _spot, stake in _stakes(state).values()),
-                      FAMILY.paid(state)[0] if over else None, state.view(0), actions,
-                      balance(session, accounts.wallet_code(player)))
+                      FAMILY.paid(state)[0] + int(won.get("paid", 0)) if over else None,
+                      view, actions, balance(session, accounts.wallet_code(player)))
 
 
 def _covered(session: Session, player: str, needed: int) -> None:
@@ -208,6 +229,11 @@ def _book_stakes(session: Session, table: GameTable, row: RoundRow, player: str,
                        reason=f"{table.name} round {row.id}", round_id=row.id)
         session.add(BetRow(round_id=row.id, number=bet, player=player, spot=spot, stake=stake,
                            key=key if number == 0 else f"{key}:{bet}", created_at=at))
+        if spot == PROGRESSIVE:  # its share of the fee goes on to the jackpot's accrual
+            jackpot = _progressive(session, table)
+            jackpots.contribute(session, jackpot, f"{row.id}:{bet}", stake, row.id, player)
+            session.add(JackpotEntry(jackpot_id=jackpot.id, round_id=row.id, player=player,
+                                     key=f"progressive:{row.id}:{bet}", created_at=at))
     if new:
         metrics.count(session, metrics.BETS_ACCEPTED.labels("banked"), len(new))
 
@@ -215,6 +241,7 @@ def _book_stakes(session: Session, table: GameTable, row: RoundRow, player: str,
 def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord,
           state: State, at: datetime, key: str | None = None) -> BankedView:
     """Write the round after a move; pay every bet when the round is over."""
+    won: dict[str, Any] = {}
     if state.is_terminal():
         reason = f"{table.name} round {row.id}"
         rows = {b.number: b for b in session.scalars(
@@ -224,9 +251,83 @@ def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord
                 accounts.pay(session, record.players[0], s.paid, key=f"settle:{row.id}:{s.bet_id}",
                              reason=reason, round_id=row.id)
             rows[s.bet_id].paid, rows[s.bet_id].result = s.paid, short_result(s.result)
-    _write(row, record, state, at, key)
+            if s.spot == PROGRESSIVE:  # a pool share is the jackpot entry's, not the bet's
+                won = _progressive_paid(session, table, row, record.players[0], s,
+                                        f"{reason}: {s.result}")
+    _write(row, record, state, at, key, won)
     session.flush()
     return _answer(session, table, row)
+
+
+# -- the progressive -------------------------------------------------------------------
+PROGRESSIVE = "progressive"
+"""Ultimate Texas Hold'em's progressive: a side bet of its fee feeding the game's pool."""
+
+
+PROGRESSIVE_GAMES = ("ultimate-texas-holdem",)
+"""The banked games with a progressive side bet."""
+
+
+def open_progressive(session: Session, game: str, name: str | None = None,
+                     actor: str = "system") -> Jackpot:
+    """Start ``game``'s progressive with the rule data's fee, share of it and seed (the
+    house puts the seed in the pool): from now on every table of the game takes the bet.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> from pelisali.platform.ledger import balance, move
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = move(s, "fund", "external:owner", "house:bank", 2_000_000, "funding")
+    ...     made = open_progressive(s, "ultimate-texas-holdem")
+    ...     made.name, made.fee, made.share_percent, balance(s, "jackpot:" + made.name)
+    ('ultimate-texas-holdem-progressive', 100, 50, 1000000)
+    """
+    if game not in PROGRESSIVE_GAMES:
+        raise TableError(f"{game} has no progressive; the games with one: "
+                         f"{', '.join(PROGRESSIVE_GAMES)}")
+    table = getattr(banked_engine(game), "rules").progressive  # noqa: B009
+    try:
+        return jackpots.create_game_progressive(
+            session, name or f"{game}-progressive", game, table["fee"],
+            table["share_percent"], table["seed"], sorted(POOL_HANDS), actor)
+    except jackpots.JackpotError as exc:
+        raise TableError(str(exc)) from None
+
+
+def progressive_fee(game: str) -> int:
+    """The progressive's fee at ``game``'s tables, from the rule data (cents).
+
+    >>> progressive_fee("ultimate-texas-holdem")
+    100
+    """
+    if game not in PROGRESSIVE_GAMES:
+        raise TableError(f"{game} has no progressive")
+    fee: int = getattr(banked_engine(game), "rules").progressive["fee"]  # noqa: B009
+    return fee
+
+
+def _progressive(session: Session, table: GameTable) -> Jackpot:
+    found = jackpots.game_progressive(session, table.game)
+    if found is None:
+        raise TableError(f"the casino runs no progressive at its {table.game} tables")
+    return found
+
+
+def _progressive_paid(session: Session, table: GameTable, row: RoundRow, player: str,
+                      settlement: Any, reason: str) -> dict[str, Any]:
+    """Pay a progressive's pool share (a royal or straight flush), record the entry's win
+    and say what the pool paid (``{"jackpot", "percent", "paid"}``)."""
+    jackpot = _progressive(session, table)
+    percent = int(getattr(settlement, "pool_percent", 0))
+    key = f"{row.id}:{settlement.bet_id}"
+    won = jackpots.pay_share(session, jackpot, f"{jackpot.name}:{key}", player, percent,
+                             row.id, reason) if percent else 0
+    entry = session.scalars(select(JackpotEntry).where(
+        JackpotEntry.key == f"progressive:{key}")).one_or_none()
+    if entry is not None:
+        entry.paid = settlement.paid + won
+    return {"jackpot": jackpot.name, "percent": percent, "paid": won} if percent else {}
 
 
 # -- the player's moves ------------------------------------------------------------------
@@ -263,6 +364,8 @@ def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int]
         actions = ", ".join(_answer(session, table, waiting).actions)
         raise TableError(f"{table.name}: round {waiting.id} waits for a decision ({actions})")
     accounts.find(session, player)
+    if PROGRESSIVE in placed:
+        _progressive(session, table)  # refused before anything is written
     _covered(session, player, sum(placed.values()))
     row = RoundRow(table_id=table.id, status=PLAYING, gaming_day=table.gaming_day,
                    record="{}", opened_at=at, deadline=at + timedelta(hours=PENDING_HOURS))

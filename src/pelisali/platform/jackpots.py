@@ -15,6 +15,10 @@ For a progressive jackpot, ``share_percent`` of each fee accrues to
 jackpot. After a win the house tops the pool up to its guaranteed minimum
 (``minimum``).
 
+A progressive of a whole game (:func:`create_game_progressive`: Ultimate Texas Hold'em's)
+has no table of its own. Every table of the game takes its fee (:func:`contribute`) and
+pays a winning hand its share of the pool (:func:`pay_share`).
+
 >>> from datetime import date
 >>> from pelisali.platform import accounts
 >>> from pelisali.platform.db import make_engine, transaction, upgrade
@@ -49,6 +53,7 @@ from pelisali.platform.ledger import (
     append_audit,
     balance,
     correct,
+    locked_balance,
     move,
     now_utc,
     open_account,
@@ -113,6 +118,87 @@ def create_jackpot(session: Session, name: str, table_name: str, kind: str, fee:
         move(session, f"jackpot-seed:{name}:0", "house:bank", pool(name), minimum, "funding",
              reason=f"{name}: the guaranteed minimum")
     return jackpot
+
+
+def create_game_progressive(session: Session, name: str, game: str, fee: int,
+                            share_percent: int, minimum: int, hands: list[str],
+                            actor: str = "system") -> Jackpot:
+    """A progressive jackpot of a whole ``game``, fed and won at each of its tables (every
+    player's own table): ``share_percent`` of each ``fee`` accrues to it, ``hands`` are
+    the results it pays, and the house seeds it to ``minimum``.
+
+    >>> from pelisali.platform.db import make_engine, transaction, upgrade
+    >>> from pelisali.platform.ledger import balance, move
+    >>> engine = make_engine("sqlite://")
+    >>> upgrade(engine)
+    >>> with transaction(engine) as s:
+    ...     _ = move(s, "fund", "external:owner", "house:bank", 2_000_000, "funding")
+    ...     made = create_game_progressive(s, "uth", "ultimate-texas-holdem", 100, 50,
+    ...                                    1_000_000, ["royal_flush", "straight_flush"])
+    ...     game_progressive(s, "ultimate-texas-holdem").name, balance(s, "jackpot:uth")
+    ('uth', 1000000)
+    """
+    if fee <= 0 or minimum <= 0 or not 0 <= share_percent <= 100:
+        raise JackpotError("a progressive needs a fee and a guaranteed minimum above 0 and "
+                           "a share of 0-100 %")
+    if not hands:
+        raise JackpotError("a jackpot needs the results that win it")
+    if game_progressive(session, game) is not None:
+        raise JackpotError(f"{game} has its progressive already")
+    if session.scalars(select(Jackpot).where(Jackpot.name == name)).one_or_none():
+        raise JackpotError(f"a jackpot called {name!r} exists")
+    jackpot = Jackpot(name=name, table_id=None, game=game, kind="progressive", fee=fee,
+                      amount=0, odds=0, share_percent=share_percent, minimum=minimum,
+                      faces=json.dumps(sorted(hands)), created_at=now_utc())
+    session.add(jackpot)
+    session.flush()
+    append_audit(session, actor, "jackpot", {"jackpot": name, "game": game,
+                                             "kind": "progressive", "fee": fee,
+                                             "faces": sorted(hands)})
+    move(session, f"jackpot-seed:{name}:0", "house:bank", pool(name), minimum, "funding",
+         reason=f"{name}: the guaranteed minimum")
+    return jackpot
+
+
+def game_progressive(session: Session, game: str) -> Jackpot | None:
+    """The progressive jackpot of ``game``'s tables, if the casino runs one."""
+    found: Jackpot | None = session.scalars(
+        select(Jackpot).where(Jackpot.game == game)).one_or_none()
+    return found
+
+
+def contribute(session: Session, jackpot: Jackpot, key: str, fee: int, round_id: int,
+               actor: str) -> int:
+    """A progressive's share of a fee the house took as a stake, moved from the house to
+    the accrual (which joins the pool at the end of the day). Returns the share."""
+    share = fee * jackpot.share_percent // 100
+    if share:
+        move(session, f"jackpot-fee:{key}", "house:bank", accrual(jackpot.name), share,
+             "jackpot_contribution", reason=f"{jackpot.name} round {round_id}",
+             round_id=round_id, actor=actor)
+    return share
+
+
+def pay_share(session: Session, jackpot: Jackpot, key: str, player: str, percent: int,
+              round_id: int, reason: str) -> int:
+    """Pay ``player`` ``percent`` of the pool as it stands (locked, so two tables winning
+    at once are paid one after the other), then top the pool up to its minimum. The sum
+    paid."""
+    won = locked_balance(session, pool(jackpot.name)) * percent // 100
+    if won:
+        move(session, f"jackpot-win:{key}", pool(jackpot.name), accounts.wallet_code(player),
+             won, "jackpot_payout", reason=reason, round_id=round_id)
+    _restore_minimum(session, jackpot, key)
+    return won
+
+
+def _restore_minimum(session: Session, jackpot: Jackpot, key: str) -> None:
+    """After a win the house tops the pool up to its guaranteed minimum."""
+    short = jackpot.minimum - balance(session, pool(jackpot.name))
+    if short > 0:
+        move(session, f"jackpot-seed:{jackpot.name}:{key}", "house:bank",
+             pool(jackpot.name), short, "funding",
+             reason=f"{jackpot.name}: back to the guaranteed minimum")
 
 
 def results_of(game: WagerGame) -> set[str]:
@@ -199,12 +285,8 @@ def settle_round(session: Session, table: GameTable, round_id: int, result: str)
                      reason=f"{jackpot.name} round {round_id}: {result}", round_id=round_id)
             entry.paid = each
             total += each
-        if jackpot.kind == "progressive":  # the house restores the guaranteed minimum
-            short = jackpot.minimum - balance(session, pool(jackpot.name))
-            if short > 0:
-                move(session, f"jackpot-seed:{jackpot.name}:{round_id}", "house:bank",
-                     pool(jackpot.name), short, "funding",
-                     reason=f"{jackpot.name}: back to the guaranteed minimum")
+        if jackpot.kind == "progressive":
+            _restore_minimum(session, jackpot, str(round_id))
     return total
 
 

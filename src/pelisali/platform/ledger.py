@@ -221,6 +221,13 @@ def _locked(session: Session, codes: Iterable[str]) -> dict[str, Account]:
     return {row.code: row for row in rows}
 
 
+def locked_balance(session: Session, code: str) -> int:
+    """The account's balance, the account locked for the rest of the transaction (so a
+    share of it is not paid twice by two transactions at once)."""
+    _locked(session, [code])
+    return balance(session, code)
+
+
 @dataclass(frozen=True)
 class Posting:
     """One transfer of a batch for :func:`post`."""

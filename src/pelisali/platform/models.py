@@ -258,12 +258,15 @@ class BetRow(Base):
 class Jackpot(Base):
     """A table-game jackpot (RAY 1.2.1): a side game with an optional participation fee,
     won by a stated result; a fixed sum, a sum by odds, or a progressive pool with a
-    guaranteed minimum. Contributions accrue and join the pool at the end of the day."""
+    guaranteed minimum. Contributions accrue and join the pool at the end of the day.
+    A progressive of a whole game (``game``, no table) is fed and won at every table of
+    that game."""
 
     __tablename__ = "jackpots"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(80), unique=True)
-    table_id: Mapped[int] = mapped_column(_restrict("tables.id"))
+    table_id: Mapped[int | None] = mapped_column(_restrict("tables.id"), nullable=True)
+    game: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     kind: Mapped[str] = mapped_column(String(12))  # fixed, odds, progressive
     fee: Mapped[int] = mapped_column(BigInteger)  # participation fee a round, cents
     amount: Mapped[int] = mapped_column(BigInteger, default=0)  # fixed: the sum

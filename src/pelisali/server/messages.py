@@ -92,6 +92,11 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "decision_waiting": (r"^\S+: round (?P<round>\d+) waits for a decision "
                          r"\((?P<actions>[^)]*)\)$",),
     "no_decision_due": (r"^no round waits for a decision at \S+$",),
+    "progressive_fee": (rf"^the progressive takes its fee, (?P<fee>{_EUROS}), "
+                        rf"not (?P<stake>{_EUROS})$",),
+    "progressive_once": (r"^the progressive is bet once a round$",),
+    "progressive_closed": (r"^the casino runs no progressive at its \S+ tables$",),
+    "side_bet_alone": (r"^Trips and the progressive are bet with an ante",),
     "raise_to_ante": (rf"^a raise is 0\.01 to the ante \((?P<ante>{_EUROS})\), "
                       rf"not (?P<stake>{_EUROS})$",),
     # -- the slots: the bet from the rule lists, free spins one at a time ------------------

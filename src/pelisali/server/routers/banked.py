@@ -9,11 +9,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field, Strict
+from sqlalchemy.orm import Session
 
 from pelisali.engine import GAMES
-from pelisali.platform import banked_rounds
+from pelisali.engine.ultimate import FIXED_HANDS
+from pelisali.platform import banked_rounds, jackpots
 from pelisali.platform.banked_family import BANKED_GAMES
 from pelisali.platform.banked_rounds import BankedView
+from pelisali.platform.ledger import balance
 from pelisali.server.dependencies import AppState, Bettor, Player
 from pelisali.server.keys import bound_to_first
 from pelisali.server.retry import RetryingRoute
@@ -27,10 +30,10 @@ SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
 
 class DealRequest(BaseModel):
     """The bets of a round in cents (``{"ante": 500, "pair-plus": 200}``; Ultimate Texas
-    Hold'em's blind goes with its ante), under a key."""
+    Hold'em's blind goes with its ante, and its ``progressive`` is its fee), under a key."""
 
-    bets: Annotated[dict[Literal["ante", "pair-plus", "trips"], Cents],
-                    Field(min_length=1, max_length=2)]
+    bets: Annotated[dict[Literal["ante", "pair-plus", "trips", "progressive"], Cents],
+                    Field(min_length=1, max_length=3)]
     key: Key
 
 
@@ -86,13 +89,31 @@ def games() -> dict[str, Any]:
     return {"games": [_rules(g) for g in BANKED_GAMES]}
 
 
+def _progressive(session: Session, game: str) -> dict[str, Any] | None:
+    """The game's progressive as the page shows it (its fee, pool now and table), or None
+    where the casino runs none."""
+    running = jackpots.game_progressive(session, game)
+    if running is None:
+        return None
+    table = getattr(GAMES[game], "rules").progressive  # noqa: B009
+    return {"name": running.name, "fee": running.fee,
+            "pool": balance(session, jackpots.pool(running.name)),
+            "pays": {"royal_flush": f"{table['pool_percent_royal']} %",
+                     "straight_flush": f"{table['pool_percent_straight_flush']} %",
+                     **{hand: table[hand] * running.fee for hand in FIXED_HANDS}}}
+
+
 @router.get("/api/banked/{game}")
 def table(game: str, login: Player, state: AppState) -> dict[str, Any]:
-    """The game's rules and the player's round waiting for a decision, if any."""
+    """The game's rules, its progressive where one runs (the pool as it stands) and the
+    player's round waiting for a decision, if any."""
     name = state.own_table(login.name, _game(game))
     with state.db() as session:
         found = banked_rounds.playing(session, name)
-    return {**_rules(game), "playing": None if found is None else _answer(found)}
+        progressive = _progressive(session, game) \
+            if game in banked_rounds.PROGRESSIVE_GAMES else None
+    return {**_rules(game), "progressive": progressive,
+            "playing": None if found is None else _answer(found)}
 
 
 @router.post("/api/banked/{game}/deal")

@@ -31,6 +31,10 @@ addStrings({
     "banked.res.fold": "luovutettu",
     "bet.blind": "Blind", "bet.trips": "Trips",
     "banked.trips": "Trips (€)", "banked.check": "Sökö", "banked.play_times": "Pelaa {n}× · {amount}",
+    "banked.progressive": "Progressiivinen jackpot {fee}", "banked.pool": "Potti {amount}",
+    "banked.spot.progressive": "Progressiivinen", "banked.bet.progressive": "Progressiivinen",
+    "banked.jackpot_won": "Progressiivinen jackpot maksaa {percent} % potista: {amount}",
+    "banked.progressive_note": "Jackpot maksaa kahdesta kortistasi ja flopista, myös jos luovutat.",
     "banked.board": "Pöytäkortit", "banked.spot.blind": "Blind", "banked.spot.trips": "Trips",
     "banked.blind_note": "Blind on yhtä suuri kuin ante ja asetetaan sen mukana.",
     "banked.street.preflop": "Ennen floppia", "banked.street.flop": "Flopilla",
@@ -56,6 +60,10 @@ addStrings({
     "banked.res.fold": "lagd",
     "bet.blind": "Blind", "bet.trips": "Trips",
     "banked.trips": "Trips (€)", "banked.check": "Passa", "banked.play_times": "Spela {n}× · {amount}",
+    "banked.progressive": "Progressiv jackpot {fee}", "banked.pool": "Pott {amount}",
+    "banked.spot.progressive": "Progressiv", "banked.bet.progressive": "Progressiv",
+    "banked.jackpot_won": "Den progressiva jackpotten betalar {percent} % av potten: {amount}",
+    "banked.progressive_note": "Jackpotten betalar på dina två kort och floppen, även om du lägger dig.",
     "banked.board": "Bordskorten", "banked.spot.blind": "Blind", "banked.spot.trips": "Trips",
     "banked.blind_note": "Blind är lika stor som ante och läggs med den.",
     "banked.street.preflop": "Före floppen", "banked.street.flop": "På floppen",
@@ -81,6 +89,10 @@ addStrings({
     "banked.res.fold": "folded",
     "bet.blind": "Blind", "bet.trips": "Trips",
     "banked.trips": "Trips (€)", "banked.check": "Check", "banked.play_times": "Play {n}× · {amount}",
+    "banked.progressive": "Progressive jackpot {fee}", "banked.pool": "Pool {amount}",
+    "banked.spot.progressive": "Progressive", "banked.bet.progressive": "Progressive",
+    "banked.jackpot_won": "The progressive pays {percent} % of the pool: {amount}",
+    "banked.progressive_note": "The jackpot pays on your two cards and the flop, even if you fold.",
     "banked.board": "Board", "banked.spot.blind": "Blind", "banked.spot.trips": "Trips",
     "banked.blind_note": "The blind equals the ante and is placed with it.",
     "banked.street.preflop": "Before the flop", "banked.street.flop": "On the flop",
@@ -91,7 +103,7 @@ addStrings({
   },
 });
 
-const banked = { list: null, game: null, rules: null, round: null, busy: false };
+const banked = { list: null, game: null, rules: null, round: null, busy: false, progressive: false };
 const UTH = "ultimate-texas-holdem";
 // Ultimate Texas Hold'em's decision points as the server names them, by string key.
 const STREETS = { "before the flop": "preflop", "on the flop": "flop", "after the river": "river" };
@@ -187,6 +199,10 @@ function renderTable() {
         `${t(`banked.spot.${s.spot}`)}: ${euros(s.stake)} → ${euros(s.paid)} `
         + `(${t(`banked.res.${s.result.split(",")[0]}`)}${s.result.includes(",")
           ? s.result.slice(s.result.indexOf(",")) : ""})` }))));
+    if (round.jackpot) {
+      parts.push(el("p", { class: "banked-jackpot", "data-paid": round.jackpot.paid, text: t("banked.jackpot_won", {
+        percent: round.jackpot.percent, amount: euros(round.jackpot.paid) }) }));
+    }
     parts.push(el("p", { class: "banked-summary", role: "status", text: t("banked.result", {
       round: round.round_id, staked: euros(round.staked), paid: euros(round.paid ?? 0) }) }));
   } else {
@@ -259,9 +275,23 @@ function renderControls() {
   }
   const inputs = banked.rules.spots.map((spot) =>
     amountInput(`banked-${spot}`, t(`banked.${spot}`), spot === "ante" ? euros(banked.rules.min).replace(/\s*€$/, "") : ""));
-  box.replaceChildren(...inputs, el("button", { type: "button", id: "banked-deal", class: "primary spin",
+  box.replaceChildren(...inputs, ...progressiveToggle(), el("button", { type: "button", id: "banked-deal", class: "primary spin",
     text: t("banked.deal"), onclick: deal }),
   ...(banked.game === UTH ? [el("p", { class: "small banked-blind-note", text: t("banked.blind_note") })] : []));
+}
+
+/** Where the casino runs the game's progressive: a toggle for its fee, with the pool as it
+ * stands. It stays as the player left it from round to round. */
+function progressiveToggle() {
+  const running = banked.rules.progressive;
+  if (!running) return [];
+  return [el("button", { type: "button", id: "banked-progressive", class: "toggle",
+    "aria-pressed": String(banked.progressive === true), "data-pool": running.pool,
+    text: `${t("banked.progressive", { fee: euros(running.fee) })} · ${t("banked.pool", { amount: euros(running.pool) })}`,
+    onclick: (event) => {
+      banked.progressive = !banked.progressive;
+      event.currentTarget.setAttribute("aria-pressed", String(banked.progressive));
+    } })];
 }
 
 function renderPays() {
@@ -289,10 +319,22 @@ function renderUthPays(pays) {
     el("table", { class: "data" }, el("tbody", {}, rows.map(([spot, hand, pay]) =>
       el("tr", { "data-table": spot, "data-hand": hand },
         el("td", { text: `${t(`banked.spot.${spot}`)}: ${handName(hand)}` }), el("td", { text: pay }))))),
+    ...progressivePays(),
     el("ul", { class: "notes small" },
       el("li", { text: t("banked.uth_plays", { preflop }) }),
       el("li", { text: t("banked.uth_qualifies") }),
       el("li", { text: t("banked.uth_blind") })));
+}
+
+/** The progressive's table (a share of the pool, or a fixed sum in euros) and its note. */
+function progressivePays() {
+  const running = banked.rules.progressive;
+  if (!running) return [];
+  return [el("table", { class: "data banked-progressive-pays" }, el("tbody", {},
+    Object.entries(running.pays).map(([hand, pay]) => el("tr", { "data-table": "progressive", "data-hand": hand },
+      el("td", { text: `${t("banked.spot.progressive")}: ${handName(hand)}` }),
+      el("td", { text: typeof pay === "number" ? euros(pay) : pay }))))),
+  el("p", { class: "small", text: t("banked.progressive_note") })];
 }
 
 async function deal() {
@@ -304,6 +346,7 @@ async function deal() {
     if (cents === null) return setMessage($("#banked-message"), t("banked.bad_amount"));
     if (cents > 0) bets[spot] = cents;
   }
+  if (banked.rules.progressive && banked.progressive) bets.progressive = banked.rules.progressive.fee;
   if (!Object.keys(bets).length) return setMessage($("#banked-message"), t("banked.bad_amount"));
   return send("deal", { bets });
 }
@@ -318,6 +361,11 @@ async function send(what, body) {
       { method: "POST", body: { ...body, key: uniqueKey() } });
     banked.round = round;
     setBalance(round.balance);
+    if (round.status === "settled" && banked.rules.progressive) {
+      // the pool has changed (a share paid, a seed restored): show it as it stands now
+      const rules = await api(`/api/banked/${encodeURIComponent(banked.game)}`).catch(() => null);
+      if (rules?.progressive) banked.rules.progressive = rules.progressive;
+    }
     render();
   } catch (error) {
     if (error instanceof ApiError) setMessage(message, error.detail);

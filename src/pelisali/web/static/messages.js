@@ -130,6 +130,10 @@ addStrings({
     "err.slot_seen": "Kierroksesta {round} on näytetty {shown} pyöräytystä, ei {seen}. Avaa peli uudelleen.",
     "err.decision_waiting": "Kierros {round} odottaa päätöstäsi ({actions}).",
     "err.no_decision_due": "Mikään kierros ei odota päätöstä.",
+    "err.progressive_fee": "Progressiivisen jackpotin panos on {fee} €, ei {stake} €.",
+    "err.progressive_once": "Progressiiviseen jackpotiin voi osallistua kerran kierroksessa.",
+    "err.progressive_closed": "Tässä pelissä ei ole nyt progressiivista jackpotia.",
+    "err.side_bet_alone": "Trips ja progressiivinen jackpot pelataan vain anten kanssa.",
     "err.raise_to_ante": "Korotus on 0,01 € – ante ({ante}), ei {stake}.",
     "status.restricted": "rajoitettu", "status.barred": "suljettu",
     "field.name": "nimi", "field.password": "salasana", "field.born": "syntymäaika",
@@ -262,6 +266,10 @@ addStrings({
     "err.slot_seen": "Av omgång {round} har {shown} snurr visats, inte {seen}. Öppna spelet igen.",
     "err.decision_waiting": "Omgång {round} väntar på ditt beslut ({actions}).",
     "err.no_decision_due": "Ingen omgång väntar på ett beslut.",
+    "err.progressive_fee": "Insatsen på den progressiva jackpotten är {fee} €, inte {stake} €.",
+    "err.progressive_once": "Den progressiva jackpotten spelas en gång per omgång.",
+    "err.progressive_closed": "Det finns ingen progressiv jackpot i det här spelet nu.",
+    "err.side_bet_alone": "Trips och den progressiva jackpotten spelas bara med en ante.",
     "err.raise_to_ante": "En höjning är 0,01 € upp till ante ({ante}), inte {stake}.",
     "status.restricted": "begränsat", "status.barred": "spärrat",
     "field.name": "namn", "field.password": "lösenord", "field.born": "födelsedatum",
@@ -394,6 +402,10 @@ addStrings({
     "err.slot_seen": "Round {round} has shown {shown} spins, not {seen}. Open the game again.",
     "err.decision_waiting": "Round {round} waits for your decision ({actions}).",
     "err.no_decision_due": "No round waits for a decision.",
+    "err.progressive_fee": "The progressive takes its fee, {fee} €, not {stake} €.",
+    "err.progressive_once": "The progressive is bet once a round.",
+    "err.progressive_closed": "No progressive runs at this game now.",
+    "err.side_bet_alone": "Trips and the progressive are bet with an ante.",
     "err.raise_to_ante": "A raise is 0.01 € up to the ante ({ante}), not {stake}.",
     "status.restricted": "restricted", "status.barred": "barred",
     "field.name": "name", "field.password": "password", "field.born": "date of birth",
@@ -404,7 +416,7 @@ addStrings({
 });
 
 // Params holding euros ("12.50") or cents alone (a poker table's chips: "1250").
-const AMOUNTS = ["held", "wanted", "limit", "stake", "minimum", "maximum", "call", "raise_to",
+const AMOUNTS = ["held", "wanted", "limit", "stake", "minimum", "maximum", "call", "raise_to", "fee",
   "raise_min", "raise_max", "cents", "ante"];
 // A blackjack decision the server names in English, as the table's buttons say it.
 const DECISIONS = ["hit", "stand", "double", "split"];
