@@ -80,7 +80,7 @@ def labels_are_unique(game: Game) -> bool:
     """In a shoe of several decks a card's label stands for several copies, so a hidden
     hole card may share its label with a card shown face up; such games are also played
     here from one deck, where a label names one card."""
-    config = getattr(game, "config", None)
+    config = getattr(game, "config", None) or getattr(game, "rules", None)
     return int(getattr(config, "decks", 1)) == 1
 
 

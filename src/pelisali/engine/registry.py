@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from pelisali.engine.baccarat import baccarat_engines
 from pelisali.engine.blackjack import blackjack_engines
+from pelisali.engine.chemin_de_fer import chemin_engines
 from pelisali.engine.chinese import chinese_engines
 from pelisali.engine.contract import Game, IllegalMove
 from pelisali.engine.poker import poker_engines
@@ -24,7 +25,7 @@ def _build() -> dict[str, Game]:
     games: dict[str, Game] = {}
     for family in (wager_engines, baccarat_engines, blackjack_engines, poker_engines,
                    chinese_engines, slot_engines, three_card_engines, red_dog_engines,
-                   ultimate_engines):
+                   ultimate_engines, chemin_engines):
         games.update(family())
     return games
 
@@ -32,8 +33,8 @@ def _build() -> dict[str, Game]:
 GAMES: Mapping[str, Game] = MappingProxyType(_build())
 """Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
 ``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games, ``chinese``, the
-slots ``slot-fruit`` and ``slot-video``, ``three-card-poker``, ``red-dog`` and
-``ultimate-texas-holdem``."""
+slots ``slot-fruit`` and ``slot-video``, ``three-card-poker``, ``red-dog``,
+``ultimate-texas-holdem`` and ``chemin-de-fer``."""
 
 
 def game(game_id: str) -> Game:

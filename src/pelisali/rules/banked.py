@@ -258,6 +258,7 @@ class _ChemFile(Strict):
     shoe: _Shoe
     commission: _Cited
     bank: _Cited
+    limits: _Limits
     player: _ChemPlayer
     banker: _ChemBanker
 
@@ -280,6 +281,7 @@ class CheminRules:
     tableau: dict[int, frozenset[int]]
     options: dict[tuple[int, int], str]
     sections: dict[str, str]
+    limits: tuple[int, int] = (100, 100_000)
 
     def player_draws(self, points: int, choice: str | None = None) -> bool:
         """Whether the player draws on ``points`` (``choice`` on the option total)."""
@@ -327,9 +329,10 @@ def load_chemin_de_fer(decks: int | None = None, path: Path | None = None) -> Ch
         data.player.option, data.player.choice, data.banker.stood_draws_to, draws, options,
         {"game": data.section, "shoe": data.shoe.section, "commission": data.commission.section,
          "bank": data.bank.section, "player": data.player.section,
-         "banker": data.banker.section,
+         "banker": data.banker.section, "limits": data.limits.section,
          **{f"option {t} v {x}": o.section for o in data.banker.options
             for t, x in [(o.total, o.third)]}},
+        (data.limits.min, data.limits.max),
     )
 
 
