@@ -198,3 +198,31 @@ def test_the_engine_walked_over_every_deal_gives_the_exact_odds() -> None:
     assert (tally["banker"], tally["player"], tally["tie"]) == (
         expected.banker, expected.player, expected.tie)
     assert bank_return / 1000 == cdf.exact().banker_value
+
+
+def test_the_simulation_plays_the_rule_datas_choices_and_agrees_with_the_exact_odds() -> None:
+    """Coups through the engine by the rule data's choices (banco, draw on five, draw in
+    both option cells): the punter's and the bank's observed returns within their 99 %
+    intervals around the exact figures (the bank's after its 5 % commission)."""
+    from pelisali.analysis.banked_simulate import simulate_chemin
+
+    result = simulate_chemin(20_000, seed=3)
+    punter, bank = result.rows
+    assert punter.agrees and bank.agrees
+    assert float(punter.exact_rtp) == pytest.approx(1 - 0.012374, abs=1e-6)
+    assert float(bank.exact_rtp) == pytest.approx(1 - 0.010558, abs=1e-6)
+    assert result == simulate_chemin(20_000, seed=3)   # the seed replays the coups
+
+
+def test_simulate_chemin_de_fer_from_the_command_line() -> None:
+    from typer.testing import CliRunner
+
+    from pelisali.cli.main import app
+
+    out = CliRunner().invoke(app, ["simulate", "chemin-de-fer", "--rounds", "300",
+                                   "--seed", "2", "--set", "decks=8", "--json"])
+    assert out.exit_code == 0, out.output
+    assert '"game": "chemin-de-fer"' in out.output and '"decks": "8"' in out.output
+    bad = CliRunner().invoke(app, ["simulate", "chemin-de-fer", "--rounds", "10",
+                                   "--seed", "1", "--set", "decks=7"])
+    assert bad.exit_code != 0 and "6 or 8 decks, not 7" in bad.output

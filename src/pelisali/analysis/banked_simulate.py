@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from pelisali.analysis.simulate import SimResult, SimRow
+from pelisali.engine.chemin_de_fer import Banco, CheminEngine, CheminState, Draw, PutUpBank
+from pelisali.engine.chemin_de_fer import Stand as CheminStand
 from pelisali.engine.contract import CHANCE, Action, Game, Seats, State, sample_chance
 from pelisali.engine.red_dog import Raise, RedDogEngine, RedDogState, Stand
 from pelisali.engine.three_card import Fold, Play, ThreeCardEngine, ThreeCardState
@@ -30,7 +32,7 @@ from pelisali.engine.ultimate import Check as UltimateCheck
 from pelisali.engine.ultimate import Fold as UltimateFold
 from pelisali.engine.ultimate import PlayBet, UltimateEngine, UltimateState
 from pelisali.engine.wager import EndBetting, PlaceBet
-from pelisali.games import red_dog, ultimate_texas
+from pelisali.games import chemin_de_fer, red_dog, ultimate_texas
 from pelisali.games.three_card_poker import PLAY_AT_LEAST, exact, rank_of
 from pelisali.rng import SeededRng
 
@@ -195,3 +197,70 @@ def simulate_ultimate(rounds: int, seed: int, settings: Mapping[str, str | bool]
                              sums[2], sums[3], rounds, STAKE)]
     chosen: dict[str, str | bool] = {"blind": rules.blind_table, "trips": rules.trips_table}
     return SimResult("ultimate-texas-holdem", "", chosen, rounds, seed, rows)
+
+
+def chemin_policy(state: State) -> Action:
+    """Chemin de fer by its rule data: seat 0 puts up a bank of :data:`STAKE`, the punter
+    goes banco, and each choice (on five, in the banker's option cells) is the rule
+    data's.
+
+    >>> from pelisali.engine import Seats
+    >>> state = CheminEngine().new_state(Seats(2))
+    >>> [chemin_policy(state).text(), chemin_policy(state.apply("bank 1000").state).text()]
+    ['bank 1000', 'banco']
+    """
+    if not isinstance(state, CheminState):
+        raise TypeError("the rule data's choices are chemin de fer's")
+    rules = state.game.rules
+    waiting = state.legal_actions()
+    if not waiting or state.is_chance():
+        raise ValueError("no seat is to decide")
+    if any(isinstance(a, PutUpBank) for a in waiting):
+        return PutUpBank(STAKE)
+    if any(isinstance(a, Banco) for a in waiting):
+        return Banco()
+    if len(state.hand("player")) == 2:  # the choice on five
+        return Draw() if rules.player_choice == "draw" else CheminStand()
+    banker = sum(state.hand("banker")) % 10
+    third = state.hand("player")[2]
+    return Draw() if rules.options[(banker, third)] == "draw" else CheminStand()
+
+
+def simulate_chemin(rounds: int, seed: int, settings: Mapping[str, str | bool] | None = None,
+                    progress: Callable[[int], None] | None = None) -> SimResult:
+    """``rounds`` coups of a bank of :data:`STAKE` against one punter going banco, each
+    from a fresh shoe, by :func:`chemin_policy`: the punter's and the bank's returns (ties
+    void, the commission off the bank's wins) beside
+    :func:`~pelisali.games.chemin_de_fer.exact`.
+
+    >>> result = simulate_chemin(200, seed=1)
+    >>> [row.bet for row in result.rows]
+    ['the punter', 'the bank']
+    """
+    engine = CheminEngine.from_settings(settings)
+    rules = engine.rules
+    found = chemin_de_fer.exact(decks=rules.decks)
+    rng = SeededRng(seed)
+    seats = Seats(2)
+    sums = [0, 0, 0, 0]
+    for number in range(rounds):
+        state: State = engine.new_state(seats)
+        while not state.is_terminal():
+            move = sample_chance(state, rng) if state.is_chance() else chemin_policy(state)
+            state = state.apply(move).state
+        bank, punter = (STAKE + r for r in state.returns())
+        sums[0] += punter
+        sums[1] += punter * punter
+        sums[2] += bank
+        sums[3] += bank * bank
+        if progress and (number % 1000 == 999 or number + 1 == rounds):
+            progress(min(1000, number % 1000 + 1))
+    cells = ", ".join(f"{total} against {third}: {choice}"
+                      for (total, third), choice in sorted(rules.options.items()))
+    rows = [SimRow.from_sums("the punter",
+                             f"banco, the player's hand: {rules.player_choice} on five",
+                             1 + found.player_value, sums[0], sums[1], rounds, STAKE),
+            SimRow.from_sums("the bank", f"{rules.commission_percent} % commission; {cells}",
+                             1 + found.banker_value, sums[2], sums[3], rounds, STAKE)]
+    chosen: dict[str, str | bool] = {"decks": str(rules.decks)}
+    return SimResult("chemin-de-fer", "", chosen, rounds, seed, rows)

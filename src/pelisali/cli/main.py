@@ -252,7 +252,8 @@ def simulate(
         title = BANKED_SIMULATIONS[game.lower()]
         run = {"three-card-poker": banked_simulate.simulate_three_card,
                "red-dog": banked_simulate.simulate_red_dog,
-               "ultimate-texas-holdem": banked_simulate.simulate_ultimate}[game.lower()]
+               "ultimate-texas-holdem": banked_simulate.simulate_ultimate,
+               "chemin-de-fer": banked_simulate.simulate_chemin}[game.lower()]
         with progress_bar(as_json) as progress:
             task = progress.add_task(f"simulating {title}", total=rounds)
             try:
@@ -260,8 +261,8 @@ def simulate(
                             progress=lambda n: progress.advance(task, n))
             except IllegalMove as exc:
                 fail(str(exc))
-        played = ("the simple strategy" if game.lower() == "ultimate-texas-holdem"
-                  else "optimal play")
+        played = {"ultimate-texas-holdem": "the simple strategy",
+                  "chemin-de-fer": "the rule data's choices"}.get(game.lower(), "optimal play")
         _print_simulation(found, f"{title}: {rounds:,} rounds, seed {seed}, {played}, "
                                  "through the engine", as_json)
         return
@@ -292,7 +293,8 @@ def simulate(
 
 
 BANKED_SIMULATIONS = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
-                      "ultimate-texas-holdem": "Ultimate Texas Hold'em"}
+                      "ultimate-texas-holdem": "Ultimate Texas Hold'em",
+                      "chemin-de-fer": "Baccara (chemin de fer)"}
 LEGACY_SIMULATIONS = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo")
 
 
