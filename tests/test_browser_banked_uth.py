@@ -42,6 +42,11 @@ def test_ultimate_texas_holdem_is_played_on_a_phone(tmp_path: Path) -> None:
         expect(pays.locator('tr[data-table="trips"]')).to_have_count(7)
         expect(pays.locator('tr[data-table="trips"][data-hand="three_of_a_kind"]')).to_contain_text(
             "3:1")
+        # The hands are named in the page's language, as RAY 2016 1.4.1.1.1 names them.
+        expect(pays.locator('tr[data-table="trips"][data-hand="three_of_a_kind"]')).to_contain_text(
+            "Trips: Kolmoset")
+        expect(pays.locator('tr[data-table="blind"][data-hand="full_house"]')).to_contain_text(
+            "Täyskäsi")
         assert check_page(page, "ultimate texas hold'em", PHONE[0]) == []
 
         page.locator("#banked-ante").fill("5")

@@ -42,6 +42,10 @@ addStrings({
     "banked.uth_plays": "Play-panos: ennen floppia {preflop} antesta, flopilla 2×, riverin jälkeen 1× (tai luovuta).",
     "banked.uth_qualifies": "Jakaja pelaa parilla tai paremmalla; muuten ante on tasapeli.",
     "banked.uth_blind": "Blind maksaa, kun voitat suoralla tai paremmalla; pienemmällä voittavalla kädellä blind on tasapeli.",
+    // Hand names as RAY 2016 (fi) and 2015 (sv) 1.4.1.1.1 give them.
+    "hand.high_card": "Korkein kortti", "hand.pair": "Pari", "hand.two_pair": "Kaksi paria", "hand.three_of_a_kind": "Kolmoset", "hand.straight": "Suora",
+    "hand.flush": "Väri", "hand.full_house": "Täyskäsi", "hand.four_of_a_kind": "Neloset", "hand.straight_flush": "Värisuora", "hand.royal_flush": "Royal Flush",
+    "banked.ante_bonus": "Ante-bonus",
   },
   sv: {
     "bet.ante": "Ante", "bet.pair-plus": "Pair Plus", "bet.play": "Play-insats", "bet.raise": "Höjning",
@@ -71,6 +75,10 @@ addStrings({
     "banked.uth_plays": "Play-insats: före floppen {preflop} ante, på floppen 2×, efter rivern 1× (eller lägg ner).",
     "banked.uth_qualifies": "Given kvalificerar med ett par eller bättre; annars är ante oavgjort.",
     "banked.uth_blind": "Blind betalar när du vinner med stege eller bättre; med en lägre vinnande hand är blind oavgjord.",
+    // Hand names as RAY 2016 (fi) and 2015 (sv) 1.4.1.1.1 give them.
+    "hand.high_card": "Högsta kortet", "hand.pair": "Par", "hand.two_pair": "Två par", "hand.three_of_a_kind": "Triss", "hand.straight": "Stege",
+    "hand.flush": "Färg", "hand.full_house": "Kåk", "hand.four_of_a_kind": "Fyrtal", "hand.straight_flush": "Färgstege", "hand.royal_flush": "Royal Flush",
+    "banked.ante_bonus": "Antebonus",
   },
   en: {
     "bet.ante": "Ante", "bet.pair-plus": "Pair Plus", "bet.play": "Play bet", "bet.raise": "Raise",
@@ -100,6 +108,10 @@ addStrings({
     "banked.uth_plays": "Play bet: {preflop} the ante before the flop, 2× on the flop, 1× after the river (or fold).",
     "banked.uth_qualifies": "The dealer qualifies with a pair or better; if not, the ante pushes.",
     "banked.uth_blind": "The blind pays on a winning straight or better; a lesser winning hand pushes it.",
+    // Hand names as RAY 2016 (fi) and 2015 (sv) 1.4.1.1.1 give them.
+    "hand.high_card": "High card", "hand.pair": "Pair", "hand.two_pair": "Two pair", "hand.three_of_a_kind": "Three of a kind", "hand.straight": "Straight",
+    "hand.flush": "Flush", "hand.full_house": "Full house", "hand.four_of_a_kind": "Four of a kind", "hand.straight_flush": "Straight flush", "hand.royal_flush": "Royal flush",
+    "banked.ante_bonus": "Ante bonus",
   },
 });
 
@@ -109,8 +121,13 @@ const UTH = "ultimate-texas-holdem";
 const STREETS = { "before the flop": "preflop", "on the flop": "flop", "after the river": "river" };
 const ART = { "red-dog": "♦", [UTH]: "♠" };
 
-/** A hand's category as the engine names it: "three_of_a_kind" -> "three of a kind". */
-const handName = (hand) => String(hand).replace(/_/g, " ");
+/** A hand's category as the engine names it ("three_of_a_kind", or Three Card Poker's
+ * "three of a kind") in the player's language: "Kolmoset", "Triss", "Three of a kind". */
+const handName = (hand) => {
+  const key = `hand.${String(hand).replace(/ /g, "_")}`;
+  const name = t(key);
+  return name === key ? String(hand).replace(/_/g, " ") : name;
+};
 
 /** The banked games of the lobby (empty when the server has none or cannot say). */
 export async function bankedList() {
@@ -182,10 +199,11 @@ function renderTable() {
     const dealer = round.dealer?.length ? round.dealer : [null, null, null];
     parts.push(el("div", { class: "banked-hand banked-dealer" },
       el("span", { class: "small", text: round.dealer_hand
-        ? `${t("banked.dealer")}: ${round.dealer_hand}` : t("banked.dealer") }),
+        ? `${t("banked.dealer")}: ${handName(round.dealer_hand)}` : t("banked.dealer") }),
       el("div", { class: "cards" }, dealer.map((c) => cardEl(c)))));
     parts.push(el("div", { class: "banked-hand banked-player" },
-      el("span", { class: "small", text: `${t("banked.you")}: ${round.hand ?? ""}` }),
+      el("span", { class: "small", text: round.hand
+        ? `${t("banked.you")}: ${handName(round.hand)}` : t("banked.you") }),
       el("div", { class: "cards" }, (round.cards ?? []).map((c) => cardEl(c)))));
   } else {
     parts.push(el("div", { class: "banked-hand banked-player" },
@@ -298,10 +316,10 @@ function renderPays() {
   const pays = banked.rules.pays;
   if (banked.game === UTH) return renderUthPays(pays);
   const rows = banked.game === "three-card-poker"
-    ? [...Object.entries(pays.ante_bonus).map(([hand, n]) => [`Ante bonus: ${hand.replace(/_/g, " ")}`, `${n}:1`]),
-      ...Object.entries(pays.pair_plus).map(([hand, n]) => [`Pair Plus: ${hand.replace(/_/g, " ")}`, `${n}:1`])]
+    ? [...Object.entries(pays.ante_bonus).map(([hand, n]) => [`${t("banked.ante_bonus")}: ${handName(hand)}`, `${n}:1`]),
+      ...Object.entries(pays.pair_plus).map(([hand, n]) => [`${t("banked.spot.pair-plus")}: ${handName(hand)}`, `${n}:1`])]
     : [...Object.entries(pays.spread).map(([spread, n]) => [`${t("banked.spread", { spread, pays: n })}`, `${n}:1`]),
-      ["3 of a kind", `${pays.three_of_a_kind}:1`]];
+      [handName("three_of_a_kind"), `${pays.three_of_a_kind}:1`]];
   $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }),
     el("table", { class: "data" }, el("tbody", {}, rows.map(([what, pay]) =>
       el("tr", {}, el("td", { text: what }), el("td", { text: pay }))))));
