@@ -428,6 +428,7 @@ def simulate_slot(rules: SlotRules, spins: int, seed: int, lines: int | None = N
 
     def run(job: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int]:
         index, size = job
+        # A simulation's draws, never a played round's (those go through pelisali.rng).
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
         got = model.play(size, uniform_drawer(model, rng))
         paid = got.paid

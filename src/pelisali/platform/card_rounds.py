@@ -72,7 +72,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
@@ -99,7 +99,7 @@ from pelisali.games.blackjack_rules import BlackjackConfig, hand_total
 from pelisali.games.punto_banco import BETS, PuntoBancoConfig, card_points, points
 from pelisali.games.round import Receipt, Settlement
 from pelisali.money import format_cents
-from pelisali.platform import accounts, metrics, table_layer
+from pelisali.platform import accounts, fairness, metrics, table_layer
 from pelisali.platform.card_family import (
     FAMILY,
     CardBet,
@@ -367,10 +367,14 @@ def _check_bet(engine: CardEngine, bets: Sequence[CardBet], player: str, number:
 
 
 # -- the shoe ----------------------------------------------------------------------------
-def _shoe(session: Session, table: GameTable, engine: CardEngine, rng: Rng | None) -> Shoe:
+def _shoe(session: Session, table: GameTable, engine: CardEngine, rng: Rng | None,
+          bets: Sequence[BetRow] = ()) -> tuple[Shoe, list[dict[str, Any]]]:
     """The table's shoe where its last dealt round left it; shuffled (with ``rng``, the
     secure generator by default) and burned when none was dealt yet or the cut card has
-    come out (that was the last hand before the shuffle)."""
+    come out (that was the last hand before the shuffle). At a provably fair table the
+    shuffle is drawn with the player of ``bets``' seed pair, and a shoe stands only while
+    its seed is not revealed (:func:`pelisali.platform.fairness.shoe_stands`): with the
+    shoe, the proof of its shuffle (none elsewhere)."""
     config = engine.config
     decks, cut = config.decks, config.cut_cards_from_back
     last = session.scalars(
@@ -389,18 +393,23 @@ def _shoe(session: Session, table: GameTable, engine: CardEngine, rng: Rng | Non
         except (CardError, KeyError, TypeError, ValueError) as exc:
             raise TableError(f"round {last.id}: its record keeps no shoe to deal on from "
                              f"({exc})") from None
-        if not shoe.cut_card_out:
-            return shoe
+        kept = fairness.proofs_of(last.record)
+        if not shoe.cut_card_out and fairness.shoe_stands(session, table, kept):
+            return shoe, kept
         number = shoe.shuffles + 1
     shoe = Shoe(decks, cut)
-    shoe.shuffle(rng or SecureRng())
+    fair = fairness.draw_rng(session, table, {b.player for b in bets})
+    shoe.shuffle(fair[0] if fair is not None else rng or SecureRng())
+    proofs = [] if fair is None else [fairness.proof_of(*fair)]
+    if fair is not None:
+        fairness.keep(session, table, bets[0].round_id, proofs[0])
     if isinstance(config, PuntoBancoConfig):
         if config.burn_first_card_value:  # the first card's value in cards (a ten: ten)
             shoe.burn(card_points(shoe.burn(1)[0]) or 10)
     else:
         shoe.burn(config.burn_after_shuffle)
     shoe.shuffles = number
-    return shoe
+    return shoe, proofs
 
 
 def _stack(table: GameTable, shoe: Shoe, cards: Sequence[str]) -> list[str]:
@@ -494,7 +503,7 @@ def deal_coup(session: Session, table_name: str, rng: Rng | None = None,
     table = _card_table(session, table_name, "punto-banco")
     _lock_table(session, table)
     row, bets = _betting(session, table)
-    shoe = _shoe(session, table, _table_engine(table), rng)
+    shoe, fair = _shoe(session, table, _table_engine(table), rng, bets)
     stacked = _stack(table, shoe, stack) if stack is not None else None
     record = _opened(table, row, bets, shoe, stacked)
     start = shoe.position
@@ -518,7 +527,7 @@ def deal_coup(session: Session, table_name: str, rng: Rng | None = None,
         by_number[s.bet_id].paid, by_number[s.bet_id].result = s.paid, s.result
     derived = FAMILY.derived(state, record)
     row.status, row.finished_at = SETTLED, now_utc()
-    row.record = table_layer.write_record(record, derived)
+    row.record = table_layer.write_record(record, derived | fairness.part(fair))
     append_audit(session, "table:" + table.name, "settle", {
         "round": row.id, "cards": derived["cards"], "result": result,
         "shuffle": record.shuffle, "stacked": stacked, "bets": len(bets),
@@ -607,6 +616,7 @@ class _Play:
     record: RoundRecord
     state: BlackjackState
     shoe: Shoe
+    fair: list[dict[str, Any]] = field(default_factory=list)  # the shuffle's proof
 
     @property
     def players(self) -> list[str]:
@@ -682,7 +692,7 @@ def _restore(session: Session, table: GameTable, row: RoundRow, bets: list[BetRo
     shoe.load(cards_of(record.shuffle_order))
     shoe.position, shoe.shuffles = record.shoe_positions[1], record.shuffle or 0
     shoe.burned = list(record.burned or [])
-    return _Play(table, row, bets, record, state, shoe)
+    return _Play(table, row, bets, record, state, shoe, fairness.proofs_of(row.record))
 
 
 def _advance(play: _Play, state: BlackjackState, ahead: Sequence[HeldMove]) -> None:
@@ -715,7 +725,7 @@ def deal_blackjack(session: Session, table_name: str, rng: Rng | None = None,
     if _round(session, table, PLAYING) is not None:
         raise TableError(f"{table.name}: a round is already in play")
     row, bets = _betting(session, table)
-    shoe = _shoe(session, table, _table_engine(table), rng)
+    shoe, fair = _shoe(session, table, _table_engine(table), rng, bets)
     stacked = _stack(table, shoe, stack) if stack is not None else None
     needed = 2 * len(bets) + 2
     if shoe.remaining < needed:  # a shoe too short for the deal changes nothing
@@ -723,7 +733,7 @@ def deal_blackjack(session: Session, table_name: str, rng: Rng | None = None,
     record = _opened(table, row, bets, shoe, stacked)
     try:
         play = _Play(table, row, bets, record,
-                     as_blackjack(table_layer.rebuild(record, FAMILY)), shoe)
+                     as_blackjack(table_layer.rebuild(record, FAMILY)), shoe, fair)
         _advance(play, play.state, ())
     except (RecordError, IllegalMove, CardError) as exc:
         raise TableError(str(exc)) from None
@@ -749,7 +759,8 @@ def _after(session: Session, play: _Play, deadline: datetime | None = None) -> B
     if not state.is_terminal():
         play.record = record.model_copy(update={"status": PLAYING})
         row.status = PLAYING
-        row.record = table_layer.write_record(play.record, FAMILY.derived(state, play.record))
+        row.record = table_layer.write_record(play.record, FAMILY.derived(state, play.record)
+                                              | fairness.part(play.fair))
         # RULINGS (GGPoker III 3.5.2-3.5.3, 3.7): each decision has its time, never the
         # 24 hours of an interrupted slot round; the clock restarts with every decision.
         row.deadline = deadline or now_utc() + timedelta(seconds=decision_seconds(play.table))
@@ -775,7 +786,8 @@ def _after(session: Session, play: _Play, deadline: datetime | None = None) -> B
         "status": SETTLED, "settlements": settlements,
         "rounding": _rounding([s.settlement() for s in settlements])})
     row.status, row.finished_at = SETTLED, now_utc()
-    row.record = table_layer.write_record(play.record, FAMILY.derived(state, play.record))
+    row.record = table_layer.write_record(play.record, FAMILY.derived(state, play.record)
+                                          | fairness.part(play.fair))
     append_audit(session, "table:" + play.table.name, "settle", {
         "round": row.id, "dealer": list(state.dealer), "cards": len(play.record.dealt()),
         "bets": len(play.bets), "paid": sum(s.paid for s in settlements)})
@@ -995,7 +1007,8 @@ def _void(session: Session, table: GameTable, row: RoundRow, bets: Sequence[BetR
     if play is not None:
         record = play.record.with_state(play.state, status=VOID, void_reason=reason,
                                         settlements=[])
-        text = table_layer.write_record(record, FAMILY.derived(play.state, record))
+        text = table_layer.write_record(record, FAMILY.derived(play.state, record)
+                                        | fairness.part(play.fair))
     elif row.status == PLAYING:  # the record no longer replays: kept as it is, voided
         text = json.dumps({**json.loads(row.record), "status": str(VOID),
                            "void_reason": reason, "settlements": []}, sort_keys=True)

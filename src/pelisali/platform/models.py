@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Date,
     DateTime,
@@ -23,6 +24,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     event,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -200,6 +202,8 @@ class GameTable(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     # RAY 1.2.1, 1.2.2, 1.3.2 "Pelipanokset": value chips, colour chips, or both
     chips: Mapped[str] = mapped_column(String(8), default="value", server_default="value")
+    # Provably fair draws (docs/provably-fair.md): each round from its player's seed pair
+    fair: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ColourStack(Base):
@@ -219,6 +223,23 @@ class ColourStack(Base):
     bought_key: Mapped[str] = mapped_column(String(200))  # the first buy's key
     closed_key: Mapped[str | None] = mapped_column(String(200), nullable=True, unique=True)
     __table_args__ = (Index("ix_colour_stacks_table_player", "table_id", "player"),)
+
+
+class FairSeed(Base):
+    """A player's provably fair seed pair: the server seed (secret until the pair is
+    rotated, ``revealed_at``), its SHA-256 ``commitment`` (shown from the start), the
+    player's client seed and the nonce of the next round drawn with the pair."""
+
+    __tablename__ = "fair_seeds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(80))
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64), unique=True)
+    client_seed: Mapped[str] = mapped_column(String(64))
+    nonce: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    revealed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    __table_args__ = (Index("ix_fair_seeds_player", "player", "revealed_at"),)
 
 
 class RoundRow(Base):

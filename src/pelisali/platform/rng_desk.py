@@ -16,7 +16,8 @@ A slip the batch does not take on its own way is played the usual two steps insi
 batch's transaction: a key used before (its first answer), a table with a round already
 open (bets carried in from prison, a round waiting for roulette D's choices), a table
 whose zero rule can hold a bet in prison or ask for a choice (roulette D en prison or
-both), a table with a jackpot, or any table but a wheel's or dice's.
+both), a table with a jackpot, a provably fair table, or any table but a wheel's or
+dice's.
 
 >>> from datetime import date
 >>> from pelisali.platform import accounts, tables
@@ -241,7 +242,7 @@ def play_slips(session: Session, slips: Sequence[RngSlip], rng: Rng | None = Non
             outcomes[n] = _again(connection, table, slip)
         elif (table.id in busy or slip.table in seen or table.game not in _WAGER_GAMES
               or table.mode != "rng" or _holds_or_asks(table)
-              or table.chips != "value"):  # colour chips: the usual way
+              or table.chips != "value" or table.fair):  # colour chips, fair: the usual way
             usual.append(n)
         else:
             seen.add(slip.table)

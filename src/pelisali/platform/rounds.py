@@ -62,7 +62,7 @@ from pelisali.games import GameError, make_game
 from pelisali.games.base import WagerGame
 from pelisali.games.round import Limits, Receipt, Settlement
 from pelisali.money import format_cents
-from pelisali.platform import accounts, colour_chips, jackpots, metrics, table_layer
+from pelisali.platform import accounts, colour_chips, fairness, jackpots, metrics, table_layer
 from pelisali.platform.db import after_commit
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import (
@@ -581,23 +581,29 @@ def draw_and_settle(session: Session, table: GameTable, round_id: int, rnd: Wage
     """No more bets, the draw, and every payout of ``rnd``, the open round ``round_id``
     (locked by the caller); an empty list while players still have to choose. The draw
     is each device's slot drawn with ``rng`` (the secure generator by default), which the
-    engine takes as its chance outcomes."""
+    engine takes as its chance outcomes; at a provably fair table, with the player's seed
+    pair (:mod:`pelisali.platform.fairness`), whose proof the record keeps."""
     started = time.perf_counter()
+    fair = fairness.draw_rng(session, table, {seat.player for seat in rnd.seats.values()})
     try:
-        rnd.draw(rnd.wager.draw(rng or SecureRng()))
+        rnd.draw(rnd.wager.draw(fair[0] if fair is not None else rng or SecureRng()))
     except (GameError, IllegalMove) as exc:
         raise TableError(str(exc)) from None
+    proof: dict[str, Any] = {}
+    if fair is not None:
+        proof["fair"] = [fairness.proof_of(*fair)]
+        fairness.keep(session, table, round_id, proof["fair"][0])
     choices = rnd.pending()
     if choices:  # roulette D, both zero rules: the players choose first
         record = rnd.record(DECIDING)
-        derived = derived_of(record, rnd.wager) | with_chips(session, table, rnd)
+        derived = derived_of(record, rnd.wager) | with_chips(session, table, rnd) | proof
         _update_round(session, round_id, status=DECIDING,
                       record=table_layer.write_record(record, derived))
         append_audit(session, "table:" + table.name, "draw", {
             "round": round_id, "draws": derived["draws"],
             "choices": {str(k): v for k, v in choices.items()}})
         return []
-    settled = _finish(session, table, round_id, rnd)
+    settled = _finish(session, table, round_id, rnd, proof)
     took = time.perf_counter() - started
     metrics.count(session, metrics.BETS_SETTLED.labels("wager"), len(settled))
     after_commit(session, lambda: metrics.SETTLE_SECONDS.labels("wager").observe(took))
@@ -624,7 +630,7 @@ def _update_round(session: Session, round_id: int, **values: Any) -> None:
 
 
 def _finish(session: Session, table: GameTable, round_id: int,
-            rnd: WagerRound) -> list[Settlement]:
+            rnd: WagerRound, proof: dict[str, Any] | None = None) -> list[Settlement]:
     """Pay the settled round; bets held in prison move to the table's open round, their
     stakes staying with the house until they are released or lost. The fractions of a
     cent the payouts were paid down by go, in whole cents, to the rounding account. The
@@ -633,7 +639,7 @@ def _finish(session: Session, table: GameTable, round_id: int,
         raise TableError(f"round {round_id}: choices are still to be made")
     settlements = rnd.settlements()
     record = rnd.record(SETTLED, settlements)
-    derived = derived_of(record, rnd.wager) | with_chips(session, table, rnd)
+    derived = derived_of(record, rnd.wager) | with_chips(session, table, rnd) | (proof or {})
     session.flush()
     connection = session.connection()
     if settlements:

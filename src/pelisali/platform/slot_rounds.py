@@ -56,7 +56,7 @@ from sqlalchemy.orm import Session
 from pelisali.engine import CHANCE, IllegalMove, Seats
 from pelisali.engine.slots import SlotEngine, SlotState, Spin
 from pelisali.money import format_cents
-from pelisali.platform import accounts, bonus, metrics, table_layer
+from pelisali.platform import accounts, bonus, fairness, metrics, table_layer
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import KeyConflict, append_audit, balance, now_utc
 from pelisali.platform.models import BetRow, GameTable, RoundRow
@@ -154,16 +154,30 @@ def _draw(state: SlotState, rng: Rng) -> SlotState:
     return state
 
 
+def _fair_draw(session: Session, table: GameTable, player: str, state: SlotState,
+               rng: Rng | None) -> tuple[SlotState, dict[str, Any] | None]:
+    """:func:`_draw` with ``rng`` (the secure generator by default), or at a provably fair
+    table with the player's seed pair, one nonce a spin: the state and the spin's proof."""
+    fair = fairness.draw_rng(session, table, {player})
+    if fair is None:
+        return _draw(state, rng or SecureRng()), None
+    return _draw(state, fair[0]), fairness.proof_of(*fair)
+
+
 def _record(table: GameTable, row: RoundRow, player: str) -> RoundRecord:
     return RoundRecord(game=table.game, round_id=row.id, table=table.name, mode="rng",
                        opened_at=row.opened_at.isoformat(), status=PLAYING, players=[player])
 
 
-def _write(row: RoundRow, record: RoundRecord, state: SlotState, at: datetime) -> None:
+def _write(row: RoundRow, record: RoundRecord, state: SlotState, at: datetime,
+           proofs: list[dict[str, Any]] | None = None) -> None:
     status = SETTLED if state.is_terminal() else PLAYING
     done = record.with_state(state, status=status,
                              settlements=FAMILY.settlements(state, record))
-    row.record = table_layer.write_record(done, FAMILY.derived(state, done))
+    # A fair round's proofs, one a spin, carried from the record before this spin.
+    fair = (fairness.proofs_of(row.record) if row.record != "{}" else []) + (proofs or [])
+    row.record = table_layer.write_record(done, FAMILY.derived(state, done)
+                                          | ({"fair": fair} if fair else {}))
     row.status = status
     # GGPoker RNG slots 2.3: a pending round is kept 24 hours from the interruption;
     # the player's last spin is when it may have been interrupted.
@@ -274,7 +288,8 @@ def spin(session: Session, table_name: str, player: str, lines: int, cents: int,
     _count_wagering(session, player, stake, key, at)
     metrics.count(session, metrics.BETS_ACCEPTED.labels("slot"))
     record = _record(table, row, player)
-    return _step(session, table, row, record, _draw(state, rng or SecureRng()), at)
+    return _step(session, table, row, record, *_fair_draw(session, table, player, state, rng),
+                 at)
 
 
 def _count_wagering(session: Session, player: str, stake: int, key: str, at: datetime) -> None:
@@ -296,11 +311,14 @@ def _again(session: Session, first: BetRow, table: GameTable, player: str,
 
 
 def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord,
-          state: SlotState, at: datetime) -> SlotView:
-    """Write the round after a spin; pay it when its last spin is over."""
+          state: SlotState, proof: dict[str, Any] | None, at: datetime) -> SlotView:
+    """Write the round after a spin (with its proof at a provably fair table); pay it when
+    its last spin is over."""
+    if proof is not None:
+        fairness.keep(session, table, row.id, proof)
     if state.is_terminal():
         _pay(session, table, row, record.players[0], state, at)
-    _write(row, record, state, at)
+    _write(row, record, state, at, [proof] if proof is not None else None)
     session.flush()
     return _answer(session, table, row)
 
@@ -338,7 +356,8 @@ def free_spin(session: Session, table_name: str, player: str, seen: int,
     if seen != len(state.spins):
         raise TableError(f"{table.name}: round {row.id} has shown {len(state.spins)} spins, "
                          f"not {seen}")
-    return _step(session, table, row, record, _draw(state, rng or SecureRng()), at)
+    return _step(session, table, row, record, *_fair_draw(session, table, player, state, rng),
+                 at)
 
 
 # -- recovery and recall ----------------------------------------------------------------
@@ -364,10 +383,14 @@ def complete_slot_round(session: Session, round_id: int, rng: Rng | None = None,
     table = _slot_table(session, session.get_one(GameTable, row.table_id).name, lock=False)
     record, state = _restore(row)
     left = state.free_left
+    proofs: list[dict[str, Any]] = []
     while not state.is_terminal():
-        state = _draw(state, rng or SecureRng())
+        state, proof = _fair_draw(session, table, record.players[0], state, rng)
+        if proof is not None:
+            fairness.keep(session, table, row.id, proof)
+            proofs.append(proof)
     _pay(session, table, row, record.players[0], state, at)
-    _write(row, record, state, at)
+    _write(row, record, state, at, proofs)
     append_audit(session, "recovery", "slot_round_completed",
                  {"table": table.name, "round": row.id, "player": record.players[0],
                   "free_spins_drawn": left, "paid": state.paid,

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import Field
 
-from pelisali.platform import bonus, queries
+from pelisali.platform import bonus, fairness, queries
 from pelisali.server.dependencies import AppState, Player
 from pelisali.server.retry import RetryingRoute
 
@@ -44,7 +44,9 @@ def recall(round_id: Annotated[int, Field(gt=0, le=2**62)], login: Player, state
     with state.db() as session:
         found = queries.recall_for(session, round_id, login.name)
         table, summary = queries.round_summary(session, round_id)
+        fair = found is not None and fairness.drawn_fair(session, round_id)
     if found is None:
         raise HTTPException(404, "no such round of yours")
     return {"round_id": round_id, "game": found.game, "table": table, "summary": summary,
-            "same": found.same, "recorded": found.recorded, "replayed": found.replayed}
+            "same": found.same, "recorded": found.recorded, "replayed": found.replayed,
+            "fair": fair}

@@ -5,6 +5,7 @@
 import {
   $, addStrings, api, el, euros, gameTitle, locale, resultLabel, showView, spotLabel, state, t,
 } from "./core.js";
+import { fairSection } from "./fair.js";
 
 addStrings({
   fi: {
@@ -199,4 +200,7 @@ export async function openRecall(round) {
         class: `message ${found.same ? "ok" : "error"}`,
         text: t(found.same ? "recall.same" : "recall.differs") })));
   showView("recall");
+  if (!found.fair) return;
+  const proof = await fairSection(found.round_id); // a provably fair round's proof
+  if (proof && state.route === mine) $("#recall-view").append(proof);
 }
