@@ -15,7 +15,11 @@ Run from the repository root::
 * Ultimate Texas Hold'em: :func:`pelisali.games.ultimate_texas.exact`, the simple
   strategy over all 2,781,381,002,400 deals (134,459 board suit patterns, each against
   every player and dealer hand), counted once (``--no-ultimate`` leaves it out: it takes
-  about two minutes); its board patterns and flop table are timed apart as ``tables``.
+  about two minutes); its board patterns and flop table are timed apart as ``tables``;
+* Texas Hold'em Bonus: :func:`pelisali.games.holdem_bonus.exact`, the basic strategy over
+  all 2,781,381,002,400 deals in their 20 orders of flop, turn and river (the same board
+  patterns and dealer counts), counted once (``--no-holdem-bonus`` leaves it out: it takes
+  about three minutes), and the Bonus bet's exact edge.
 
 Times are wall seconds, the best of ``--repeat`` runs in this process, each counting
 afresh (the first run of Three Card Poker also builds its hand tables: it is timed
@@ -33,7 +37,7 @@ from typing import Any
 
 from machine import cpu_line  # benchmarks/machine.py, beside this script
 
-from pelisali.games import chemin_de_fer, red_dog, three_card_poker, ultimate_texas
+from pelisali.games import chemin_de_fer, holdem_bonus, red_dog, three_card_poker, ultimate_texas
 
 # (what, published house edge in per cent): the Wizard of Odds' figures for these rules.
 PUBLISHED_THREE_CARD = {("1-4-5", "ante"): 3.37, ("1-4-5", "element of risk"): 2.01,
@@ -45,6 +49,9 @@ PUBLISHED_PUNTO_BANCO = {(6, "player"): 1.24, (6, "banker"): 1.06, (8, "player")
 # Trips 50-40-30-8-6-5-3; the ante's published 2.19 % is the optimal strategy's, which
 # costs less than the simple one counted here.
 PUBLISHED_ULTIMATE = {"trips": 1.90, "optimal ante": 2.19}
+# Las Vegas rules (the ante paid from a straight): the optimal strategy's house edge and
+# element of risk; the basic strategy counted here bets the turn and river less well.
+PUBLISHED_HOLDEM_BONUS = {"optimal ante": 2.037, "optimal element of risk": 0.5335}
 
 
 def timed(repeat: int, work: Any) -> tuple[float, Any]:
@@ -73,6 +80,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-ultimate", action="store_true")
+    parser.add_argument("--no-holdem-bonus", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
@@ -130,6 +138,19 @@ def main() -> None:
                   "figure": "trips", "pelisali": percent(uth.trips_edge),
                   "exact": str(uth.trips_edge), "published": PUBLISHED_ULTIMATE["trips"],
                   "seconds": seconds}]
+    if not args.no_holdem_bonus:
+        seconds, thb = timed(1, holdem_bonus.exact)
+        rows += [{"game": "Hold'em Bonus", "rules": "basic strategy, ante from a straight",
+                  "figure": "ante", "pelisali": percent(thb.ante_edge),
+                  "exact": str(thb.ante_edge),
+                  "published": PUBLISHED_HOLDEM_BONUS["optimal ante"], "seconds": seconds},
+                 {"game": "Hold'em Bonus", "rules": "the same", "figure": "element of risk",
+                  "pelisali": percent(thb.element_of_risk), "exact": str(thb.element_of_risk),
+                  "published": PUBLISHED_HOLDEM_BONUS["optimal element of risk"],
+                  "seconds": seconds},
+                 {"game": "Hold'em Bonus", "rules": "Bonus 1000-30-25-20-15-10-5-3",
+                  "figure": "bonus", "pelisali": percent(thb.bonus_edge),
+                  "exact": str(thb.bonus_edge), "published": None, "seconds": seconds}]
     out = {"machine": f"{cpu_line()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
            "three_card_first_seconds": first, "ultimate_tables_seconds": tables, "rows": rows}
     if args.json:

@@ -1,4 +1,5 @@
-"""``pelisali play three-card-poker`` and ``pelisali play red-dog`` as a user runs them: a
+"""``pelisali play three-card-poker``, ``red-dog``, ``ultimate-texas-holdem`` and
+``texas-holdem-bonus`` as a user runs them: a
 quick wallet whose ledger holds every round, the house's decision for a round left
 waiting, refusals that change nothing, and a registered player's round that waits on
 their account for their return."""
@@ -174,5 +175,26 @@ def test_ultimate_texas_hold_em_s_progressive_at_the_terminal(
     assert "usage: deal ANTE TRIPS progressive" in out and "(nothing" in out
     assert out.count("progressive: 1.00 €") == 2
     staked = sum(stake for _, stake, _ in end.bets)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 20_000 - staked + paid == final_balance(out)
+
+
+def test_texas_hold_em_bonus_at_the_terminal_street_by_street(
+        quick_end: list[QuickEnd]) -> None:
+    lines = ["deal 5 1", "check", "bet", "check", "bet", "deal 5", "fold", "deal 2",
+             "bet river", "bet", "check"]  # the last left on the turn: the house checks it
+    code, out = run("play", "texas-holdem-bonus", "--seed", "5", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 3
+    spots = [(spot, stake) for spot, stake, _ in end.bets]
+    assert sorted(spots) == sorted([("ante", 500), ("bonus", 100), ("flop", 1_000),
+                                    ("river", 500), ("ante", 500), ("ante", 200),
+                                    ("flop", 400)])
+    assert "'check' is not open before the flop" in out and "(nothing changed)" in out
+    assert "'bet river' is not open before the flop" in out
+    assert "the house decides check" in out and "Decide: check, bet river" in out
+    staked = sum(stake for _, stake in spots)
     paid = sum(p or 0 for _, _, p in end.bets)
     assert end.wallet == 20_000 - staked + paid == final_balance(out)

@@ -150,6 +150,39 @@ def test_retried_requests_are_answered_once_and_a_key_reused_is_refused(
     whole(casino)
 
 
+def test_a_key_is_bound_to_its_whole_request_across_deal_and_decisions(
+        casino: Engine) -> None:
+    """A deal's key (or the key its second bet is booked under, ``KEY:N``) sent with a
+    decision, a decision's key sent with another decision or with a deal: each refused
+    as a conflict and nothing taken, never answered as a retry that silently skips the
+    decision."""
+    with transaction(casino) as s:
+        dealt = deal(s, "tcp-ann", "ann", {"ante": 1_000, "pair-plus": 500}, key="k1",
+                     rng=SeededRng(1), at=AT)
+    with transaction(casino) as s:
+        booked = sorted(s.scalars(select(BetRow.key)))
+    assert booked == ["k1", "k1:2"]  # the pair-plus, bet 2 of the round
+    for used in booked:
+        with transaction(casino) as s, pytest.raises(KeyConflict, match="the deal of round"):
+            decide(s, "tcp-ann", "ann", "play", key=used, rng=SeededRng(3), at=AT)
+    with transaction(casino) as s:
+        assert playing(s, "tcp-ann") == dealt  # still waiting: nothing was taken
+    with transaction(casino) as s:
+        folded = decide(s, "tcp-ann", "ann", "fold", key="d1", at=AT)
+    with transaction(casino) as s, pytest.raises(KeyConflict, match="another decision"):
+        decide(s, "tcp-ann", "ann", "play", key="d1", at=AT)
+    with transaction(casino) as s:  # the same decision again: its first answer
+        assert decide(s, "tcp-ann", "ann", "fold", key="d1", at=AT) == folded
+    with transaction(casino) as s:
+        second = deal(s, "tcp-ann", "ann", {"ante": 1_000}, key="k2", rng=SeededRng(4), at=AT)
+        played = decide(s, "tcp-ann", "ann", "play", key="p2", rng=SeededRng(5), at=AT)
+    assert second.status == "playing" and played.status == "settled"
+    with transaction(casino) as s, pytest.raises(KeyConflict, match="another round"):
+        deal(s, "tcp-ann", "ann", {"ante": 1_000}, key="p2", rng=SeededRng(6), at=AT)
+    assert wallet(casino, "ann") == MONEY - 1_500 - 2_000 + (played.paid or 0)
+    whole(casino)
+
+
 @pytest.mark.parametrize(("bets", "words"), [
     ({"side": 100}, "side"), ({"ante": 50}, "0.50"), ({"ante": -100}, "-100"),
     ({}, "needs a bet"), ({"pair-plus": 100.5}, "100.5"), ({"ante": 0}, "0")])

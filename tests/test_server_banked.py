@@ -52,7 +52,8 @@ def recorded(client: TestClient, round_id: int) -> dict[str, Any]:
 
 def test_the_games_show_their_rules_limits_and_pay_tables(client: TestClient) -> None:
     listed = client.get("/api/banked").json()["games"]
-    assert [g["game"] for g in listed] == ["three-card-poker", "red-dog", "ultimate-texas-holdem"]
+    assert [g["game"] for g in listed] == ["three-card-poker", "red-dog", "ultimate-texas-holdem",
+                                           "texas-holdem-bonus"]
     tcp = client.get("/api/banked/three-card-poker").json()
     assert (tcp["min"], tcp["max"], tcp["spots"], tcp["playing"]) == (
         100, 50_000, ["ante", "pair-plus"], None)
@@ -227,3 +228,66 @@ def test_ultimate_texas_hold_em_s_progressive_over_the_api(client: TestClient,
         assert jackpots.reconcile(s, "ultimate-texas-holdem-progressive").balanced
     assert client.get("/api/banked/ultimate-texas-holdem").json()["progressive"]["pool"] \
         == 1_000_000  # the accrual joins the pool at the end of the day
+
+
+def test_texas_hold_em_bonus_plays_street_by_street_and_pays_as_the_engine(
+        client: TestClient, db: Engine) -> None:
+    rules = client.get("/api/banked/texas-holdem-bonus").json()
+    assert rules["spots"] == ["ante", "bonus"] and (rules["min"], rules["max"]) == (100, 20_000)
+    assert rules["pays"]["bonus"]["aces_against_aces"] == 1_000
+    assert rules["pays"]["ante_pays_from"] == "straight"
+    assert rules["pays"]["street_bets"] == {"flop": 2, "turn": 1, "river": 1}
+    dealt = client.post("/api/banked/texas-holdem-bonus/deal",
+                        json={"bets": {"ante": 500, "bonus": 100}, "key": "h1"}).json()
+    assert dealt["actions"] == ["fold", "bet flop"] and dealt["staked"] == 600
+    assert dealt["balance"] == 10_000 - 600 and dealt["board"] == [] == dealt["dealer"]
+    for body in ({"action": "bet"}, {"action": "check", "street": "turn"},
+                 {"action": "bet", "street": "preflop"}, {"action": "play", "multiple": 2,
+                                                           "street": "flop"}):
+        refused = client.post("/api/banked/texas-holdem-bonus/decide",
+                              json={**body, "key": "h2"})
+        assert refused.status_code == 422, body  # a bet names its street; nothing else does
+    early = client.post("/api/banked/texas-holdem-bonus/decide",
+                        json={"action": "bet", "street": "turn", "key": "h3"})
+    assert early.status_code == 400 and early.json()["code"] == "decision_not_open"
+    assert early.json()["params"] == {"action": "bet turn", "open": "fold, bet flop"}
+    flop = client.post("/api/banked/texas-holdem-bonus/decide",
+                       json={"action": "bet", "street": "flop", "key": "h4"}).json()
+    assert len(flop["board"]) == 3 and flop["actions"] == ["check", "bet turn"]
+    assert flop["staked"] == 1_600 and flop["balance"] == 10_000 - 1_600
+    again = client.post("/api/banked/texas-holdem-bonus/decide",
+                        json={"action": "bet", "street": "flop", "key": "h4"}).json()
+    assert again == flop  # a retry answered, the flop bet taken once
+    assert client.get("/api/banked/texas-holdem-bonus").json()["playing"] == flop
+    turn = client.post("/api/banked/texas-holdem-bonus/decide",
+                       json={"action": "check", "key": "h5"}).json()
+    assert len(turn["board"]) == 4 and turn["actions"] == ["check", "bet river"]
+    done = client.post("/api/banked/texas-holdem-bonus/decide",
+                       json={"action": "bet", "street": "river", "key": "h6"}).json()
+    assert done["status"] == "settled" and done["staked"] == 2_100
+    assert len(done["board"]) == 5 and len(done["dealer"]) == 2
+    engine = engine_round("texas-holdem-bonus", _history(db, done["round_id"]))
+    assert [(x["spot"], x["paid"]) for x in done["settlements"]] == [
+        (x.spot, x.paid) for x in engine.settlements]
+    paid = sum(s.paid for s in engine.settlements)
+    assert done["paid"] == paid and done["balance"] == 10_000 - 2_100 + paid
+    assert recorded(client, done["round_id"])["same"]
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+def test_texas_hold_em_bonus_refusals_are_coded_and_change_nothing(client: TestClient) -> None:
+    alone = client.post("/api/banked/texas-holdem-bonus/deal",
+                        json={"bets": {"bonus": 100}, "key": "b1"})
+    assert alone.status_code == 400 and alone.json()["code"] == "bonus_alone"
+    progressive = client.post("/api/banked/texas-holdem-bonus/deal",
+                              json={"bets": {"ante": 500, "progressive": 100}, "key": "b2"})
+    assert progressive.status_code == 400  # not on the wallet: it needs a jackpot
+    assert progressive.json()["code"] == "progressive_closed"
+    trips = client.post("/api/banked/texas-holdem-bonus/deal",
+                        json={"bets": {"ante": 500, "trips": 100}, "key": "b3"})
+    assert trips.status_code == 400 and trips.json()["code"] == "no_spot"
+    elsewhere = client.post("/api/banked/three-card-poker/decide",
+                            json={"action": "bet", "street": "flop", "key": "b4"})
+    assert elsewhere.status_code == 422
+    assert client.get("/api/me").json()["balance"] == 10_000

@@ -1,4 +1,5 @@
-"""Three Card Poker, Red Dog and Ultimate Texas Hold'em at the terminal, on the wallet of
+"""Three Card Poker, Red Dog, Ultimate Texas Hold'em and Texas Hold'em Bonus at the
+terminal, on the wallet of
 :mod:`pelisali.platform.banked_rounds`: a registered player's (``--account``) or a quick
 one made for the session.
 
@@ -8,9 +9,12 @@ or ``stand``. Ultimate Texas Hold'em: ``deal ANTE [TRIPS] [progressive]`` (the b
 to the ante, goes with it; the word ``progressive`` adds the progressive's fee, where the
 casino runs it, as quick mode does), then street by street ``check`` or ``play N`` (N
 times the ante: 3 or 4 before the flop, 2 on it, 1 after the river) or, after the river,
-``fold``. All: ``balance``, ``help``, ``quit``. A refusal is printed and changes nothing. Leaving a
-quick session with a round waiting, the house completes it as it does after 24 hours
-(Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em checks and folds); on an
+``fold``. Texas Hold'em Bonus: ``deal ANTE [BONUS]``, then ``fold`` or ``bet`` (the flop
+bet, 2 times the ante) before the flop, ``check`` or ``bet`` (1 time the ante) on the
+flop and on the turn. All: ``balance``, ``help``, ``quit``. A refusal is printed and
+changes nothing. Leaving a quick session with a round waiting, the house completes it as
+it does after 24 hours (Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em
+checks and folds, Texas Hold'em Bonus folds before the flop and checks after it); on an
 account the round waits for the player's return.
 """
 
@@ -34,14 +38,19 @@ from pelisali.platform.tables import TableError
 from pelisali.rng import Rng, SecureRng, SeededRng
 
 TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
-          "ultimate-texas-holdem": "Ultimate Texas Hold'em"}
+          "ultimate-texas-holdem": "Ultimate Texas Hold'em",
+          "texas-holdem-bonus": "Texas Hold'em Bonus"}
 COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, help, quit",
             "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit",
             "ultimate-texas-holdem": "deal ANTE [TRIPS] [progressive], check, play N, fold, "
-                                     "balance, help, quit"}
-PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> "}
+                                     "balance, help, quit",
+            "texas-holdem-bonus": "deal ANTE [BONUS], fold, bet, check, balance, help, quit"}
+PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> ",
+           "texas-holdem-bonus": "thb> "}
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
-         "ultimate-texas-holdem": ("ante", "trips")}
+         "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus")}
+HOLDEM = ("ultimate-texas-holdem", "texas-holdem-bonus")
+"""The games with a board, shown street by street."""
 
 
 def play_banked(game: str, seed: int | None, *, account: str | None = None,
@@ -109,7 +118,8 @@ class BankedTerminal:
         """Carry out one command; a refusal raises and changes nothing."""
         if command == "deal":
             self.deal(args)
-        elif command in ("play", "fold", "stand", "raise", "check"):
+        elif command in ("play", "fold", "stand", "raise", "check") or (
+                command == "bet" and self.game == "texas-holdem-bonus"):
             self.decide(command, args)
         elif command == "balance":
             with dry_run(self.db) as session:
@@ -154,6 +164,11 @@ class BankedTerminal:
                 raise TableError("usage: play N (N times the ante: "
                                  f"{', '.join(self.view.actions) if self.view else 'play 4'})")
             action = f"play {args[0]}"
+        elif command == "bet":  # the street's bet on offer (or the one named)
+            offered = [a for a in (self.view.actions if self.view else ()) if a.startswith("bet ")]
+            if len(args) > 1 or (args and args[0] not in ("flop", "turn", "river")):
+                raise TableError(f"usage: bet (now: {', '.join(offered) or 'no bet open'})")
+            action = f"bet {args[0]}" if args else (offered[0] if offered else "bet")
         elif args:
             raise TableError(f"usage: {command}")
         else:
@@ -179,13 +194,14 @@ class BankedTerminal:
 
     def _show(self, view: BankedView) -> None:
         shown = view.view
-        if self.game == "ultimate-texas-holdem":
+        if self.game in HOLDEM:
             hand = f" ({shown['hand'].replace('_', ' ')})" if shown.get("hand") else ""
             console.print(f"Your cards: {' '.join(shown['cards'])}; board: "
                           f"{' '.join(shown['board']) or '-'}{hand}")
             if shown["dealer"]:
-                console.print(f"Dealer: {' '.join(shown['dealer'])} "
-                              f"({shown['dealer_hand'].replace('_', ' ')})")
+                named = shown.get("dealer_hand")  # none after a fold before the flop
+                console.print(f"Dealer: {' '.join(shown['dealer'])}"
+                              + (f" ({named.replace('_', ' ')})" if named else ""))
         elif self.game == "three-card-poker":
             console.print(f"Your cards: {' '.join(shown['cards'])} ({shown['hand']})")
             if shown["dealer"]:

@@ -34,13 +34,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import permutations
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from pelisali.cards import DECK
+from pelisali.games.holdem_count import (
+    DEALER_HANDS,
+    board_classes,
+    flop_index,
+    pair_index,
+    showdown,
+)
+from pelisali.games.holdem_count import combinations_array as _combinations
 from pelisali.poker.evaluate import high_values
 from pelisali.poker.hands import CATEGORIES, CATEGORY_SHIFT
 from pelisali.rules.banked import UltimateRules, load_ultimate
@@ -229,53 +236,6 @@ class Exact:
 
 
 @cache
-def _combinations(n: int, k: int) -> npt.NDArray[np.int64]:
-    """Every k of range(n), ascending within and in colex order, as an array (shared:
-    not to be written to).
-
-    >>> _combinations(4, 2).tolist()
-    [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
-    """
-    if k == 0:
-        return np.zeros((1, 0), dtype=np.int64)
-    parts = []
-    for top in range(k - 1, n):
-        below = _combinations(top, k - 1)
-        parts.append(np.concatenate([below, np.full((len(below), 1), top)], axis=1))
-    return np.concatenate(parts)
-
-
-def _pair_index(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    return a + b * (b - 1) // 2  # colex rank of {a < b}
-
-
-def _flop_index(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64],
-                c: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    index: npt.NDArray[np.int64] = a + b * (b - 1) // 2 + c * (c - 1) * (c - 2) // 6
-    return index
-
-
-@cache
-def board_classes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """One board of each suit pattern (ascending card indices) and how many boards share
-    it: the 2,598,960 five-card boards under the 24 renamings of the suits.
-
-    >>> boards, weights = board_classes()
-    >>> len(boards), int(weights.sum())
-    (134459, 2598960)
-    """
-    boards = _combinations(52, 5)
-    least = np.full(len(boards), np.iinfo(np.int64).max)
-    for order in permutations(range(4)):
-        renamed = (boards >> 2) * 4 + np.array(order)[boards & 3]
-        least = np.minimum(least, np.left_shift(1, renamed).sum(axis=1))
-    masks, weights = np.unique(least, return_counts=True)
-    bits = np.unpackbits(masks.astype("<i8").view(np.uint8).reshape(-1, 8), axis=1,
-                         bitorder="little")
-    return np.nonzero(bits)[1].reshape(-1, 5).astype(np.int64), weights.astype(np.int64)
-
-
-@cache
 def flop_table() -> npt.NDArray[np.bool_]:
     """The flop rule for every pair (colex index, 1,326) and flop (22,100)."""
     pairs, flops = _combinations(52, 2), _combinations(52, 3)
@@ -292,40 +252,7 @@ def flop_table() -> npt.NDArray[np.bool_]:
     return table
 
 
-_Layout = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
-                npt.NDArray[np.int64]]
-
-
-@cache
-def _layout() -> _Layout:
-    """The player's two of the 47 cards off a board (1,081 pairs), each card's row of the
-    46 pairs holding it, and each pair's place in the rows of its first and second card."""
-    pairs = _combinations(47, 2)
-    rows = np.array([np.flatnonzero(np.equal(pairs, k).any(axis=1)) for k in range(47)])
-    at_first = np.array([np.flatnonzero(rows[a] == p)[0] for p, (a, _b) in enumerate(pairs)])
-    at_second = np.array([np.flatnonzero(rows[b] == p)[0] for p, (_a, b) in enumerate(pairs)])
-    return pairs, rows, at_first, at_second
-
 _FLOPS_OF_BOARD = _combinations(5, 3)  # the ten flops a board's five cards can make
-_DEALER_HANDS = 990  # C(45, 2)
-
-
-def _ranks(values: npt.NDArray[np.int64]
-           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """For each entry of each row of ``values`` (M, L): how many in its row are less,
-    and how many are less or equal (itself included)."""
-    order = np.argsort(values, axis=1, kind="stable")
-    ordered = np.take_along_axis(values, order, axis=1)
-    base = np.arange(len(values), dtype=np.int64)[:, None]
-    flat = (ordered + (base << 32)).ravel()  # rows apart, each sorted: one search for all
-    found = []
-    for side in ("left", "right"):
-        at = np.searchsorted(flat, flat, side=side).reshape(values.shape) \
-            - base * values.shape[1]
-        back = np.empty_like(at)
-        np.put_along_axis(back, order, at, axis=1)
-        found.append(back)
-    return found[0], found[1]
 
 
 def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules, threads: bool = True
@@ -334,39 +261,20 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules, threads: bool = 
     times the ante's return summed (``returns``), ten times the units wagered
     (``wagered``), the plays made and the player's final categories."""
     count = len(boards)
-    local_pairs, card_rows, at_first, at_second = _layout()
-    on_board = np.zeros((count, 52), dtype=bool)
-    np.put_along_axis(on_board, boards, True, axis=1)
-    rest = np.nonzero(~on_board)[1].reshape(count, 47)
-    hole = rest[:, local_pairs]  # (N, 1081, 2), ascending
-    sevens = np.concatenate([hole, np.broadcast_to(boards[:, None, :], (count, 1081, 5))],
-                            axis=2)
-    mine = high_values(sevens.reshape(-1, 7), threads).astype(np.int64).reshape(count, 1081)
+    found = showdown(boards, threads)
+    rest, hole, mine, less, ties = found.rest, found.hole, found.mine, found.less, found.ties
     sixes = np.concatenate([rest[:, :, None], np.broadcast_to(boards[:, None, :],
                                                               (count, 47, 5))], axis=2)
     six = np.sort(high_values(sixes.reshape(-1, 6), threads).astype(np.int64)
                   .reshape(count, 47), 1)
     alone = high_values(boards).astype(np.int64)
-
-    # Counting below a hand among the dealer's 990: all 1,081 hands off the board, less
-    # those sharing a card with the player's (each card's row of 46, the player's hand
-    # among them), the player's own counted back once (inclusion-exclusion).
-    less_all, upto_all = _ranks(mine)
-    rows = mine[:, card_rows].reshape(count * 47, 46)
-    less_rows, upto_rows = (r.reshape(count, 47, 46) for r in _ranks(rows))
-    first, second = local_pairs[:, 0], local_pairs[:, 1]
-    less = less_all - less_rows[:, first, at_first] - less_rows[:, second, at_second]
-    ties = (upto_all - upto_rows[:, first, at_first] - upto_rows[:, second, at_second]
-            + 1 - less)  # the player's own hand counted back once
-    unqualified_rows = (rows < PAIR).sum(axis=1).reshape(count, 47)
-    unqualified = ((mine < PAIR).sum(axis=1)[:, None] - unqualified_rows[:, first]
-                   - unqualified_rows[:, second] + (mine < PAIR))
+    unqualified = found.dealer_below(PAIR)
     shift = np.arange(count, dtype=np.int64)[:, None] << 32
     qualified_player = mine >= PAIR
     wins_unq = np.where(qualified_player, unqualified, less)
     wins_q = np.where(qualified_player, less - unqualified, 0)
-    losses_q = np.where(qualified_player, _DEALER_HANDS - less - ties,
-                        _DEALER_HANDS - unqualified)
+    losses_q = np.where(qualified_player, DEALER_HANDS - less - ties,
+                        DEALER_HANDS - unqualified)
     losses_unq = np.where(qualified_player, 0, unqualified - less - ties)
 
     names = np.where(mine == royal(), 9, mine >> CATEGORY_SHIFT)
@@ -376,15 +284,15 @@ def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules, threads: bool = 
         - 2 * losses_unq  # twice the return of ante and blind
     per_play = 2 * (wins_q + wins_unq - losses_q - losses_unq)  # twice a play unit's
 
-    pair_ids = _pair_index(hole[:, :, 0], hole[:, :, 1])
+    pair_ids = pair_index(hole[:, :, 0], hole[:, :, 1])
     four = preflop_raises(hole.reshape(-1, 2)).reshape(count, 1081)
     flop_cards = boards[:, _FLOPS_OF_BOARD]
-    flop_ids = _flop_index(flop_cards[:, :, 0], flop_cards[:, :, 1], flop_cards[:, :, 2])
+    flop_ids = flop_index(flop_cards[:, :, 0], flop_cards[:, :, 1], flop_cards[:, :, 2])
     twos = flop_table()[pair_ids[:, :, None], flop_ids[:, None, :]].sum(axis=2)
     outs = 47 - np.searchsorted((six + shift).ravel(), mine + shift, side="right") \
         + np.arange(count)[:, None] * 47
     ones = river_rule(mine, alone[:, None], outs)
-    river = np.where(ones, fixed + per_play, -4 * _DEALER_HANDS)
+    river = np.where(ones, fixed + per_play, -4 * DEALER_HANDS)
     returns = np.where(four, 10 * (fixed + 4 * per_play),
                        twos * (fixed + 2 * per_play) + (10 - twos) * river)
     checked = (10 - twos) * ~four
@@ -419,7 +327,7 @@ def exact(blind: str | None = None, trips: str | None = None,
         if progress:
             progress(len(w))
     hands = int(weights.sum()) * 1081  # each seven-card hand 21 times
-    deals = hands * _DEALER_HANDS
+    deals = hands * DEALER_HANDS
     ante_return = Fraction(returns, 20 * deals)
     wager = Fraction(wagered, 10 * hands)
     categories = {name: int(n) for name, n in zip(_PAY_NAMES, names, strict=True)}
@@ -451,9 +359,12 @@ def _cache_dir() -> Path:
 
 
 def _cache_key(rules: UltimateRules) -> str:
-    """What the figures depend on: this module's code and the blind table (Trips' edge
-    is worked out from the categories kept)."""
+    """What the figures depend on: this module's code, the shared count's and the blind
+    table (Trips' edge is worked out from the categories kept)."""
+    from pelisali.games import holdem_count
+
     digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(Path(holdem_count.__file__).read_bytes())
     digest.update(json.dumps([rules.blind_table, {k: str(v) for k, v in rules.blind.items()}],
                              sort_keys=True).encode())
     return digest.hexdigest()[:24]

@@ -1,6 +1,6 @@
 """Three Card Poker, Red Dog and Ultimate Texas Hold'em on the persistent wallet: a
 player's rounds at their own RNG table, each a round of the game's contract engine
-through the table layer.
+through the table layer; Texas Hold'em Bonus the same way.
 
 A round is dealt when the player places their bets (:func:`deal`: Three Card Poker's ante
 and Pair Plus, Red Dog's ante, Ultimate Texas Hold'em's ante with its blind and Trips):
@@ -8,8 +8,9 @@ each stake is a keyed transfer checked against the
 wallet, the player's status and loss limits (no credit, RAY 1.1), one bet row a bet, and
 the cards are drawn by the generator from a full deck or shoe (an RNG table shuffles
 every round). The round then waits for the player's decision (:func:`decide`: ``play`` or
-``fold``; ``raise N`` or ``stand``; ``check``, ``play N`` or ``fold``, street by street); a
-play or raise is debited as it is made. When the
+``fold``; ``raise N`` or ``stand``; ``check``, ``play N`` or ``fold``, street by street;
+Texas Hold'em Bonus' ``fold`` or ``bet flop``, then ``check`` or ``bet turn``, ``check``
+or ``bet river``); a play, raise or street bet is debited as it is made. When the
 round is over every bet is paid (keys ``settle:ROUND:BET``) and the record (version 2)
 keeps every move and card drawn, so the round is recalled by replay
 (:func:`recall_banked_round`).
@@ -26,7 +27,8 @@ default decision; the house takes the one that asks nothing more of the player:
 Three Card Poker folds (as live tables fold a hand whose player does not act, losing the
 ante, and Pair Plus as the rule data says), Red Dog stands (no raise), Ultimate Texas
 Hold'em checks and, after the river, folds (no play bet; Trips stands as the rule data
-says).
+says), Texas Hold'em Bonus folds before the flop (the ante lost, the Bonus as the rule
+data says) and checks after it (no turn or river bet).
 :func:`recover_banked_rounds` does it (``pelisali table recover`` and the server's
 scheduler, through :func:`pelisali.platform.tables.recover`).
 
@@ -66,7 +68,7 @@ from sqlalchemy.orm import Session
 from pelisali.engine import CHANCE, IllegalMove, Seats, State
 from pelisali.engine.ultimate import POOL_HANDS
 from pelisali.money import format_cents
-from pelisali.platform import accounts, jackpots, metrics, table_layer
+from pelisali.platform import accounts, fairness, jackpots, metrics, table_layer
 from pelisali.platform.banked_family import (
     BANKED_GAMES,
     FAMILY,
@@ -90,7 +92,8 @@ from pelisali.rng import Rng, SecureRng
 
 PLAYING, SETTLED = RoundStatus.PLAYING, RoundStatus.SETTLED
 DEFAULT_DECISION = {"three-card-poker": ("fold",), "red-dog": ("stand",),
-                    "ultimate-texas-holdem": ("check", "fold")}
+                    "ultimate-texas-holdem": ("check", "fold"),
+                    "texas-holdem-bonus": ("fold", "check")}
 """What the house decides for a player who does not (the round's 24 hours past): the
 first of these open at each decision, until the round is over."""
 
@@ -143,10 +146,12 @@ def _table(session: Session, name: str, lock: bool = True) -> GameTable:
     return table
 
 
-def _draw(state: State, rng: Rng) -> State:
-    """Draw chance's moves (the cards) until a player is to decide or the round is over."""
+def _draw(state: State, rng: Rng, order: str | None = None) -> State:
+    """Draw chance's moves (the cards) until a player is to decide or the round is over;
+    at a provably fair table, the next cards of the round's shuffled deck ``order``."""
     while state.to_move() == CHANCE:
-        state = state.apply(table_layer.draw_outcome(state, rng)).state
+        state = state.apply(fairness.deal_from(order, state) if order
+                            else table_layer.draw_outcome(state, rng)).state
     return state
 
 
@@ -164,13 +169,43 @@ def _decision_keys(row: RoundRow) -> list[str]:
     return [str(k) for k in found] if isinstance(found, list) else []
 
 
+def _decided(row: RoundRow) -> dict[str, str]:
+    """Each decision's key with the decision taken under it, so that a key sent again
+    with another decision is refused rather than answered (rounds recorded before this
+    was kept have none)."""
+    try:
+        found = json.loads(row.record).get("decisions", {})
+    except (ValueError, AttributeError):
+        return {}
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def _same_decision(row: RoundRow, key: str, action: str) -> None:
+    """Refuse ``key`` unless it was a decision of ``row`` and that decision was
+    ``action``: a key is bound to its whole request, so the deal's key (or one of its
+    bets' keys) sent with a decision, or a decision's key with another decision, is a
+    conflict, never a retry that silently takes nothing."""
+    if key not in _decision_keys(row):
+        raise KeyConflict(f"idempotency key {key!r} was used for the deal of round {row.id}",
+                          f"the deal of round {row.id}")
+    first = _decided(row).get(key)
+    if first is not None and first != action:
+        raise KeyConflict(f"idempotency key {key!r} was used for another decision", first)
+
+
 def _write(row: RoundRow, record: RoundRecord, state: State, at: datetime,
-           key: str | None = None, jackpot: dict[str, Any] | None = None) -> None:
+           key: str | None = None, jackpot: dict[str, Any] | None = None,
+           action: str | None = None) -> None:
     status = SETTLED if state.is_terminal() else PLAYING
     done = record.with_state(state, status=status, settlements=FAMILY.settlements(state, record))
+    if done.shuffle_order:  # a provably fair round: how far its own deck is dealt
+        done = done.model_copy(update={"shoe_positions": [0, len(done.dealt())]})
     keys = _decision_keys(row) + ([key] if key else [])
+    decisions = {**_decided(row), **({key: action} if key and action else {})}
     row.record = table_layer.write_record(done, {**FAMILY.derived(state, done),
+                                                 **fairness.part(fairness.proofs_of(row.record)),
                                                  "decision_keys": keys,
+                                                 "decisions": decisions,
                                                  **({"jackpot": jackpot} if jackpot else {})})
     row.status = status
     row.deadline = at + timedelta(hours=PENDING_HOURS)  # from the player's last move
@@ -239,7 +274,8 @@ def _book_stakes(session: Session, table: GameTable, row: RoundRow, player: str,
 
 
 def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord,
-          state: State, at: datetime, key: str | None = None) -> BankedView:
+          state: State, at: datetime, key: str | None = None,
+          action: str | None = None) -> BankedView:
     """Write the round after a move; pay every bet when the round is over."""
     won: dict[str, Any] = {}
     if state.is_terminal():
@@ -254,7 +290,7 @@ def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord
             if s.spot == PROGRESSIVE:  # a pool share is the jackpot entry's, not the bet's
                 won = _progressive_paid(session, table, row, record.players[0], s,
                                         f"{reason}: {s.result}")
-    _write(row, record, state, at, key, won)
+    _write(row, record, state, at, key, won, action)
     session.flush()
     return _answer(session, table, row)
 
@@ -372,9 +408,13 @@ def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int]
     session.add(row)
     session.flush()
     _book_stakes(session, table, row, player, start, state, key, at)
+    # a provably fair table shuffles the round's own deck with the player's seed pair
+    order, proofs = fairness.shuffled_deck(session, table, player, state, row.id)
+    row.record = json.dumps(fairness.part(proofs))  # kept by every write of the round
     record = RoundRecord(game=table.game, round_id=row.id, table=table.name, mode="rng",
-                         opened_at=at.isoformat(), status=PLAYING, players=[player])
-    return _step(session, table, row, record, _draw(state, rng or SecureRng()), at)
+                         opened_at=at.isoformat(), status=PLAYING, players=[player],
+                         shuffle_order=order)
+    return _step(session, table, row, record, _draw(state, rng or SecureRng(), order), at)
 
 
 def _again(session: Session, first: BetRow, table: GameTable, player: str,
@@ -384,7 +424,8 @@ def _again(session: Session, first: BetRow, table: GameTable, player: str,
     placed = {b.spot: b.stake for b in session.scalars(
         select(BetRow).where(BetRow.round_id == first.round_id,
                              BetRow.spot.in_(list(bets))))}
-    if row is None or row.table_id != table.id or first.player != player or placed != dict(bets):
+    if row is None or row.table_id != table.id or first.player != player \
+            or placed != dict(bets) or first.key in _decision_keys(row):  # a decision's key
         raise KeyConflict(f"idempotency key {first.key!r} was used for another round",
                           ", ".join(f"{spot} {format_cents(stake)}"
                                     for spot, stake in placed.items()))
@@ -406,12 +447,14 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
         if row is None or row.table_id != table.id or again.player != player:
             raise KeyConflict(f"idempotency key {key!r} was used for another decision",
                               again.spot)
+        _same_decision(row, key, action)
         return _answer(session, table, row)
     row = playing_row(session, table)
     retried = _retried_decision(session, table, row, key)
     if retried is not None:  # a decision without a stake (fold, stand, check) sent again
         if _restore(retried)[0].players[0] != player:
             raise KeyConflict(f"idempotency key {key!r} was used for another decision", "")
+        _same_decision(retried, key, action)
         return _answer(session, table, retried)
     if row is None:
         raise TableError(f"no round waits for a decision at {table.name}")
@@ -423,7 +466,8 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
     except IllegalMove as exc:
         raise TableError(str(exc)) from None
     _book_stakes(session, table, row, player, before, after, key, at)
-    return _step(session, table, row, record, _draw(after, rng or SecureRng()), at, key)
+    return _step(session, table, row, record,
+                 _draw(after, rng or SecureRng(), record.shuffle_order), at, key, action)
 
 
 def _retried_decision(session: Session, table: GameTable, row: RoundRow | None,
@@ -473,7 +517,8 @@ def complete_banked_round(session: Session, round_id: int, rng: Rng | None = Non
         offered = {a.text() for a in state.legal_actions()}
         decision = next(d for d in DEFAULT_DECISION[table.game] if d in offered)
         made.append(decision)
-        state = _draw(state.apply(decision, seat=0).state, rng or SecureRng())
+        state = _draw(state.apply(decision, seat=0).state, rng or SecureRng(),
+                      record.shuffle_order)
     decision = ", ".join(made)
     view = _step(session, table, row, record, state, at)
     append_audit(session, "system", "banked_round_completed",

@@ -1,9 +1,9 @@
-"""Three Card Poker, Red Dog and Ultimate Texas Hold'em over the API, each player at their
-own RNG table (:mod:`pelisali.platform.banked_rounds`): the game's rules and pay tables
-with the round waiting for the player's decision (after a reload too: GGPoker house
-rules 2.3), a deal (the bets, in cents, under a key), and the decisions. A retried deal
-or decision gets its first answer and is taken once; its key sent with another request
-is refused with 409."""
+"""Three Card Poker, Red Dog, Ultimate Texas Hold'em and Texas Hold'em Bonus over the API,
+each player at their own RNG table (:mod:`pelisali.platform.banked_rounds`): the game's
+rules and pay tables with the round waiting for the player's decision (after a reload
+too: GGPoker house rules 2.3), a deal (the bets, in cents, under a key), and the
+decisions. A retried deal or decision gets its first answer and is taken once; its key
+sent with another request is refused with 409."""
 
 from typing import Annotated, Any, Literal
 
@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, Strict
 from sqlalchemy.orm import Session
 
 from pelisali.engine import GAMES
+from pelisali.engine.holdem_bonus import MULTIPLES
 from pelisali.engine.ultimate import FIXED_HANDS
 from pelisali.platform import banked_rounds, jackpots
 from pelisali.platform.banked_family import BANKED_GAMES
@@ -25,26 +26,29 @@ from pelisali.server.schemas import Key
 router = APIRouter(tags=["banked games"], route_class=RetryingRoute)
 Cents = Annotated[int, Strict(), Field(ge=0, le=10**9)]
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
-         "ultimate-texas-holdem": ("ante", "trips")}
+         "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus")}
 
 
 class DealRequest(BaseModel):
     """The bets of a round in cents (``{"ante": 500, "pair-plus": 200}``; Ultimate Texas
-    Hold'em's blind goes with its ante, and its ``progressive`` is its fee), under a key."""
+    Hold'em's blind goes with its ante, and its ``progressive`` is its fee; Texas Hold'em
+    Bonus' ``bonus``), under a key."""
 
-    bets: Annotated[dict[Literal["ante", "pair-plus", "trips", "progressive"], Cents],
+    bets: Annotated[dict[Literal["ante", "pair-plus", "trips", "bonus", "progressive"], Cents],
                     Field(min_length=1, max_length=3)]
     key: Key
 
 
 class DecideRequest(BaseModel):
     """The decision: ``play`` or ``fold``; ``raise`` (with ``amount`` in cents) or
-    ``stand``; ``check``, ``play`` (with ``multiple``, times the ante) or ``fold``; a play
-    or raise under a key."""
+    ``stand``; ``check``, ``play`` (with ``multiple``, times the ante) or ``fold``;
+    Texas Hold'em Bonus' ``fold``, ``check`` or ``bet`` (with ``street``: ``flop``,
+    ``turn`` or ``river``); a play, raise or bet under a key."""
 
-    action: Literal["play", "fold", "raise", "stand", "check"]
+    action: Literal["play", "fold", "raise", "stand", "check", "bet"]
     amount: Cents | None = None
     multiple: Annotated[int, Strict(), Field(ge=1, le=4)] | None = None
+    street: Literal["flop", "turn", "river"] | None = None
     key: Key
 
 
@@ -77,6 +81,10 @@ def _rules(game: str) -> dict[str, Any]:
                                    for k, v in rules.blind.items()},
                          "trips": rules.trips, "preflop": list(rules.preflop),
                          "dealer_qualifies": "pair"}
+    elif game == "texas-holdem-bonus":
+        shown["pays"] = {"ante_pays_from": rules.ante_pays_from, "bonus": rules.bonus,
+                         "fold_loses_bonus": rules.fold_loses_bonus,
+                         "street_bets": dict(MULTIPLES)}
     else:
         shown["pays"] = {"spread": {str(k): v for k, v in rules.pays.items()},
                          "three_of_a_kind": rules.three_of_a_kind, "decks": rules.decks}
@@ -138,8 +146,13 @@ def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> di
     if multiple_needed != (body.multiple is not None):
         raise HTTPException(422, "Ultimate Texas Hold'em's play carries its multiple of the "
                                  "ante; nothing else does")
+    if (body.action == "bet") != (body.street is not None) or (
+            body.action == "bet" and game != "texas-holdem-bonus"):
+        raise HTTPException(422, "Texas Hold'em Bonus' bet names its street (flop, turn, "
+                                 "river); nothing else does")
     action = (f"raise {body.amount}" if body.action == "raise"
-              else f"play {body.multiple}" if multiple_needed else body.action)
+              else f"play {body.multiple}" if multiple_needed
+              else f"bet {body.street}" if body.action == "bet" else body.action)
     with bound_to_first(body.key), state.db() as session:
         done = banked_rounds.decide(session, name, login.name, action,
                                     key=f"web:{login.name}:{body.key}", rng=state.rng)

@@ -6,7 +6,9 @@
 // on it and play 1x or fold after the river, the board turned between them) and every
 // bet's settlement. A round waiting for its decision comes back on a reload (GGPoker
 // house rules 2.3). Every request carries a new idempotency key; a refusal is shown in
-// the player's language and changes nothing.
+// the player's language and changes nothing. Texas Hold'em Bonus goes as Ultimate Texas
+// Hold'em does: the ante and the Bonus, then fold or the flop bet (2x), check or the turn
+// bet (1x), check or the river bet (1x), the board turned between them.
 
 import {
   $, addStrings, api, ApiError, cardEl, el, euros, parseEuros, setBalance, setMessage,
@@ -117,9 +119,58 @@ addStrings({
 
 const banked = { list: null, game: null, rules: null, round: null, busy: false, progressive: false };
 const UTH = "ultimate-texas-holdem";
-// Ultimate Texas Hold'em's decision points as the server names them, by string key.
-const STREETS = { "before the flop": "preflop", "on the flop": "flop", "after the river": "river" };
-const ART = { "red-dog": "♦", [UTH]: "♠" };
+const THB = "texas-holdem-bonus";
+const HOLDEM = [UTH, THB]; // the games with a board, turned street by street
+// The hold'em games' decision points as the server names them, by string key.
+const STREETS = { "before the flop": "preflop", "on the flop": "flop", "on the turn": "turn",
+  "after the river": "river" };
+const ART = { "red-dog": "♦", [UTH]: "♠", [THB]: "♥" };
+
+// Texas Hold'em Bonus: its bets, buttons, notes and the Bonus table's hands.
+addStrings({
+  fi: {
+    "bet.bonus": "Bonus", "bet.flop": "Flop-panos", "bet.turn": "Turn-panos", "bet.river": "River-panos",
+    "banked.bonus": "Bonus (€)", "banked.spot.bonus": "Bonus", "banked.spot.flop": "Flop",
+    "banked.spot.turn": "Turn", "banked.spot.river": "River", "banked.street.turn": "Turnilla",
+    "banked.bet_street": "{street}-panos · {amount}", "banked.below": "pienempi kuin {hand}",
+    "banked.thb_ante": "Voittava käsi voittaa anten 1:1, kun se on {hand} tai parempi; muuten ante on tasapeli.",
+    "banked.thb_bets": "Ennen floppia luovuta tai panosta flop (2× ante); flopilla ja turnilla sökö tai panosta 1× ante. Voittava käsi voittaa flop-, turn- ja river-panoksen 1:1, tasapeli palauttaa ne.",
+    "banked.thb_bonus": "Bonus maksetaan kahdesta kortistasi, myös jos luovutat.",
+    "banked.thb_bonus_fold": "Luovutus häviää myös Bonus-panoksen.",
+    "hand.aces_against_aces": "Ässäpari jakajan ässäparia vastaan", "hand.aces": "Ässäpari",
+    "hand.ace_king_suited": "Ässä ja kuningas samaa maata", "hand.ace_queen_or_jack_suited": "Ässä ja rouva tai jätkä samaa maata",
+    "hand.ace_king": "Ässä ja kuningas", "hand.kings_queens_or_jacks": "Kuningas-, rouva- tai jätkäpari",
+    "hand.ace_queen_or_jack": "Ässä ja rouva tai jätkä", "hand.twos_to_tens": "Pari kakkosista kymppeihin",
+  },
+  sv: {
+    "bet.bonus": "Bonus", "bet.flop": "Flop-insats", "bet.turn": "Turn-insats", "bet.river": "River-insats",
+    "banked.bonus": "Bonus (€)", "banked.spot.bonus": "Bonus", "banked.spot.flop": "Flop",
+    "banked.spot.turn": "Turn", "banked.spot.river": "River", "banked.street.turn": "På turn",
+    "banked.bet_street": "{street}-insats · {amount}", "banked.below": "lägre än {hand}",
+    "banked.thb_ante": "En vinnande hand vinner ante 1:1 med {hand} eller bättre; annars är ante oavgjort.",
+    "banked.thb_bets": "Före floppen lägg ner eller satsa flop (2× ante); på floppen och turn checka eller satsa 1× ante. En vinnande hand vinner flop-, turn- och river-insatsen 1:1, oavgjort ger dem tillbaka.",
+    "banked.thb_bonus": "Bonus betalas på dina två kort, även om du lägger ner.",
+    "banked.thb_bonus_fold": "Den som lägger ner förlorar också bonusinsatsen.",
+    "hand.aces_against_aces": "Par i ess mot givens par i ess", "hand.aces": "Par i ess",
+    "hand.ace_king_suited": "Ess och kung i samma färg", "hand.ace_queen_or_jack_suited": "Ess och dam eller knekt i samma färg",
+    "hand.ace_king": "Ess och kung", "hand.kings_queens_or_jacks": "Par i kungar, damer eller knektar",
+    "hand.ace_queen_or_jack": "Ess och dam eller knekt", "hand.twos_to_tens": "Par i tvåor till tior",
+  },
+  en: {
+    "bet.bonus": "Bonus", "bet.flop": "Flop bet", "bet.turn": "Turn bet", "bet.river": "River bet",
+    "banked.bonus": "Bonus (€)", "banked.spot.bonus": "Bonus", "banked.spot.flop": "Flop",
+    "banked.spot.turn": "Turn", "banked.spot.river": "River", "banked.street.turn": "On the turn",
+    "banked.bet_street": "{street} bet · {amount}", "banked.below": "below {hand}",
+    "banked.thb_ante": "A winning hand wins the ante 1:1 with {hand} or better; below it the ante pushes.",
+    "banked.thb_bets": "Before the flop fold or bet the flop (2× the ante); on the flop and the turn check or bet 1× the ante. A winning hand wins the flop, turn and river bets 1:1; a tie pushes them.",
+    "banked.thb_bonus": "The Bonus pays on your two cards, even if you fold.",
+    "banked.thb_bonus_fold": "A fold loses the Bonus bet too.",
+    "hand.aces_against_aces": "Aces against the dealer's aces", "hand.aces": "Pair of aces",
+    "hand.ace_king_suited": "Ace-king suited", "hand.ace_queen_or_jack_suited": "Ace-queen or ace-jack suited",
+    "hand.ace_king": "Ace-king", "hand.kings_queens_or_jacks": "Kings, queens or jacks",
+    "hand.ace_queen_or_jack": "Ace-queen or ace-jack", "hand.twos_to_tens": "A pair of twos to tens",
+  },
+});
 
 /** A hand's category as the engine names it ("three_of_a_kind", or Three Card Poker's
  * "three of a kind") in the player's language: "Kolmoset", "Triss", "Three of a kind". */
@@ -193,7 +244,7 @@ function renderTable() {
     return;
   }
   const parts = [];
-  if (banked.game === UTH) {
+  if (HOLDEM.includes(banked.game)) {
     parts.push(...uthHands(round));
   } else if (banked.game === "three-card-poker") {
     const dealer = round.dealer?.length ? round.dealer : [null, null, null];
@@ -215,8 +266,7 @@ function renderTable() {
     parts.push(el("ul", { class: "banked-settlements" }, (round.settlements ?? []).map((s) =>
       el("li", { "data-bet": s.spot, "data-paid": s.paid, text:
         `${t(`banked.spot.${s.spot}`)}: ${euros(s.stake)} → ${euros(s.paid)} `
-        + `(${t(`banked.res.${s.result.split(",")[0]}`)}${s.result.includes(",")
-          ? s.result.slice(s.result.indexOf(",")) : ""})` }))));
+        + `(${t(`banked.res.${s.result.split(",")[0]}`)}${detail(s.result)})` }))));
     if (round.jackpot) {
       parts.push(el("p", { class: "banked-jackpot", "data-paid": round.jackpot.paid, text: t("banked.jackpot_won", {
         percent: round.jackpot.percent, amount: euros(round.jackpot.paid) }) }));
@@ -224,7 +274,7 @@ function renderTable() {
     parts.push(el("p", { class: "banked-summary", role: "status", text: t("banked.result", {
       round: round.round_id, staked: euros(round.staked), paid: euros(round.paid ?? 0) }) }));
   } else {
-    if (banked.game === UTH) {
+    if (HOLDEM.includes(banked.game)) {
       parts.push(el("ul", { class: "banked-bets small", style: "margin: 0; padding-left: 1.2rem" },
         (round.bets ?? []).map((b) => el("li", { "data-bet": b.spot,
           text: `${t(`banked.spot.${b.spot}`)}: ${euros(b.stake)}` }))));
@@ -234,7 +284,19 @@ function renderTable() {
   table.replaceChildren(...parts);
 }
 
-/** Ultimate Texas Hold'em's table: the dealer's two cards (face down until the round is
+/** A settlement's detail after its word: as the engine says it, or for Texas Hold'em
+ * Bonus with its hand in the page's language ("aces 30:1", "below a straight"). */
+function detail(result) {
+  const tail = result.includes(",") ? result.slice(result.indexOf(",") + 2) : "";
+  if (!tail) return "";
+  if (banked.game !== THB) return `, ${tail}`;
+  const below = tail.match(/^below an? (.+)$/);
+  if (below) return `, ${t("banked.below", { hand: handName(below[1]) })}`;
+  const odds = tail.match(/^(.+) (\d+:1)$/);
+  return odds ? `, ${handName(odds[1])} ${odds[2]}` : `, ${tail}`;
+}
+
+/** The hold'em games' table: the dealer's two cards (face down until the round is
  * settled), the board's five places and the player's two cards with their hand. */
 function uthHands(round) {
   const dealer = round.dealer?.length ? round.dealer : [null, null];
@@ -281,6 +343,13 @@ function renderControls() {
     const ante = (round.bets ?? []).find((b) => b.spot === "ante")?.stake ?? 0;
     for (const action of round.actions.filter((a) => !a.startsWith("raise "))) {
       const [word, times] = action.split(" "); // Ultimate Texas Hold'em's "play 3"
+      if (word === "bet") { // Texas Hold'em Bonus' "bet flop": its street's multiple of the ante
+        const amount = (banked.rules.pays.street_bets?.[times] ?? 0) * ante;
+        buttons.push(el("button", { type: "button", class: "primary", "data-action": "bet", "data-street": times,
+          text: t("banked.bet_street", { street: t(`banked.spot.${times}`), amount: euros(amount) }),
+          onclick: () => send("decide", { action: "bet", street: times }) }));
+        continue;
+      }
       const multiple = times ? Number(times) : null;
       buttons.push(el("button", { type: "button", class: word === "play" ? "primary" : "",
         "data-action": word, ...(multiple ? { "data-multiple": String(multiple) } : {}),
@@ -315,6 +384,7 @@ function progressiveToggle() {
 function renderPays() {
   const pays = banked.rules.pays;
   if (banked.game === UTH) return renderUthPays(pays);
+  if (banked.game === THB) return renderThbPays(pays);
   const rows = banked.game === "three-card-poker"
     ? [...Object.entries(pays.ante_bonus).map(([hand, n]) => [`${t("banked.ante_bonus")}: ${handName(hand)}`, `${n}:1`]),
       ...Object.entries(pays.pair_plus).map(([hand, n]) => [`${t("banked.spot.pair-plus")}: ${handName(hand)}`, `${n}:1`])]
@@ -342,6 +412,19 @@ function renderUthPays(pays) {
       el("li", { text: t("banked.uth_plays", { preflop }) }),
       el("li", { text: t("banked.uth_qualifies") }),
       el("li", { text: t("banked.uth_blind") })));
+}
+
+/** Texas Hold'em Bonus' Bonus table (the player's two cards) with how the ante and the
+ * street bets go. */
+function renderThbPays(pays) {
+  $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }),
+    el("table", { class: "data" }, el("tbody", {}, Object.entries(pays.bonus).map(([hand, n]) =>
+      el("tr", { "data-table": "bonus", "data-hand": hand },
+        el("td", { text: `${t("banked.spot.bonus")}: ${handName(hand)}` }), el("td", { text: `${n}:1` }))))),
+    el("ul", { class: "notes small" },
+      el("li", { text: t("banked.thb_ante", { hand: handName(pays.ante_pays_from) }) }),
+      el("li", { text: t("banked.thb_bets") }),
+      el("li", { text: t(pays.fold_loses_bonus ? "banked.thb_bonus_fold" : "banked.thb_bonus") })));
 }
 
 /** The progressive's table (a share of the pool, or a fixed sum in euros) and its note. */

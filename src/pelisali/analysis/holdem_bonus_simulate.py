@@ -1,0 +1,71 @@
+"""Texas Hold'em Bonus simulated through its engine by the basic strategy, beside the exact
+house edges of :func:`pelisali.games.holdem_bonus.exact`.
+
+Every round is one box betting an ante and the Bonus of :data:`STAKE` cents, dealt card by
+card from the engine's own chance nodes with a seeded generator and played by
+:func:`basic_policy`, the one definition of :data:`~pelisali.games.holdem_bonus.BASIC_STRATEGY`
+the exact count values. The main row is the return per ante of the ante, flop, turn and
+river bets together (the bets after the deal counted against the ante, as the house edge
+per ante is); the Bonus row its own return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from pelisali.analysis.banked_simulate import STAKE, _play
+from pelisali.analysis.simulate import SimResult, SimRow
+from pelisali.engine.contract import CHANCE, Action, State
+from pelisali.engine.holdem_bonus import Check, Fold, HoldemBonusEngine, HoldemBonusState, StreetBet
+from pelisali.engine.wager import EndBetting, PlaceBet
+from pelisali.games import holdem_bonus
+
+
+def basic_policy(state: State) -> Action:
+    """The basic strategy at a box's decision; before the deal, an ante and a Bonus bet of
+    :data:`STAKE`, then done.
+
+    >>> from pelisali.engine import Seats
+    >>> state = HoldemBonusEngine().new_state(Seats(1))
+    >>> for move in ["bet ante 100", "done", "2s", "7d", "Ac", "Kd"]:
+    ...     state = state.apply(move).state
+    >>> basic_policy(state).text()
+    'fold'
+    """
+    if not isinstance(state, HoldemBonusState):
+        raise TypeError("the basic strategy is Texas Hold'em Bonus's")
+    seat = state.to_move()
+    if seat is None or seat == CHANCE:
+        raise ValueError("no box is to decide")
+    if not all(state.done):
+        placed = {b.spot for b in state.bets if b.seat == seat}
+        for spot in ("ante", "bonus"):
+            if spot not in placed:
+                return PlaceBet(spot, STAKE)
+        return EndBetting()
+    hole, street = state.boxes[seat], state.street()
+    if street == 0:
+        return StreetBet("flop") if holdem_bonus.plays(hole) else Fold()
+    if street == 1:
+        return StreetBet("turn") if holdem_bonus.bets_turn(hole, state.board) else Check()
+    return StreetBet("river") if holdem_bonus.bets_river(hole, state.board) else Check()
+
+
+def simulate_holdem_bonus(rounds: int, seed: int,
+                          settings: Mapping[str, str | bool] | None = None,
+                          progress: Callable[[int], None] | None = None,
+                          found: holdem_bonus.Exact | None = None) -> SimResult:
+    """``rounds`` hands of one box through the engine by :func:`basic_policy`, beside the
+    exact returns (``found``, else :func:`~pelisali.games.holdem_bonus.cached_exact`)."""
+    engine = HoldemBonusEngine.from_settings(settings)
+    rules = engine.rules
+    if found is None:
+        found = holdem_bonus.cached_exact(rules.ante_rule, rules.bonus_table)[0]
+    sums = _play(engine, basic_policy, rounds, seed, progress, ("bonus",))
+    rows = [SimRow.from_sums("ante, flop, turn and river", "the basic strategy",
+                             1 - found.ante_edge, sums[0], sums[1], rounds, STAKE),
+            SimRow.from_sums("Bonus", rules.bonus_table, 1 - holdem_bonus.bonus_edge(rules),
+                             sums[2], sums[3], rounds, STAKE)]
+    chosen: dict[str, str | bool] = {"ante": rules.ante_rule, "bonus": rules.bonus_table}
+    return SimResult("texas-holdem-bonus", "", chosen, rounds, seed, rows)
+
