@@ -33,6 +33,7 @@ from pelisali.platform import (
     rounds,
     tables,
 )
+from pelisali.platform.chemin_tables import act, create_chemin_table, put_up, sit
 from pelisali.platform.db import make_engine, transaction, upgrade
 from pelisali.platform.ledger import LedgerError, now_utc
 from pelisali.platform.models import AmlCase, WebSession
@@ -208,6 +209,7 @@ def _api_refusals(tmp_path: Path) -> list[Refusal]:
     refused(register("bob", "short"), 400, "password_short", {"least": "8"})
     sign_up(client, "ann", STAFF_PASSWORD, 10_000)
     refused(register("ann"), 400, "name_taken", {"name": "ann"})
+    refused(client.get("/api/chemin/nowhere"), 404, "chemin_no_table", {"table": "nowhere"})
     wrong = {"name": "ann", "password": "not-it-at-all"}
     refused(post("/api/login", json=wrong), 401, "login", {})
     for _ in range(5):  # ann mistypes on: the guard makes her wait
@@ -587,6 +589,19 @@ def _platform_refusals() -> list[Refusal]:
             lambda s: aml.close_case(s, case(s, "rapid_cash", "closed"), "floor", "seen"))
     refused("aml_not_joint_play", {"case": "1", "rule": "little_play"},
             lambda s: aml.void_case(s, case(s, "little_play"), "floor", "seen"))
+    with transaction(engine) as s:
+        create_chemin_table(s, "cf")
+        for name in ("ann", "bob"):
+            sit(s, "cf", name, key=f"cf-{name}")
+    refused("chemin_no_coup", {}, act, "cf", "bob", "banco", "cf-k1")
+    refused("chemin_banker", {"who": "ann"}, put_up, "cf", "bob", 1_000, "cf-k2")
+    refused("chemin_bank", {"minimum": "1.00", "maximum": "1000.00"}, put_up, "cf", "ann",
+            50, "cf-k3")
+    with transaction(engine) as s:
+        put_up(s, "cf", "ann", 5_000, key="cf-k4", rng=SeededRng(1))
+    refused("chemin_stake", {"minimum": "1.00", "maximum": "50.00"}, act, "cf", "bob",
+            "bet 6000", "cf-k5")
+    refused("chemin_turn", {"who": "bob"}, act, "cf", "ann", "pass", "cf-k6")
     found += [(str(passwords.weakness(password, name)), code, params)
               for password, name, code, params in (
                   ("x" * 201, "", "password_long", {"most": "200"}),
@@ -617,6 +632,7 @@ LITERAL: list[Refusal] = [
     ("too many new accounts: try again later", "too_many_accounts", {}),
     ("at most 4 table connections at once: close one", "too_many_sockets", {"most": "4"}),
     ("messages: hello {since}, bet", "malformed", {}),
+    ("messages: hello", "malformed", {}),  # the chemin de fer socket's
     ("the stub and the thrown cards hold 3, not 5", "draw_too_many", {"most": "3"}),
     ("the table failed: RuntimeError('boom')", "unavailable", {}),
     ("the table cannot be reached now: the message bus is down: OSError()", "unavailable", {}),
@@ -673,6 +689,23 @@ LITERAL: list[Refusal] = [
     ("Trips and the progressive are bet with an ante (and its blind), not alone",
      "side_bet_alone", {}),
     ("the progressive is bet once a round", "progressive_once", {}),
+    # Texas Hold'em Bonus' (tests/test_server_banked.py meets each for real)
+    ("the Bonus and the progressive are bet with an ante, not alone", "bonus_alone", {}),
+    ("'bet turn' is not open before the flop; open: fold, bet flop", "decision_not_open",
+     {"action": "bet turn", "open": "fold, bet flop"}),
+    # provably fair draws (tests/test_provably_fair*.py meet each for real)
+    ("a client seed is 1 to 64 letters, digits, - or _", "fair_client_seed", {}),
+    ("provably fair draws are offered at the wheels, dice, slots, punto banco, blackjack "
+     "and the banked card games, not poker", "fair_not_offered", {"game": "poker"}),
+    ("rng-roulette-D-ann: provably fair draws are not offered under the zero rule where "
+     "the players choose", "fair_not_offered", {}),
+    ("the seed pair has drawn no round yet: nothing to reveal", "fair_nothing_to_reveal",
+     {}),
+    ("round 12 was not drawn provably fair", "fair_not_fair", {"round": "12"}),
+    ("rng-red-dog-ann: finish the round in play before the seed is revealed",
+     "fair_round_in_play", {}),
+    ("round 12 is in play: it is verified once it is over", "fair_round_in_play",
+     {"round": "12"}),
 ]
 
 

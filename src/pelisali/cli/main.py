@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 LAZY: dict[str, tuple[str, str]] = {  # the commands first, then the groups, as listed
     "history": ("pelisali.cli.platform", "history_command"),
     "recall": ("pelisali.cli.platform", "recall_command"),
+    "verify-round": ("pelisali.cli.fair", "verify_round_command"),
     "serve": ("pelisali.cli.serve", "serve"),
     "blackjack": ("pelisali.cli.card_commands", "blackjack_app"),
     "poker": ("pelisali.cli.poker", "poker_app"),
@@ -39,6 +40,8 @@ LAZY: dict[str, tuple[str, str]] = {  # the commands first, then the groups, as 
     "jackpot": ("pelisali.cli.platform", "jackpot_app"),
     "aml": ("pelisali.cli.platform", "aml_app"),
     "bonus": ("pelisali.cli.platform", "bonus_app"),
+    "fair": ("pelisali.cli.fair", "fair_app"),
+    "rng": ("pelisali.cli.rng", "rng_app"),
     "login": ("pelisali.cli.serve", "login_app"),
 }
 
@@ -73,7 +76,8 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
 
 GameArg = Annotated[str, typer.Argument(
     help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
-         "three-card-poker, red-dog, ultimate-texas-holdem, chemin-de-fer (odds) "
+         "three-card-poker, red-dog, ultimate-texas-holdem, texas-holdem-bonus, "
+         "chemin-de-fer (odds) "
          "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
@@ -151,6 +155,13 @@ def odds(
         from pelisali.cli.card_commands import ultimate_odds_command
 
         ultimate_odds_command(sets, as_json)
+        return
+    if game.lower() == "texas-holdem-bonus":
+        if decks is not None or remaining is not None or variant is not None:
+            fail("--decks, --remaining and --variant are not Texas Hold'em Bonus's")
+        from pelisali.cli.holdem_bonus_commands import holdem_bonus_odds_command
+
+        holdem_bonus_odds_command(sets, as_json)
         return
     if game.lower() == "three-card-poker":
         if decks is not None or remaining is not None or variant is not None:
@@ -246,14 +257,16 @@ def simulate(
         if seats is not None or variant is not None:
             fail(f"{game.lower()} is simulated with one seat; --seats and --variant do not "
                  "apply")
-        from pelisali.analysis import banked_simulate
+        from pelisali.analysis import banked_simulate, holdem_bonus_simulate
         from pelisali.engine import IllegalMove
 
         title = BANKED_SIMULATIONS[game.lower()]
         run = {"three-card-poker": banked_simulate.simulate_three_card,
                "red-dog": banked_simulate.simulate_red_dog,
                "ultimate-texas-holdem": banked_simulate.simulate_ultimate,
-               "chemin-de-fer": banked_simulate.simulate_chemin}[game.lower()]
+               "chemin-de-fer": banked_simulate.simulate_chemin,
+               "texas-holdem-bonus": holdem_bonus_simulate.simulate_holdem_bonus,
+               }[game.lower()]
         with progress_bar(as_json) as progress:
             task = progress.add_task(f"simulating {title}", total=rounds)
             try:
@@ -262,6 +275,7 @@ def simulate(
             except IllegalMove as exc:
                 fail(str(exc))
         played = {"ultimate-texas-holdem": "the simple strategy",
+                  "texas-holdem-bonus": "the basic strategy",
                   "chemin-de-fer": "the rule data's choices"}.get(game.lower(), "optimal play")
         _print_simulation(found, f"{title}: {rounds:,} rounds, seed {seed}, {played}, "
                                  "through the engine", as_json)
@@ -294,7 +308,8 @@ def simulate(
 
 BANKED_SIMULATIONS = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
                       "ultimate-texas-holdem": "Ultimate Texas Hold'em",
-                      "chemin-de-fer": "Baccara (chemin de fer)"}
+                      "chemin-de-fer": "Baccara (chemin de fer)",
+                      "texas-holdem-bonus": "Texas Hold'em Bonus"}
 LEGACY_SIMULATIONS = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo")
 
 
@@ -379,6 +394,17 @@ def play(
         return
     if name is not None:
         fail("a second name is for 'play slot NAME'")
+    if game.lower() == "chemin-de-fer":  # player against player, the bank passing on
+        from pelisali.cli.chemin_play import play_chemin
+
+        decks = parse_sets(sets).get("decks")
+        if variant or set(parse_sets(sets)) - {"decks"} or (
+                decks is not None and not str(decks).isdigit()):
+            fail("chemin-de-fer plays its rule file's standard rules; the one setting is "
+                 "--set decks=6 or 8")
+        play_chemin(seed, account=account, table=table, start_balance=balance,
+                    decks=int(str(decks)) if decks is not None else None)
+        return
     if game.lower() in BANKED_SIMULATIONS:  # the banked card games
         from pelisali.cli.banked_play import play_banked
 

@@ -16,6 +16,8 @@ from pelisali.games import GAMES
 from pelisali.platform.banked_family import BANKED_GAMES
 from pelisali.platform.banked_family import FAMILY as BANKED
 from pelisali.platform.card_family import FAMILY as CARDS
+from pelisali.platform.chemin_family import FAMILY as CHEMIN
+from pelisali.platform.chemin_family import GAME as CHEMIN_GAME
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.poker_family import FAMILY as POKER
 from pelisali.platform.slot_family import FAMILY as SLOTS
@@ -23,12 +25,12 @@ from pelisali.platform.slot_family import SLOT_GAMES
 from pelisali.platform.table_layer import Family
 from pelisali.platform.wager_family import FAMILY as WAGER
 
-__all__ = ["BANKED", "CARDS", "FAMILIES", "POKER", "SLOTS", "WAGER", "family_of"]
+__all__ = ["BANKED", "CARDS", "CHEMIN", "FAMILIES", "POKER", "SLOTS", "WAGER", "family_of"]
 
 FAMILIES: dict[str, Family] = {
     **{game: WAGER for game in GAMES}, "punto-banco": CARDS, "blackjack": CARDS,
     "poker": POKER, **{game: SLOTS for game in SLOT_GAMES},
-    **{game: BANKED for game in BANKED_GAMES},
+    **{game: BANKED for game in BANKED_GAMES}, CHEMIN_GAME: CHEMIN,
 }
 
 

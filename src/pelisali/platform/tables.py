@@ -31,10 +31,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pelisali.games.round import Receipt, Settlement
-from pelisali.platform import banked_rounds, card_rounds, poker_tables, rounds, slot_rounds
+from pelisali.platform import (
+    banked_rounds,
+    card_rounds,
+    chemin_tables,
+    poker_tables,
+    rounds,
+    slot_rounds,
+)
 from pelisali.platform.card_rounds import BlackjackView, CoupResult
 from pelisali.platform.db import find_or_create
-from pelisali.platform.families import BANKED, CARDS, FAMILIES, POKER, SLOTS, family_of
+from pelisali.platform.families import BANKED, CARDS, CHEMIN, FAMILIES, POKER, SLOTS, family_of
 from pelisali.platform.kinds import RoundStatus
 from pelisali.platform.ledger import LedgerError
 from pelisali.platform.models import BetRow, GameTable, RoundRow
@@ -87,6 +94,14 @@ def create(session: Session, name: str, game: str, variant: str | None = None, *
             raise rounds.TableError(f"{game} is an RNG table: its rules and limits are its "
                                     "rule file's")
         return banked_rounds.create_banked_table(session, name, game, actor=actor)
+    if family is CHEMIN:
+        if variant or set(settings or {}) - {"decks"} or limit_min is not None \
+                or limit_max is not None or mode != "rng":
+            raise rounds.TableError(f"{game}: its limits are its rule file's; the one "
+                                    "setting is decks (6 or 8)")
+        decks = str((settings or {}).get("decks", ""))
+        return chemin_tables.create_chemin_table(
+            session, name, int(decks) if decks.isdigit() else None, actor=actor)
     if family is CARDS:
         if variant:
             raise rounds.TableError(f"{game} has no versions")
@@ -161,6 +176,9 @@ def _banked(session: Session, table_name: str, instead: str) -> GameTable:
     if family_of(table.game) is BANKED:
         raise rounds.TableError(f"{table_name} deals {table.game}: its bets are placed as "
                                 "its round is dealt")
+    if family_of(table.game) is CHEMIN:
+        raise rounds.TableError(f"{table_name} plays chemin de fer: the bank is put up and "
+                                "the punters go banco or bet against it in turn")
     return table
 
 
@@ -402,7 +420,7 @@ def void(session: Session, table_name: str, reason: str, actor: str) -> int:
         raise rounds.TableError(f"{table_name}: a slot round in play is completed, not "
                                 "voided (GGPoker RNG slots 2.3): its free spins are its "
                                 "player's")
-    if family is BANKED:
+    if family in (BANKED, CHEMIN):
         raise rounds.TableError(f"{table_name}: a {table.game} round is finished by its "
                                 "player's decision or, after 24 hours, by the house's "
                                 "(GGPoker house rules 2.3)")
@@ -425,6 +443,7 @@ def recover(session: Session, rng: Rng | None = None, everything: bool = False,
     # slots 2.3): ``everything`` does not end it early.
     done += slot_rounds.recover_slot_rounds(session, rng, at)
     done += banked_rounds.recover_banked_rounds(session, rng, at)  # its 24 hours, too
+    done += chemin_tables.recover_chemin_coups(session, rng, at)  # and a coup's
     return sorted(done)
 
 
@@ -468,6 +487,7 @@ def recall(session: Session, round_id: int) -> RoundRecall:
     found = (card_rounds.recall_card_round(session, round_id) if family is CARDS
              else slot_rounds.recall_slot_round(session, round_id) if family is SLOTS
              else banked_rounds.recall_banked_round(session, round_id) if family is BANKED
+             else chemin_tables.recall_coup(session, round_id) if family is CHEMIN
              else rounds.recall(session, round_id))
     return RoundRecall(round_id, table.game, found.same, found.recorded, found.replayed,
                        found.problem)

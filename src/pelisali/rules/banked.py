@@ -248,6 +248,11 @@ class _ChemBanker(Strict):
     options: list[_ChemOption]
 
 
+class _ChemClock(Strict):
+    decision_seconds: Annotated[int, Field(ge=5, le=120)]
+    section: Section
+
+
 class _ChemFile(Strict):
     game: Literal["chemin-de-fer"]
     standard: Annotated[str, Field(min_length=10)]
@@ -259,6 +264,7 @@ class _ChemFile(Strict):
     commission: _Cited
     bank: _Cited
     limits: _Limits
+    clock: _ChemClock
     player: _ChemPlayer
     banker: _ChemBanker
 
@@ -268,7 +274,8 @@ class CheminRules:
     """Chemin de fer's règle: the shoe, the commission on the bank's wins, the player's
     drawing rule and choice on five, the banker's tableau (``tableau[total]``: the player's
     third cards the banker draws to, for totals 3 to 6) and the banker's choices
-    (``options[(total, third)]``), with the sources."""
+    (``options[(total, third)]``), the seconds each decision of a seat has
+    (``decision_seconds``), with the sources."""
 
     name: Names
     standard: str
@@ -282,6 +289,7 @@ class CheminRules:
     options: dict[tuple[int, int], str]
     sections: dict[str, str]
     limits: tuple[int, int] = (100, 100_000)
+    decision_seconds: int = 15
 
     def player_draws(self, points: int, choice: str | None = None) -> bool:
         """Whether the player draws on ``points`` (``choice`` on the option total)."""
@@ -330,9 +338,10 @@ def load_chemin_de_fer(decks: int | None = None, path: Path | None = None) -> Ch
         {"game": data.section, "shoe": data.shoe.section, "commission": data.commission.section,
          "bank": data.bank.section, "player": data.player.section,
          "banker": data.banker.section, "limits": data.limits.section,
+         "clock": data.clock.section,
          **{f"option {t} v {x}": o.section for o in data.banker.options
             for t, x in [(o.total, o.third)]}},
-        (data.limits.min, data.limits.max),
+        (data.limits.min, data.limits.max), data.clock.decision_seconds,
     )
 
 

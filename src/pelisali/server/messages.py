@@ -58,6 +58,14 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "payout_failed": (r"^\S+ could not pay out: ",),
     # -- the wager games and the card games -------------------------------------------------
     "under_minimum": (rf"(?P<stake>{_EUROS}) is under the table minimum (?P<minimum>{_EUROS})",),
+    # -- chemin de fer: the bank and the punts, in turn -------------------------------------
+    "chemin_bank": (rf"^a bank is (?P<minimum>{_EUROS}) to (?P<maximum>{_EUROS})$",),
+    "chemin_stake": (rf"^a stake against the bank is (?P<minimum>{_EUROS}) to the "
+                     rf"(?P<maximum>{_EUROS}) left uncovered$",),
+    "chemin_turn": (r"^it is (?P<who>\S+)'s turn, not \S+'s$",),
+    "chemin_banker": (r"^the bank is (?P<who>\S+)'s to put up or pass, not \S+'s$",),
+    "chemin_no_coup": (r"^no coup is in play at \S+$",),
+    "chemin_no_table": (r"^no chemin de fer table '(?P<table>[^']*)'$",),
     "at_maximum": (rf"^(?P<spot>.+) already holds the table maximum (?P<maximum>{_EUROS})$",),
     "no_spot": (r"has no betting spot '(?P<spot>[^']*)'",
                 r"^(?P<spot>.+) is not a spot of ",
@@ -97,6 +105,8 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "progressive_once": (r"^the progressive is bet once a round$",),
     "progressive_closed": (r"^the casino runs no progressive at its \S+ tables$",),
     "side_bet_alone": (r"^Trips and the progressive are bet with an ante",),
+    "bonus_alone": (r"^the Bonus and the progressive are bet with an ante",),
+    "decision_not_open": (r"^'(?P<action>[^']+)' is not open [^;]+; open: (?P<open>.+)$",),
     "raise_to_ante": (rf"^a raise is 0\.01 to the ante \((?P<ante>{_EUROS})\), "
                       rf"not (?P<stake>{_EUROS})$",),
     # -- the slots: the bet from the rule lists, free spins one at a time ------------------
@@ -187,7 +197,7 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
                     r"^the table is moving to another server process",
                     r"^poker table \S+ is not open yet$", r"^the table is not open$"),
     "malformed": (r"^\d+ validation errors? for (?:LiveSlip|PokerMessage|TournamentMessage)\b",
-                  r"^messages: hello \{since\}, bet$"),
+                  r"^messages: hello(?: \{since\}, bet)?$"),
     "too_many_sockets": (r"^at most (?P<most>\d+) table connections at once: close one$",),
     # -- registration and login -------------------------------------------------------------
     "name_taken": (r"a (?:player|login) called '(?P<name>[^']*)' exists",),
@@ -206,6 +216,18 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "too_many_logins": (r"too many failed logins: try again in (?P<seconds>\d+) s",),
     "too_many_accounts": (r"too many new accounts",),
     "too_fast": (r"too many (?:slips|bets|messages)", r"^more than \d+ messages a second$"),
+    # -- provably fair draws (platform/fairness.py) ----------------------------------------
+    "fair_client_seed": (r"^a client seed is 1 to 64 letters, digits, - or _$",),
+    "fair_not_offered": (r"^provably fair draws are offered at the wheels, dice, slots, "
+                         r"punto banco, blackjack and the banked card games, not "
+                         r"(?P<game>\S+)$",
+                         r"^\S+: provably fair draws are not offered under the zero rule "
+                         r"where the players choose$"),
+    "fair_nothing_to_reveal": (r"^the seed pair has drawn no round yet: nothing to reveal$",),
+    "fair_not_fair": (r"^round (?P<round>\d+) was not drawn provably fair$",),
+    "fair_round_in_play": (r"^\S+: finish the round in play before the seed is revealed$",
+                           r"^round (?P<round>\d+) is in play: it is verified once it is "
+                           r"over$"),
     # -- staff: the anti-money-laundering cases -------------------------------------------
     "aml_no_case": (r"^no case (?P<case>\d+)$",),
     "aml_case_done": (r"^case (?P<case>\d+) is (?:closed|voided) already$",),

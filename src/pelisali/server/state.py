@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from prometheus_client import CollectorRegistry
@@ -36,7 +37,16 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from pelisali.platform import aml, bonus, card_rounds, leases, queries, rounds, slot_rounds
+from pelisali.platform import (
+    aml,
+    bonus,
+    card_rounds,
+    chemin_tables,
+    leases,
+    queries,
+    rounds,
+    slot_rounds,
+)
 from pelisali.platform.db import transaction
 from pelisali.platform.families import POKER, WAGER, family_of
 from pelisali.platform.leases import Lease
@@ -257,6 +267,7 @@ class ServerState:
                         self._serving[name] = await self.bus.serve(name, room.handle)
             for job, every in ((self.sweep_deadlines, DEADLINE_SWEEP_SECONDS),
                                (self.sweep_decisions, DECISION_SWEEP_SECONDS),
+                               (self.sweep_chemin, DECISION_SWEEP_SECONDS),
                                (self.sweep_slots, DEADLINE_SWEEP_SECONDS),
                                (self.sweep_bonuses, DEADLINE_SWEEP_SECONDS),
                                (self.scan_aml, AML_SCAN_SECONDS)):
@@ -351,6 +362,21 @@ class ServerState:
                 made = card_rounds.time_out_round(session, round_id)
             if made:
                 done.append((round_id, made))
+        return done
+
+    def sweep_chemin(self) -> list[tuple[str, list[str]]]:
+        """Act as the house at the chemin de fer tables whose decision time ran out on
+        the server's clock and that no page's socket kept (the tab closed): each table
+        in a transaction of its own, locked first; the tables with what was done."""
+        at = datetime.fromtimestamp(self.clock.now(), UTC)
+        with self.db() as session:
+            late = chemin_tables.overdue_tables(session, at)
+        done = []
+        for name in late:
+            with self.db() as session:
+                made = chemin_tables.time_out(session, name, at, self.rng)
+            if made:
+                done.append((name, made))
         return done
 
     def _orphans(self) -> list[str]:

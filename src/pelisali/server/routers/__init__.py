@@ -7,7 +7,9 @@ from pelisali.server.routers import (
     auth,
     banked,
     cards,
+    chemin,
     chips,
+    fair,
     history,
     leaderboard_tournaments,
     live,
@@ -22,6 +24,7 @@ from pelisali.server.routers import (
 ROUTERS: tuple[APIRouter, ...] = (auth.router, wallet.router, lobby.router, play.router,
                                   cards.router, slots.router, history.router, live.router,
                                   poker.router, staff.router, chips.router,
-                                  leaderboard_tournaments.router, banked.router)
+                                  leaderboard_tournaments.router, banked.router, fair.router,
+                                  chemin.router)
 
 __all__ = ["ROUTERS"]

@@ -17,9 +17,11 @@ import {
   lobbyNotice, openLimits, scheduleRealityCheck, wireRealityCheck,
 } from "./protection.js";
 import { openHistory, openRecall, wireHistory } from "./history.js";
+import { openFair } from "./fair_settings.js";
 import { closeTournaments, openTournaments } from "./tournaments.js";
 import { openSlot, rerenderSlot, slotCards, slotList, wireSlot } from "./slots.js";
 import { bankedCards, bankedList, openBanked, rerenderBanked } from "./banked.js";
+import { cheminCards, cheminList, closeChemin, openChemin, rerenderChemin } from "./chemin.js";
 
 const COUNTRIES = ["FI", "AX", "SE", "NO", "DK", "IS", "EE", "LV", "LT", "DE", "PL", "NL", "BE",
   "FR", "ES", "PT", "IT", "AT", "CH", "IE", "GB", "US", "CA", "AU"];
@@ -152,16 +154,19 @@ async function route() {
   if (page !== "live") closeLive();
   if (page !== "poker") closePoker();
   if (page !== "tournaments") closeTournaments();
+  if (page !== "chemin") closeChemin();
   try {
     if (page === "table" && hasGame(game)) await openTable(game, variant);
     else if (page === "live" && game) await openLive(game);
     else if (page === "poker" && game) await openPoker(game);
     else if (page === "slot" && game) await openSlot(game);
     else if (page === "banked" && game) await openBanked(game);
+    else if (page === "chemin" && game) await openChemin(game);
     else if (page === "wallet") await openWallet();
     else if (page === "history") await openHistory();
     else if (page === "recall" && /^\d{1,18}$/.test(game ?? "")) await openRecall(game);
     else if (page === "limits") await openLimits();
+    else if (page === "fair") await openFair();
     else if (page === "tournaments") await openTournaments(game, variant);
     else if (page === "rules") await openRules(game || "roulette", variant || state.variant);
     else await openLobby();
@@ -181,6 +186,7 @@ function rerender() {
   else if (page === "poker") rerenderPoker();
   else if (page === "slot") rerenderSlot();
   else if (page === "banked") rerenderBanked();
+  else if (page === "chemin") rerenderChemin();
   else route();
 }
 
@@ -190,7 +196,8 @@ function rerender() {
 async function openLobby() {
   const mine = state.route;
   state.lobby = await api("/api/lobby");
-  [state.slots, state.banked] = await Promise.all([slotList(), bankedList()]);
+  [state.slots, state.banked, state.chemin] = await Promise.all([slotList(), bankedList(),
+    cheminList()]);
   if (state.route !== mine) return;  // the player went on meanwhile: not back to the lobby
   renderLobby();
   showView("lobby");
@@ -227,7 +234,8 @@ function renderLobby() {
         text: t("lobby.play"),
       }) : null,
       playable ? null : el("div", { class: "badge", text: t("lobby.soon") }));
-  }), ...slotCards(state.slots ?? []), ...bankedCards(state.banked ?? []));
+  }), ...slotCards(state.slots ?? []), ...bankedCards(state.banked ?? []),
+  ...cheminCards(state.chemin ?? []));
   const tables = $("#lobby-tables");
   if (!lobby.tables.length) {
     tables.replaceChildren(el("p", { class: "small", text: t("lobby.empty") }));
@@ -236,6 +244,7 @@ function renderLobby() {
   tables.replaceChildren(...lobby.tables.map((table) => {
     const isPoker = table.game === "poker";
     const href = isPoker ? `#/poker/${encodeURIComponent(table.name)}`
+      : table.game === "chemin-de-fer" ? `#/chemin/${encodeURIComponent(table.name)}`
       : table.mode === "live" && hasGame(table.game) ? `#/live/${encodeURIComponent(table.name)}` : null;
     const mode = isPoker ? t("lobby.poker") : table.mode === "live" ? t("lobby.live")
       : I18N[state.lang][`mode.${table.mode}`] ? t(`mode.${table.mode}`) : table.mode;

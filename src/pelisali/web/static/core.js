@@ -405,8 +405,8 @@ export function localTime(iso) {
 }
 
 export const VIEWS = [
-  "auth", "lobby", "table", "poker", "slot", "banked", "wallet", "history", "recall", "rules",
-  "limits", "tournaments"];
+  "auth", "lobby", "table", "poker", "slot", "banked", "chemin", "wallet", "history", "recall",
+  "rules", "limits", "tournaments", "fair"];
 
 export function showView(name) {
   for (const view of VIEWS) $(`#${view}-view`).hidden = view !== name;
