@@ -51,7 +51,7 @@ def test_texas_holdem_bonus_is_played_on_a_phone(tmp_path: Path) -> None:
                ).to_contain_text("Pari kakkosista kymppeihin")
         expect(pays).to_contain_text("kun se on Suora tai parempi")
         expect(page.locator("#banked-trips")).to_have_count(0)
-        expect(page.locator("#banked-progressive")).to_have_count(0)  # not on the wallet
+        expect(page.locator("#banked-progressive")).to_have_count(0)  # none runs yet
         assert check_page(page, "texas hold'em bonus", PHONE[0]) == []
 
         page.locator("#banked-ante").fill("")  # the Bonus alone: refused in Finnish
@@ -161,4 +161,73 @@ def test_texas_holdem_bonus_is_played_on_a_phone(tmp_path: Path) -> None:
         names = page.locator("#history-rows tr .spot-name")
         expect(names).to_have_count(4)
         assert sorted(names.all_inner_texts()) == ["Ante", "Bonus", "Flop bet", "Turn bet"]
+        assert ann.errors == []
+
+
+def test_the_progressive_is_a_toggle_and_a_royal_flush_on_the_flop_wins_the_pool(
+        tmp_path: Path) -> None:
+    """The casino runs Texas Hold'em Bonus' progressive: its toggle shows the fee and the
+    pool, its table the shares and sums with the note that a fold loses it; pressed, the
+    deal takes its fee too. A royal flush on the player's two cards and the flop: the
+    page says the pool was paid, the balance is the server's and the toggle shows the
+    pool seeded again. Four bet requests: a deal and three decisions."""
+    from playwright.sync_api import expect
+
+    from pelisali.platform.banked_rounds import open_progressive
+    from pelisali.platform.db import make_engine, transaction
+
+    seed = 1_000_000
+    # ann As Ks; the dealer 2d 3c; the flop Qs Js Ts; the turn and river 4h 9c
+    cards = Cards(["As", "Ks", "2d", "3c", "Qs", "Js", "Ts", "4h", "9c"])
+    with serving(tmp_path, rng=cards) as served, chromium() as browser:
+        db = make_engine(f"sqlite:///{tmp_path}/casino.db")
+        with transaction(db) as session:
+            open_progressive(session, "texas-holdem-bonus")
+        db.dispose()
+        ann = Player(browser, served.url, "ann", deposit=DEPOSIT, viewport=PHONE)
+        page = ann.page
+        page.locator('.banked-card[data-game="texas-holdem-bonus"] a.game-open').click()
+        toggle = page.locator("#banked-progressive")
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        expect(toggle).to_contain_text(euros(100))
+        expect(toggle).to_have_attribute("data-pool", str(seed))
+        pays = page.locator("#banked-pays")
+        expect(pays.locator('tr[data-table="progressive"]')).to_have_count(7)
+        expect(pays.locator('tr[data-table="progressive"][data-hand="royal_flush"]')
+               ).to_contain_text("100 %")
+        expect(pays.locator('tr[data-table="progressive"][data-hand="flush"]')
+               ).to_contain_text(euros(4_000))
+        expect(pays.locator(".banked-progressive-note")).to_have_text(
+            "Jackpot maksaa kahdesta kortistasi ja flopista; jos luovutat, menetät sen.")
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        assert check_page(page, "texas hold'em bonus with the progressive", PHONE[0]) == []
+
+        page.locator("#banked-ante").fill("5")
+        page.locator("#banked-deal").click()
+        view = page.locator("#banked-view")
+        expect(view).to_have_attribute("data-street", "preflop")
+        expect(page.locator('.banked-bets li[data-bet="progressive"]')).to_contain_text(
+            euros(100))
+        expect(page.locator("#balance")).to_have_text(euros(DEPOSIT - ANTE - 100))
+        page.locator('.banked-decide button[data-street="flop"]').click()
+        expect(view).to_have_attribute("data-street", "flop")
+        page.locator('.banked-decide button[data-action="check"]').click()
+        expect(view).to_have_attribute("data-street", "turn")
+        page.locator('.banked-decide button[data-action="check"]').click()
+        expect(view).to_have_attribute("data-status", "settled")
+        won = page.locator(".banked-jackpot")
+        expect(won).to_have_attribute("data-paid", str(seed))
+        expect(won).to_contain_text("100 %")
+        expect(page.locator('.banked-settlements li[data-bet="progressive"]')
+               ).to_have_attribute("data-paid", "0")  # the pool paid it, not the house
+        # the ante (a royal flush wins it 1:1) and the flop bet, 1:1, with the pool
+        paid = 2 * ANTE + 4 * ANTE + seed
+        balance = DEPOSIT - 3 * ANTE - 100 + paid
+        assert page_fetch(page, "/api/me")["body"]["balance"] == balance
+        expect(page.locator("#balance")).to_have_text(euros(balance))
+        expect(page.locator(".banked-summary")).to_contain_text(euros(paid))
+        expect(toggle).to_have_attribute("data-pool", str(seed))  # seeded again
+        expect(toggle).to_have_attribute("aria-pressed", "true")  # as the player left it
+        assert check_page(page, "texas hold'em bonus, the progressive won", PHONE[0]) == []
         assert ann.errors == []

@@ -179,6 +179,23 @@ def test_ultimate_texas_hold_em_s_progressive_at_the_terminal(
     assert end.wallet == 20_000 - staked + paid == final_balance(out)
 
 
+def test_texas_hold_em_bonus_s_progressive_at_the_terminal(
+        quick_end: list[QuickEnd]) -> None:
+    lines = ["deal 5 1 progressive", "bet", "check", "check", "deal 5 progressive", "fold"]
+    code, out = run("play", "texas-holdem-bonus", "--seed", "5", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 2
+    progressive = [(stake, paid) for spot, stake, paid in end.bets if spot == "progressive"]
+    assert [stake for stake, _ in progressive] == [100, 100]
+    assert progressive[1][1] in (0, None)  # the fold before the flop loses it
+    assert out.count("progressive: 1.00 €") == 2
+    staked = sum(stake for _, stake, _ in end.bets)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 20_000 - staked + paid == final_balance(out)
+
+
 def test_texas_hold_em_bonus_at_the_terminal_street_by_street(
         quick_end: list[QuickEnd]) -> None:
     lines = ["deal 5 1", "check", "bet", "check", "bet", "deal 5", "fold", "deal 2",

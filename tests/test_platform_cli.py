@@ -85,3 +85,7 @@ def test_the_operator_starts_ultimate_texas_hold_em_s_progressive_and_reconciles
     assert code == 2 and "red-dog has no progressive" in out
     code, out = run("jackpot", "report", "ultimate-texas-holdem-progressive")
     assert code == 0 and "pool 10000.00, accrual 0.00" in out and "reconciled" in out
+    code, out = run("jackpot", "progressive", "texas-holdem-bonus")  # a pool of its own
+    assert code == 0, out
+    assert ("jackpot texas-holdem-bonus-progressive at every texas-holdem-bonus table: fee "
+            "1.00 €, 50 % of it to the pool, seeded with 10000.00 €") in out

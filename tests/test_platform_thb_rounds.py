@@ -4,7 +4,8 @@ made, each street waiting for its decision, every bet paid exactly what the engi
 settles (hands stacked, payouts worked out by hand), no credit, retries answered once,
 refusals that change nothing, a round left waiting folded before the flop and checked
 after it by the house after 24 hours (GGPoker house rules 2.3), recall by replay, and the
-ledger whole throughout. The progressive is not on the wallet: it needs a jackpot."""
+ledger whole throughout. Where the casino runs no progressive, a deal with it is refused
+(its jackpot: tests/test_platform_thb_progressive.py)."""
 
 from __future__ import annotations
 

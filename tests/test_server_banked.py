@@ -276,13 +276,43 @@ def test_texas_hold_em_bonus_plays_street_by_street_and_pays_as_the_engine(
         assert check(s).ok and reconcile_bets(s).ok
 
 
+def test_texas_hold_em_bonus_s_progressive_over_the_api(client: TestClient,
+                                                       db: Engine) -> None:
+    assert client.get("/api/banked/texas-holdem-bonus").json()["progressive"] is None
+    with transaction(db) as s:
+        open_progressive(s, "texas-holdem-bonus")
+    shown = client.get("/api/banked/texas-holdem-bonus").json()["progressive"]
+    assert (shown["name"], shown["fee"], shown["pool"]) == (
+        "texas-holdem-bonus-progressive", 100, 1_000_000)
+    assert shown["pays"]["straight_flush"] == "10 %" and shown["pays"]["flush"] == 4_000
+    assert client.get("/api/banked/ultimate-texas-holdem").json()["progressive"] is None
+    wrong = client.post("/api/banked/texas-holdem-bonus/deal",
+                        json={"bets": {"ante": 500, "progressive": 200}, "key": "q1"})
+    assert wrong.status_code == 400 and wrong.json()["code"] == "progressive_fee"
+    alone = client.post("/api/banked/texas-holdem-bonus/deal",
+                        json={"bets": {"progressive": 100}, "key": "q2"})
+    assert alone.status_code == 400 and alone.json()["code"] == "bonus_alone"
+    dealt = client.post("/api/banked/texas-holdem-bonus/deal", json={
+        "bets": {"ante": 500, "bonus": 100, "progressive": 100}, "key": "q3"}).json()
+    assert dealt["staked"] == 700 and dealt["balance"] == 10_000 - 700
+    done = client.post("/api/banked/texas-holdem-bonus/decide",
+                       json={"action": "fold", "key": "q4"}).json()
+    assert done["status"] == "settled"
+    progressive = next(x for x in done["settlements"] if x["spot"] == "progressive")
+    assert (progressive["stake"], progressive["paid"], progressive["result"]) == (100, 0, "fold")
+    assert done["balance"] == 10_000 - 700 + done["paid"]
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+        assert jackpots.reconcile(s, "texas-holdem-bonus-progressive").balanced
+
+
 def test_texas_hold_em_bonus_refusals_are_coded_and_change_nothing(client: TestClient) -> None:
     alone = client.post("/api/banked/texas-holdem-bonus/deal",
                         json={"bets": {"bonus": 100}, "key": "b1"})
     assert alone.status_code == 400 and alone.json()["code"] == "bonus_alone"
     progressive = client.post("/api/banked/texas-holdem-bonus/deal",
                               json={"bets": {"ante": 500, "progressive": 100}, "key": "b2"})
-    assert progressive.status_code == 400  # not on the wallet: it needs a jackpot
+    assert progressive.status_code == 400  # the casino runs no progressive here yet
     assert progressive.json()["code"] == "progressive_closed"
     trips = client.post("/api/banked/texas-holdem-bonus/deal",
                         json={"bets": {"ante": 500, "trips": 100}, "key": "b3"})

@@ -9,13 +9,14 @@ or ``stand``. Ultimate Texas Hold'em: ``deal ANTE [TRIPS] [progressive]`` (the b
 to the ante, goes with it; the word ``progressive`` adds the progressive's fee, where the
 casino runs it, as quick mode does), then street by street ``check`` or ``play N`` (N
 times the ante: 3 or 4 before the flop, 2 on it, 1 after the river) or, after the river,
-``fold``. Texas Hold'em Bonus: ``deal ANTE [BONUS]``, then ``fold`` or ``bet`` (the flop
-bet, 2 times the ante) before the flop, ``check`` or ``bet`` (1 time the ante) on the
-flop and on the turn. All: ``balance``, ``help``, ``quit``. A refusal is printed and
-changes nothing. Leaving a quick session with a round waiting, the house completes it as
-it does after 24 hours (Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em
-checks and folds, Texas Hold'em Bonus folds before the flop and checks after it); on an
-account the round waits for the player's return.
+``fold``. Texas Hold'em Bonus: ``deal ANTE [BONUS] [progressive]`` (its progressive
+likewise), then ``fold`` or ``bet`` (the flop bet, 2 times the ante) before the flop,
+``check`` or ``bet`` (1 time the ante) on the flop and on the turn. All: ``balance``,
+``help``, ``quit``. A refusal is printed and changes nothing. Leaving a quick session
+with a round waiting, the house completes it as it does after 24 hours (Three Card Poker
+folds, Red Dog stands, Ultimate Texas Hold'em checks and folds, Texas Hold'em Bonus folds
+before the flop and checks after it); on an account the round waits for the player's
+return.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, hel
             "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit",
             "ultimate-texas-holdem": "deal ANTE [TRIPS] [progressive], check, play N, fold, "
                                      "balance, help, quit",
-            "texas-holdem-bonus": "deal ANTE [BONUS], fold, bet, check, balance, help, quit"}
+            "texas-holdem-bonus": "deal ANTE [BONUS] [progressive], fold, bet, check, balance, "
+                                  "help, quit"}
 PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> ",
            "texas-holdem-bonus": "thb> "}
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),

@@ -561,7 +561,7 @@ def jackpot_create(
 
 @jackpot_app.command("progressive")
 def jackpot_progressive(
-    game: Annotated[str, typer.Argument(help="ultimate-texas-holdem")],
+    game: Annotated[str, typer.Argument(help="ultimate-texas-holdem or texas-holdem-bonus")],
     name: Annotated[str | None, typer.Option(help="the jackpot's name (GAME-progressive)")]
     = None,
 ) -> None:

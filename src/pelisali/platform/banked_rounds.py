@@ -15,8 +15,11 @@ round is over every bet is paid (keys ``settle:ROUND:BET``) and the record (vers
 keeps every move and card drawn, so the round is recalled by replay
 (:func:`recall_banked_round`).
 
-**Ultimate Texas Hold'em's progressive** (:func:`open_progressive`) is a jackpot of the
-game, fed and paid at every one of its tables: its fee is staked as a bet, and its share
+**The progressive** of Ultimate Texas Hold'em and of Texas Hold'em Bonus
+(:func:`open_progressive`, :data:`PROGRESSIVE_GAMES`) is a jackpot of the game, fed and
+paid at every one of its tables, its table from the game's rule data (both judge it on
+the box's two cards and the flop; a Texas Hold'em Bonus fold, before the flop, loses it):
+its fee is staked as a bet, and its share
 moves from the house to the jackpot's accrual in the same transaction. A royal or
 straight flush is paid its share of the pool from the pool itself, after which the house
 restores the seed; the fixed wins are the engine's settlement, paid by the house.
@@ -297,11 +300,12 @@ def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord
 
 # -- the progressive -------------------------------------------------------------------
 PROGRESSIVE = "progressive"
-"""Ultimate Texas Hold'em's progressive: a side bet of its fee feeding the game's pool."""
+"""The progressive: a side bet of its fee feeding the game's pool."""
 
 
-PROGRESSIVE_GAMES = ("ultimate-texas-holdem",)
-"""The banked games with a progressive side bet."""
+PROGRESSIVE_GAMES = ("ultimate-texas-holdem", "texas-holdem-bonus")
+"""The banked games with a progressive side bet (each engine settles it from its rule
+data's ``[progressive]`` table; the pool's hands are :data:`POOL_HANDS` for both)."""
 
 
 def open_progressive(session: Session, game: str, name: str | None = None,
@@ -334,8 +338,8 @@ def open_progressive(session: Session, game: str, name: str | None = None,
 def progressive_fee(game: str) -> int:
     """The progressive's fee at ``game``'s tables, from the rule data (cents).
 
-    >>> progressive_fee("ultimate-texas-holdem")
-    100
+    >>> progressive_fee("ultimate-texas-holdem"), progressive_fee("texas-holdem-bonus")
+    (100, 100)
     """
     if game not in PROGRESSIVE_GAMES:
         raise TableError(f"{game} has no progressive")

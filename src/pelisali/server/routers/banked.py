@@ -31,8 +31,8 @@ SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
 
 class DealRequest(BaseModel):
     """The bets of a round in cents (``{"ante": 500, "pair-plus": 200}``; Ultimate Texas
-    Hold'em's blind goes with its ante, and its ``progressive`` is its fee; Texas Hold'em
-    Bonus' ``bonus``), under a key."""
+    Hold'em's blind goes with its ante; Texas Hold'em Bonus' ``bonus``; the ``progressive``
+    of both is its fee), under a key."""
 
     bets: Annotated[dict[Literal["ante", "pair-plus", "trips", "bonus", "progressive"], Cents],
                     Field(min_length=1, max_length=3)]

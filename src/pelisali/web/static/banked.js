@@ -137,6 +137,7 @@ addStrings({
     "banked.thb_bets": "Ennen floppia luovuta tai panosta flop (2× ante); flopilla ja turnilla sökö tai panosta 1× ante. Voittava käsi voittaa flop-, turn- ja river-panoksen 1:1, tasapeli palauttaa ne.",
     "banked.thb_bonus": "Bonus maksetaan kahdesta kortistasi, myös jos luovutat.",
     "banked.thb_bonus_fold": "Luovutus häviää myös Bonus-panoksen.",
+    "banked.progressive_note_fold": "Jackpot maksaa kahdesta kortistasi ja flopista; jos luovutat, menetät sen.",
     "hand.aces_against_aces": "Ässäpari jakajan ässäparia vastaan", "hand.aces": "Ässäpari",
     "hand.ace_king_suited": "Ässä ja kuningas samaa maata", "hand.ace_queen_or_jack_suited": "Ässä ja rouva tai jätkä samaa maata",
     "hand.ace_king": "Ässä ja kuningas", "hand.kings_queens_or_jacks": "Kuningas-, rouva- tai jätkäpari",
@@ -151,6 +152,7 @@ addStrings({
     "banked.thb_bets": "Före floppen lägg ner eller satsa flop (2× ante); på floppen och turn checka eller satsa 1× ante. En vinnande hand vinner flop-, turn- och river-insatsen 1:1, oavgjort ger dem tillbaka.",
     "banked.thb_bonus": "Bonus betalas på dina två kort, även om du lägger ner.",
     "banked.thb_bonus_fold": "Den som lägger ner förlorar också bonusinsatsen.",
+    "banked.progressive_note_fold": "Jackpotten betalar på dina två kort och floppen; den som lägger ner förlorar den.",
     "hand.aces_against_aces": "Par i ess mot givens par i ess", "hand.aces": "Par i ess",
     "hand.ace_king_suited": "Ess och kung i samma färg", "hand.ace_queen_or_jack_suited": "Ess och dam eller knekt i samma färg",
     "hand.ace_king": "Ess och kung", "hand.kings_queens_or_jacks": "Par i kungar, damer eller knektar",
@@ -165,6 +167,7 @@ addStrings({
     "banked.thb_bets": "Before the flop fold or bet the flop (2× the ante); on the flop and the turn check or bet 1× the ante. A winning hand wins the flop, turn and river bets 1:1; a tie pushes them.",
     "banked.thb_bonus": "The Bonus pays on your two cards, even if you fold.",
     "banked.thb_bonus_fold": "A fold loses the Bonus bet too.",
+    "banked.progressive_note_fold": "The jackpot pays on your two cards and the flop; a fold loses it.",
     "hand.aces_against_aces": "Aces against the dealer's aces", "hand.aces": "Pair of aces",
     "hand.ace_king_suited": "Ace-king suited", "hand.ace_queen_or_jack_suited": "Ace-queen or ace-jack suited",
     "hand.ace_king": "Ace-king", "hand.kings_queens_or_jacks": "Kings, queens or jacks",
@@ -421,21 +424,23 @@ function renderThbPays(pays) {
     el("table", { class: "data" }, el("tbody", {}, Object.entries(pays.bonus).map(([hand, n]) =>
       el("tr", { "data-table": "bonus", "data-hand": hand },
         el("td", { text: `${t("banked.spot.bonus")}: ${handName(hand)}` }), el("td", { text: `${n}:1` }))))),
+    ...progressivePays("banked.progressive_note_fold"),
     el("ul", { class: "notes small" },
       el("li", { text: t("banked.thb_ante", { hand: handName(pays.ante_pays_from) }) }),
       el("li", { text: t("banked.thb_bets") }),
       el("li", { text: t(pays.fold_loses_bonus ? "banked.thb_bonus_fold" : "banked.thb_bonus") })));
 }
 
-/** The progressive's table (a share of the pool, or a fixed sum in euros) and its note. */
-function progressivePays() {
+/** The progressive's table (a share of the pool, or a fixed sum in euros) and its note
+ * (Texas Hold'em Bonus' says a fold, before the flop, loses it). */
+function progressivePays(note = "banked.progressive_note") {
   const running = banked.rules.progressive;
   if (!running) return [];
   return [el("table", { class: "data banked-progressive-pays" }, el("tbody", {},
     Object.entries(running.pays).map(([hand, pay]) => el("tr", { "data-table": "progressive", "data-hand": hand },
       el("td", { text: `${t("banked.spot.progressive")}: ${handName(hand)}` }),
       el("td", { text: typeof pay === "number" ? euros(pay) : pay }))))),
-  el("p", { class: "small", text: t("banked.progressive_note") })];
+  el("p", { class: "small banked-progressive-note", text: t(note) })];
 }
 
 async function deal() {
