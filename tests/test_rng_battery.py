@@ -223,11 +223,14 @@ def test_nist_passes_the_seeded_stream_and_fails_a_biased_one() -> None:
     assert found[0].p_value < 1e-12
 
 
-def test_nists_wrong_tests_are_reported_as_not_run() -> None:
-    _, missing = run_nist(SeededRng(SEED), 20_000,
-                          only=["random_excursion", "linear_complexity"])
-    assert {m.test for m in missing} == {"random_excursion", "linear_complexity"}
-    assert all("nistrng" in m.reason for m in missing)
+def test_nists_three_own_tests_run_and_need_their_bits() -> None:
+    own = ["overlapping_template_matching", "linear_complexity", "random_excursion"]
+    found, missing = run_nist(SeededRng(SEED), 20_000, only=own)
+    assert found == [] and {m.test for m in missing} == set(own)
+    found, missing = run_nist(SeededRng(SEED), 100_000,
+                              only=["overlapping_template_matching", "linear_complexity"])
+    assert [r.test for r in found] == ["overlapping_template_matching", "linear_complexity"]
+    assert missing == [] and all(r.passed for r in found)
 
 
 needs_dieharder = pytest.mark.skipif(

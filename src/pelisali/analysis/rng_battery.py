@@ -210,6 +210,10 @@ def runs(source: str, x: Ints, p: Floats) -> TestResult:
     n2 = int(b.size - n1)
     n = n1 + n2
     r = 1 + int(np.count_nonzero(b[1:] != b[:-1]))
+    if n1 == 0 or n2 == 0:  # one run: its chance is that of every outcome in one half
+        q = float(p[half_set(p)].sum())
+        return TestResult(source, "runs", math.inf, None, q ** n + (1 - q) ** n, n,
+                          "1 run: every outcome in one half")
     mean = 2 * n1 * n2 / n + 1
     var = 2 * n1 * n2 * (2 * n1 * n2 - n) / (n * n * (n - 1))
     z = (r - mean) / math.sqrt(var)
@@ -231,6 +235,10 @@ def gaps(source: str, x: Ints, p: Floats, max_gap: int = 512) -> TestResult:
         q = float(p[half_set(p)].sum())
     where = np.flatnonzero(mark)
     gap = np.diff(where) - 1
+    if gap.size < 2 * MIN_EXPECTED:  # too few gaps to fit: the chance of so few marks
+        return TestResult(source, "gaps", float(where.size), None,
+                          float(stats.binom.cdf(where.size, x.size, q)), int(x.size),
+                          f"outcome 0 only {where.size} times (p = {q:.4f}; binomial)")
     t = min(max_gap, max(1, math.ceil(math.log(MIN_EXPECTED / max(gap.size, 1))
                                       / math.log(1 - q))))
     observed = np.bincount(np.minimum(gap, t), minlength=t + 1)

@@ -38,7 +38,7 @@ Progress = Callable[[int], None]
 
 WAGER_GAMES = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo")
 CARD_GAMES = ("punto-banco", "blackjack", "red-dog", "three-card-poker",
-              "ultimate-texas-holdem", "chemin-de-fer")
+              "ultimate-texas-holdem", "texas-holdem-bonus", "chemin-de-fer")
 SLOT_GAMES = ("slot-fruit", "slot-video")
 SHUFFLE = "shuffle"
 SOURCES = (*WAGER_GAMES, *SLOT_GAMES, *CARD_GAMES, SHUFFLE)
@@ -71,6 +71,22 @@ def _ignore(_: int) -> None:
     return None
 
 
+def _no_round() -> None:
+    return None
+
+
+def round_starter(rng: Rng) -> Callable[[], None]:
+    """What starts the next round of a generator that has rounds (the provably fair
+    one's next nonce, :class:`~pelisali.analysis.rng_fair.FairRounds`); else nothing.
+
+    >>> from pelisali.rng import SeededRng
+    >>> round_starter(SeededRng(1))() is None
+    True
+    """
+    start: Callable[[], None] | None = getattr(rng, "next_round", None)
+    return start if start is not None else _no_round
+
+
 def wager_streams(game: str, rng: Rng, rounds: int, variant: str | None = None,
                   progress: Progress = _ignore) -> list[Stream]:
     """``rounds`` rounds of a wheel or dice game drawn by :meth:`WagerGame.draw`: its
@@ -82,8 +98,10 @@ def wager_streams(game: str, rng: Rng, rounds: int, variant: str | None = None,
     devices = engine.devices
     slots = np.empty((rounds, len(devices)), dtype=np.int64)
     step = max(1, rounds // 100)
+    next_round = round_starter(rng)
     for i in range(rounds):
         slots[i] = [draw.slot for draw in engine.draw(rng)]
+        next_round()
         if (i + 1) % step == 0:
             progress(step)
     progress(rounds % step)
@@ -149,6 +167,7 @@ def chance_streams(game_id: str, rng: Rng, rounds: int, draw: Drawer = sample_ch
     """
     streams = []
     step = max(1, rounds // 100)
+    next_round = round_starter(rng)
     for number, node in enumerate(chance_nodes(game_id), start=1):
         outcomes, weights, _ = node.chance_weights()
         index = {outcome: i for i, outcome in enumerate(outcomes)}
@@ -156,6 +175,7 @@ def chance_streams(game_id: str, rng: Rng, rounds: int, draw: Drawer = sample_ch
         x = np.empty(rounds, dtype=np.int64)
         for i in range(rounds):
             x[i] = index[draw(fixed, rng)]
+            next_round()
             if (i + 1) % step == 0:
                 progress(step)
         progress(rounds % step)
@@ -191,11 +211,13 @@ def shuffles(rng: Rng, count: int, cards: int = 52, progress: Progress = _ignore
     """
     orders = np.empty((count, cards), dtype=np.int64)
     step = max(1, count // 100)
+    next_round = round_starter(rng)
     if cards == 52 and shuffler is shuffle:
         position = {card: i for i, card in enumerate(_deck())}
         shoe = Shoe(1, 0)
         for i in range(count):
             shoe.shuffle(rng)
+            next_round()
             orders[i] = [position[c] for c in shoe.cards]
             if (i + 1) % step == 0:
                 progress(step)
@@ -204,6 +226,7 @@ def shuffles(rng: Rng, count: int, cards: int = 52, progress: Progress = _ignore
     deck = list(range(cards))
     for i in range(count):
         orders[i] = shuffler(deck, rng)
+        next_round()
         if (i + 1) % step == 0:
             progress(step)
     progress(count % step)

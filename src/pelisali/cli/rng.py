@@ -8,6 +8,7 @@ the Holm-corrected verdict passes, 1 when it fails, 2 on a bad option::
 
     pelisali rng test --report rng-report.html
     pelisali rng test --game roulette --draws 200000 --seed 7 --no-dieharder --nist-bits 0
+    pelisali rng test --generator fair --game sic-bo --draws 100000 --dieharder none
 """
 
 from __future__ import annotations
@@ -31,11 +32,16 @@ def run_battery(
     game: Annotated[list[str] | None, typer.Option(
         "--game", help="a source (repeat for more): roulette, boule, money-wheel, tuplanoppa, "
                        "sic-bo, slot-fruit, slot-video, punto-banco, blackjack, red-dog, "
-                       "three-card-poker, ultimate-texas-holdem, chemin-de-fer, shuffle "
+                       "three-card-poker, ultimate-texas-holdem, texas-holdem-bonus, "
+                       "chemin-de-fer, shuffle "
                        "(default: every one)")] = None,
     draws: Annotated[int, typer.Option(help="rounds drawn for each game")] = 1_000_000,
     shuffles: Annotated[int, typer.Option(
         help="shuffles of a 52-card deck (ten times as many of 4 and 5 cards)")] = 20_000,
+    generator: Annotated[str | None, typer.Option(
+        help="secure (OS entropy, as played), seeded (PCG64, needs --seed) or fair (the "
+             "provably fair HMAC-SHA256 rounds: a new seed pair, or one from --seed) "
+             "(default: seeded with --seed, else secure)")] = None,
     seed: Annotated[int | None, typer.Option(
         help="test the seeded generator (PCG64) from this seed (default: the secure "
              "generator, OS entropy, as played)")] = None,
@@ -49,6 +55,7 @@ def run_battery(
 ) -> None:
     """Run the battery on each game's own draws; print every test, write the report."""
     from pelisali.analysis.rng_certify import certify
+    from pelisali.analysis.rng_fair import FairRounds
     from pelisali.analysis.rng_sources import SHUFFLE, SOURCES
     from pelisali.platform.table_layer import draw_outcome
     from pelisali.rng import Rng, SecureRng, SeededRng
@@ -65,6 +72,13 @@ def run_battery(
         fail("--shuffles must be 0 or at least 2000 (five a card-position cell)")
     if seed is not None and seed < 0:
         fail("--seed must be 0 or more")
+    kind = generator or ("secure" if seed is None else "seeded")
+    if kind not in ("secure", "seeded", "fair"):
+        fail("--generator is secure, seeded or fair")
+    if kind == "seeded" and seed is None:
+        fail("--generator seeded needs --seed")
+    if kind == "secure" and seed is not None:
+        fail("--seed seeds the seeded or the fair generator, not the secure one")
     if variant is not None and (len(variant) != 1 or variant.upper() not in "ABCDEFGHI"):
         fail("--variant is a roulette version A-I")
     tests: tuple[int, ...] = ()
@@ -77,7 +91,8 @@ def run_battery(
         fail("--shuffles 0 leaves the shuffle nothing to test")
     if report is not None and report.suffix.lower() not in (".html", ".htm"):
         fail("--report writes FILE.html")
-    rng: Rng = SecureRng() if seed is None else SeededRng(seed)
+    rng: Rng = (FairRounds.from_seed(seed) if kind == "fair"
+                else SecureRng() if seed is None else SeededRng(seed))
     with progress_bar(as_json) as progress:
         def start(label: str, total: int) -> Callable[[int], None]:
             task = progress.add_task(label, total=total)
