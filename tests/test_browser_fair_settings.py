@@ -87,6 +87,7 @@ def test_a_player_sets_their_seeds_and_tables_on_a_phone(served: Served) -> None
         assert folded["status"] == 200, folded
 
         page.click("#fair-rotate-pair")
+        expect(status).to_contain_text("Seed revealed: ")  # the rotation answered first
         after = fair()
         (shown,) = after["revealed"]
         assert shown["commitment"] == before["commitment"] and shown["rounds"] == 1
