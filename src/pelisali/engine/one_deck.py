@@ -29,6 +29,7 @@ from pelisali.engine.contract import (
 )
 from pelisali.engine.wager import PlaceBet
 from pelisali.games.round import Limits, RoundError
+from pelisali.money import format_cents
 
 
 class _Bet(Protocol):
@@ -94,6 +95,21 @@ class OneDeckRound(State):
         except RoundError as error:
             raise IllegalMove(str(error)) from None
         return accepted
+
+    def _check_progressive(self, action: PlaceBet, fee: int) -> None:
+        """A progressive side bet takes exactly its ``fee``, once a box (the table's limits
+        are not its): the hold'em games' progressives."""
+        mover = self.to_move()
+        if mover is None or mover == CHANCE:
+            raise IllegalMove("no seat is to act")
+        if self._stake(mover, "progressive"):
+            raise IllegalMove("the progressive is bet once a round")
+        if isinstance(action.stake, bool) or not isinstance(action.stake, int) \
+                or action.stake != fee:
+            given = format_cents(action.stake) if isinstance(action.stake, int) \
+                else repr(action.stake)
+            raise IllegalMove(f"the progressive takes its fee, {format_cents(fee)}, "
+                              f"not {given}")
 
     def _end_betting(self, seat: int, history: tuple[Move, ...]) -> Step:
         """``seat`` places no more bets; once every seat has, the cards come."""

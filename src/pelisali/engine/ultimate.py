@@ -286,27 +286,12 @@ class UltimateState(OneDeckRound):
         if not isinstance(action, PlaceBet):
             raise IllegalMove(f"{action.text()!r} is not an action of Ultimate Texas Hold'em")
         if self.game.spot(action.spot) == "progressive":
-            self._check_progressive(action)
+            self._check_progressive(action, self.game.rules.progressive["fee"])
             return
         self._accept(action)
 
     def _side_bets(self, seat: int) -> bool:
         return bool(self._stake(seat, "trips") or self._stake(seat, "progressive"))
-
-    def _check_progressive(self, action: PlaceBet) -> None:
-        """The progressive takes its fee, once a box (the table's limits are not its)."""
-        fee = self.game.rules.progressive["fee"]
-        mover = self.to_move()
-        if mover is None or mover == CHANCE:
-            raise IllegalMove("no seat is to act")
-        if self._stake(mover, "progressive"):
-            raise IllegalMove("the progressive is bet once a round")
-        if isinstance(action.stake, bool) or not isinstance(action.stake, int) \
-                or action.stake != fee:
-            given = format_cents(action.stake) if isinstance(action.stake, int) \
-                else repr(action.stake)
-            raise IllegalMove(f"the progressive takes its fee, {format_cents(fee)}, "
-                              f"not {given}")
 
     def _apply(self, action: Action) -> Step:
         mover = self.to_move()
