@@ -241,6 +241,37 @@ def test_a_won_bank_is_carried_from_the_wallet_or_withdrawn(casino: Engine) -> N
     whole(casino)
 
 
+def test_a_key_is_bound_to_one_request_whatever_its_kind(casino: Engine) -> None:
+    """A seating request's key sent with a stake or a move, a move's key (no stake) sent
+    to put up the next bank, and a stake's key sent to sit are conflicts, never taken as
+    new requests or answered as retries."""
+    with transaction(casino) as s:
+        create_chemin_table(s, "cf2")
+    rng = Stacked("Kh", "Kc", "5d", "5s", "4h", "Qd")
+    do(casino, "ann", "bank 10000", "b1", rng)
+    held = money(casino)
+    with pytest.raises(KeyConflict):  # sit-bob was bob's seat at the table
+        do(casino, "bob", "bet 2000", "sit-bob", rng)
+    with pytest.raises(KeyConflict):
+        do(casino, "bob", "pass", "sit-cid", rng)
+    assert money(casino) == held
+    do(casino, "bob", "bet 2000", "p1", rng)
+    do(casino, "cid", "bet 3000", "p2", rng)
+    do(casino, "cid", "draw", "c1", rng)
+    do(casino, "ann", "stand", "c2", rng)
+    with transaction(casino) as s:
+        assert view(s, "cf", "bob").banker == "bob"
+    with pytest.raises(KeyConflict):  # c1 was cid's draw
+        do(casino, "bob", "bank 500", "c1")
+    with transaction(casino) as s, pytest.raises(KeyConflict):
+        sit(s, "cf", "dan", key="p1")  # p1 was bob's stake
+    with transaction(casino) as s, pytest.raises(KeyConflict):
+        leave(s, "cf", "cid", key="c2")  # c2 was ann's stand
+    with transaction(casino) as s:
+        assert view(s, "cf", "cid").round_id == 1
+    whole(casino)
+
+
 def test_passing_the_bank_offers_it_to_the_next_seat(casino: Engine) -> None:
     with transaction(casino) as s:
         passed = pass_bank(s, "cf", "ann", key="x1")

@@ -259,6 +259,26 @@ def _save(session: Session, table: GameTable, seating: Seating, actor: str, acti
     session.flush()
 
 
+def _other_request(session: Session, table: GameTable, seating: Seating, key: str,
+                   kind: str) -> None:
+    """A key is bound to one request whatever its kind: ``key`` sent for a ``kind``
+    (``seating``, ``stake`` or ``decision``) request is a conflict if a request of another
+    kind at this table was made under it (a seating request, a stake's bet row, or a
+    move without a stake in the last coup)."""
+    made: str | None = None
+    if kind != "seating":
+        made = dict(seating.keys).get(key)
+    if made is None and kind != "stake":
+        row = session.scalars(select(BetRow).where(BetRow.key == key)).first()
+        if row is not None:
+            made = f"{row.player}: {row.spot} {format_cents(row.stake)}"
+    if made is None and kind != "decision":
+        last = _last_row(session, table)
+        made = dict(_decision_keys(last)).get(key) if last is not None else None
+    if made is not None:
+        raise KeyConflict(f"idempotency key {key!r} was used for another request", made)
+
+
 def _retried(seating: Seating, key: str, request: str) -> bool:
     """Whether ``key`` made this seating request before (a conflict if another)."""
     for made, what in seating.keys:
@@ -279,6 +299,7 @@ def sit(session: Session, name: str, player: str, key: str, at: datetime | None 
     """``player`` takes the next free seat (during a coup: from the next one); the first
     to sit is offered the bank."""
     table, seating = _table(session, name)
+    _other_request(session, table, seating, key, "seating")
     if _retried(seating, key, f"{player} sits"):
         return view(session, name, player)
     accounts.may_play(accounts.find(session, player))
@@ -298,6 +319,7 @@ def leave(session: Session, name: str, player: str, key: str, at: datetime | Non
     """``player`` leaves; not during a coup they play. A banker leaving passes the bank
     on (a bank they won is theirs, already in their wallet)."""
     table, seating = _table(session, name)
+    _other_request(session, table, seating, key, "seating")
     if _retried(seating, key, f"{player} leaves"):
         return view(session, name, player)
     if player not in seating.seats:
@@ -321,6 +343,7 @@ def pass_bank(session: Session, name: str, player: str, key: str,
     """The banker gives up the bank between coups (passer la main): it is offered to the
     next seat in turn, to be put up anew."""
     table, seating = _table(session, name)
+    _other_request(session, table, seating, key, "seating")
     if _retried(seating, key, f"{player} passes the bank"):
         return view(session, name, player)
     _banker_between_coups(session, table, seating, player)
@@ -426,6 +449,7 @@ def _begin(session: Session, name: str, player: str, amount: int | None, key: st
            rng: Rng | None, at: datetime | None) -> CheminView:
     at = at or now_utc()
     table, seating = _table(session, name)
+    _other_request(session, table, seating, key, "stake")
     first = session.scalars(select(BetRow).where(BetRow.key == key)).first()
     if first is not None:
         if first.player != player or first.spot != "bank" or (
@@ -482,7 +506,10 @@ def act(session: Session, name: str, player: str, action: str, key: str,
     answers the move. The cards are drawn to the next seat's turn or to the end, and the
     coup paid."""
     at = at or now_utc()
-    table, _seating = _table(session, name)
+    table, seating = _table(session, name)
+    if dict(seating.keys).get(key) is not None:
+        raise KeyConflict(f"idempotency key {key!r} was used for another request",
+                          dict(seating.keys)[key])
     request = f"{player}: {action.strip()}"
     staked = session.scalars(select(BetRow).where(BetRow.key == key)).first()
     if staked is not None:
