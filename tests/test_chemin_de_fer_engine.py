@@ -206,12 +206,12 @@ def test_the_simulation_plays_the_rule_datas_choices_and_agrees_with_the_exact_o
     intervals around the exact figures (the bank's after its 5 % commission)."""
     from pelisali.analysis.banked_simulate import simulate_chemin
 
-    result = simulate_chemin(20_000, seed=3)
+    result = simulate_chemin(5_000, seed=3)
     punter, bank = result.rows
     assert punter.agrees and bank.agrees
     assert float(punter.exact_rtp) == pytest.approx(1 - 0.012374, abs=1e-6)
     assert float(bank.exact_rtp) == pytest.approx(1 - 0.010558, abs=1e-6)
-    assert result == simulate_chemin(20_000, seed=3)   # the seed replays the coups
+    assert result == simulate_chemin(5_000, seed=3)  # the seed replays the coups
 
 
 def test_simulate_chemin_de_fer_from_the_command_line() -> None:
