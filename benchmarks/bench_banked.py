@@ -19,7 +19,13 @@ Run from the repository root::
 * Texas Hold'em Bonus: :func:`pelisali.games.holdem_bonus.exact`, the basic strategy over
   all 2,781,381,002,400 deals in their 20 orders of flop, turn and river (the same board
   patterns and dealer counts), counted once (``--no-holdem-bonus`` leaves it out: it takes
-  about three minutes), and the Bonus bet's exact edge.
+  about three minutes), and the Bonus bet's exact edge;
+* Oasis Stud Poker: :func:`pelisali.games.oasis_count.exact`, the basic strategy over every
+  player hand (134,459 suit patterns), every replacement card and every dealer hand,
+  counted once (``--no-oasis`` leaves it out); its dealer-count tables and the hand
+  patterns are timed apart (``oasis_tables_seconds``). The strategies that never exchange
+  are Caribbean Stud's: the one raising on A-K-J-8-3 or better is shown beside the Wizard
+  of Odds' exact total.
 
 Times are wall seconds, the best of ``--repeat`` runs in this process, each counting
 afresh (the first run of Three Card Poker also builds its hand tables: it is timed
@@ -37,7 +43,14 @@ from typing import Any
 
 from machine import cpu_line  # benchmarks/machine.py, beside this script
 
-from pelisali.games import chemin_de_fer, holdem_bonus, red_dog, three_card_poker, ultimate_texas
+from pelisali.games import (
+    chemin_de_fer,
+    holdem_bonus,
+    oasis_count,
+    red_dog,
+    three_card_poker,
+    ultimate_texas,
+)
 
 # (what, published house edge in per cent): the Wizard of Odds' figures for these rules.
 PUBLISHED_THREE_CARD = {("1-4-5", "ante"): 3.37, ("1-4-5", "element of risk"): 2.01,
@@ -52,6 +65,9 @@ PUBLISHED_ULTIMATE = {"trips": 1.90, "optimal ante": 2.19}
 # Las Vegas rules (the ante paid from a straight): the optimal strategy's house edge and
 # element of risk; the basic strategy counted here bets the turn and river less well.
 PUBLISHED_HOLDEM_BONUS = {"optimal ante": 2.037, "optimal element of risk": 0.5335}
+# Caribbean Stud raising on A-K-J-8-3 or better: the Wizard of Odds' exact total loss,
+# 1,059,715,400,580 antes over 19,933,230,517,200 deals; no Oasis figure for this strategy.
+PUBLISHED_CARIBBEAN_AKJ83 = 5.3163
 
 
 def timed(repeat: int, work: Any) -> tuple[float, Any]:
@@ -81,6 +97,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-ultimate", action="store_true")
     parser.add_argument("--no-holdem-bonus", action="store_true")
+    parser.add_argument("--no-oasis", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
@@ -151,8 +168,27 @@ def main() -> None:
                  {"game": "Hold'em Bonus", "rules": "Bonus 1000-30-25-20-15-10-5-3",
                   "figure": "bonus", "pelisali": percent(thb.bonus_edge),
                   "exact": str(thb.bonus_edge), "published": None, "seconds": seconds}]
+    oasis_tables = 0.0
+    if not args.no_oasis:
+        start = time.perf_counter()
+        oasis_count.tables()
+        oasis_count.board_classes()
+        oasis_tables = time.perf_counter() - start
+        seconds, oasis = timed(1, oasis_count.exact)
+        rows += [{"game": "Oasis Stud", "rules": "basic strategy, fees 1-2-3-2-1",
+                  "figure": "ante", "pelisali": percent(oasis.ante_edge),
+                  "exact": str(oasis.ante_edge), "published": None, "seconds": seconds},
+                 {"game": "Oasis Stud", "rules": "the same", "figure": "element of risk",
+                  "pelisali": percent(oasis.element_of_risk),
+                  "exact": str(oasis.element_of_risk), "published": None,
+                  "seconds": seconds},
+                 {"game": "Oasis Stud", "rules": "never exchange, A-K-J-8-3",
+                  "figure": "ante", "pelisali": percent(oasis.never_exchange_edge("A-K-J-8-3")),
+                  "exact": str(oasis.never_exchange_edge("A-K-J-8-3")),
+                  "published": PUBLISHED_CARIBBEAN_AKJ83, "seconds": seconds}]
     out = {"machine": f"{cpu_line()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-           "three_card_first_seconds": first, "ultimate_tables_seconds": tables, "rows": rows}
+           "three_card_first_seconds": first, "ultimate_tables_seconds": tables,
+           "oasis_tables_seconds": oasis_tables, "rows": rows}
     if args.json:
         print(json.dumps(out, indent=2))
         return
@@ -161,6 +197,8 @@ def main() -> None:
     if tables:
         print(f"Ultimate Texas Hold'em, board patterns and flop table: {tables:.2f} s "
               "(its published ante figure is the optimal strategy's)")
+    if oasis_tables:
+        print(f"Oasis Stud Poker, dealer-count tables and hand patterns: {oasis_tables:.2f} s")
     print(f"{'game':17s} {'rules':30s} {'figure':16s} {'pelisali %':>11s} {'published':>10s} "
           f"{'seconds':>8s}")
     for r in rows:

@@ -77,7 +77,7 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
 GameArg = Annotated[str, typer.Argument(
     help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
          "three-card-poker, red-dog, ultimate-texas-holdem, texas-holdem-bonus, "
-         "chemin-de-fer (odds) "
+         "oasis-stud, chemin-de-fer (odds) "
          "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
@@ -162,6 +162,13 @@ def odds(
         from pelisali.cli.holdem_bonus_commands import holdem_bonus_odds_command
 
         holdem_bonus_odds_command(sets, as_json)
+        return
+    if game.lower() == "oasis-stud":
+        if decks is not None or remaining is not None or variant is not None:
+            fail("--decks, --remaining and --variant are not Oasis Stud Poker's")
+        from pelisali.cli.oasis_odds import oasis_odds_command
+
+        oasis_odds_command(sets, as_json)
         return
     if game.lower() == "three-card-poker":
         if decks is not None or remaining is not None or variant is not None:
@@ -253,6 +260,13 @@ def simulate(
         fail("Missing option '--rounds'")
     if rounds <= 0:
         fail("--rounds must be positive")
+    if game.lower() == "oasis-stud":
+        if seats is not None or variant is not None:
+            fail("oasis-stud is simulated with one seat; --seats and --variant do not apply")
+        from pelisali.cli.oasis_simulate import oasis_simulate_command
+
+        oasis_simulate_command(rounds, seed, sets, as_json)
+        return
     if game.lower() in BANKED_SIMULATIONS:
         if seats is not None or variant is not None:
             fail(f"{game.lower()} is simulated with one seat; --seats and --variant do not "
