@@ -1,5 +1,5 @@
-"""``pelisali play three-card-poker``, ``red-dog``, ``ultimate-texas-holdem`` and
-``texas-holdem-bonus`` as a user runs them: a
+"""``pelisali play three-card-poker``, ``red-dog``, ``ultimate-texas-holdem``,
+``texas-holdem-bonus`` and ``oasis-stud`` as a user runs them: a
 quick wallet whose ledger holds every round, the house's decision for a round left
 waiting, refusals that change nothing, and a registered player's round that waits on
 their account for their return."""
@@ -213,5 +213,33 @@ def test_texas_hold_em_bonus_at_the_terminal_street_by_street(
     assert "'bet river' is not open before the flop" in out
     assert "the house decides check" in out and "Decide: check, bet river" in out
     staked = sum(stake for _, stake in spots)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 20_000 - staked + paid == final_balance(out)
+
+
+def test_oasis_stud_poker_at_the_terminal_exchanges_raises_and_folds(
+        quick_end: list[QuickEnd]) -> None:
+    # seed 5: the first box Th Qh 2d Qd 7s, the second 7d 3h 2h 2c 3c
+    lines = ["deal 5", "exchange Th 2d 7S", "raise", "deal 5", "exchange Zz", "raise 3",
+             "exchange 4d", "deal 2", "exchange 7d 3h 2h 2c 3c",
+             "deal 3"]  # the last left waiting: the house folds it
+    code, out = run("play", "oasis-stud", "--seed", "5", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 3
+    assert [(spot, stake) for spot, stake, _ in end.bets] == [
+        ("ante", 500), ("exchange", 1_500), ("raise", 1_000),  # a fee of 3 antes
+        ("ante", 500), ("exchange", 500), ("raise", 1_000),  # all five: 1 ante, the raise
+        ("ante", 300)]
+    assert all(paid == 0 for spot, _, paid in end.bets if spot == "exchange")
+    assert "Your cards: Th Qh 2d Qd 7s (pair)" in out and "3 cards 15.00 €" in out
+    assert "Exchanged Th 2d 7s: fee 15.00 €" in out  # the card typed 7S
+    assert "Exchanged 7d 3h 2h 2c 3c: fee 5.00 € (all five: the raise goes with them)" in out
+    assert "'Zz' is not a card" in out and "usage: raise (2 times the ante)" in out
+    assert "4d is not in seat 0's hand" in out and "(nothing changed)" in out
+    assert "round 2 waits for a decision (fold, raise, exchange CARDS)" in out
+    assert "the house decides fold" in out
+    staked = sum(stake for _, stake, _ in end.bets)
     paid = sum(p or 0 for _, _, p in end.bets)
     assert end.wallet == 20_000 - staked + paid == final_balance(out)

@@ -1,4 +1,4 @@
-"""Three Card Poker and Red Dog over the HTTP API: the rules and pay tables, a deal and a
+"""The banked card games over the HTTP API: the rules and pay tables, a deal and a
 decision paid as the engine pays the same cards, the round waiting found again after a
 reload, a retried request taken once, a key sent with another request refused (409),
 recall, refusals coded for the player with nothing changed, and the ledger whole."""
@@ -14,6 +14,7 @@ from dbfixtures import STAFF_PASSWORD, casino, sign_up
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
+from pelisali.cards import DECK
 from pelisali.engine import GAMES, Seats, State
 from pelisali.platform import jackpots
 from pelisali.platform.banked_rounds import open_progressive
@@ -53,7 +54,7 @@ def recorded(client: TestClient, round_id: int) -> dict[str, Any]:
 def test_the_games_show_their_rules_limits_and_pay_tables(client: TestClient) -> None:
     listed = client.get("/api/banked").json()["games"]
     assert [g["game"] for g in listed] == ["three-card-poker", "red-dog", "ultimate-texas-holdem",
-                                           "texas-holdem-bonus"]
+                                           "texas-holdem-bonus", "oasis-stud"]
     tcp = client.get("/api/banked/three-card-poker").json()
     assert (tcp["min"], tcp["max"], tcp["spots"], tcp["playing"]) == (
         100, 50_000, ["ante", "pair-plus"], None)
@@ -321,3 +322,95 @@ def test_texas_hold_em_bonus_refusals_are_coded_and_change_nothing(client: TestC
                             json={"action": "bet", "street": "flop", "key": "b4"})
     assert elsewhere.status_code == 422
     assert client.get("/api/me").json()["balance"] == 10_000
+
+
+def test_oasis_stud_poker_exchanges_then_raises_and_pays_as_the_engine(
+        client: TestClient, db: Engine) -> None:
+    rules = client.get("/api/banked/oasis-stud").json()
+    assert rules["spots"] == ["ante"] and (rules["min"], rules["max"]) == (100, 20_000)
+    assert rules["pays"]["fees"] == [1, 2, 3, 2, 1] and rules["pays"]["raise_multiple"] == 2
+    assert rules["pays"]["raise"]["royal_flush"] == 100 and rules["pays"]["five_must_raise"]
+    dealt = client.post("/api/banked/oasis-stud/deal",
+                        json={"bets": {"ante": 500}, "key": "o1"}).json()
+    assert dealt["status"] == "playing" and dealt["balance"] == 10_000 - 500
+    assert dealt["actions"][:2] == ["fold", "raise"] and len(dealt["actions"]) == 33
+    cards = dealt["cards"]
+    assert len(cards) == 5 and dealt["dealer"] == [] and dealt["dealer_up"] in DECK
+    assert dealt["dealer_up"] not in cards and dealt["fees"] == 0
+    missing = next(c for c in DECK if c not in cards and c != dealt["dealer_up"])
+    for body, status, code, params in (
+            ({"action": "exchange", "cards": ["Zz"]}, 400, "not_a_card", {"card": "Zz"}),
+            ({"action": "exchange", "cards": [cards[0], missing]}, 400, "exchange_not_held",
+             {"card": missing, "hand": " ".join(cards)}),
+            ({"action": "exchange", "cards": [cards[1], cards[1].upper()]}, 400,
+             "exchange_twice", {"card": cards[1]}),
+            ({"action": "exchange"}, 422, None, None),  # an exchange names its cards
+            ({"action": "exchange", "cards": []}, 422, "invalid", None),
+            ({"action": "exchange", "cards": [*cards, missing]}, 422, "invalid", None),
+            ({"action": "exchange", "cards": "7h 2c"}, 422, "invalid", None),
+            ({"action": "raise", "cards": [cards[0]]}, 422, None, None),
+            ({"action": "raise", "amount": 1_000}, 422, None, None)):  # the raise is 2x
+        refused = client.post("/api/banked/oasis-stud/decide", json={**body, "key": "o2"})
+        assert refused.status_code == status, (body, refused.text)
+        if code is not None:
+            assert refused.json()["code"] == code, refused.json()
+        if params is not None:
+            assert refused.json()["params"] == params
+    elsewhere = client.post("/api/banked/red-dog/decide",
+                            json={"action": "exchange", "cards": ["7h"], "key": "o3"})
+    assert elsewhere.status_code == 422
+    assert client.get("/api/me").json()["balance"] == 10_000 - 500
+    swap = [cards[0], cards[3]]
+    swapped = client.post("/api/banked/oasis-stud/decide", json={
+        "action": "exchange", "cards": [c.upper() for c in swap], "key": "o4"}).json()
+    assert swapped["status"] == "playing" and swapped["actions"] == ["fold", "raise"]
+    assert swapped["discarded"] == swap and swapped["fees"] == 2 * 500  # 2 cards: 2 antes
+    assert swapped["cards"][:3] == [cards[1], cards[2], cards[4]]
+    assert swapped["balance"] == 10_000 - 1_500 and swapped["staked"] == 1_500
+    again = client.post("/api/banked/oasis-stud/decide", json={
+        "action": "exchange", "cards": swap, "key": "o4"}).json()
+    assert again == swapped  # a retry answered, the fee taken once
+    assert client.get("/api/banked/oasis-stud").json()["playing"] == swapped
+    reused = client.post("/api/banked/oasis-stud/decide", json={"action": "raise", "key": "o4"})
+    assert reused.status_code == 409  # the exchange's key sent with another decision
+    twice = client.post("/api/banked/oasis-stud/decide",
+                        json={"action": "exchange", "cards": [swapped["cards"][0]], "key": "o5"})
+    assert twice.status_code == 400 and twice.json()["code"] == "exchange_once"
+    done = client.post("/api/banked/oasis-stud/decide",
+                       json={"action": "raise", "key": "o6"}).json()
+    assert done["status"] == "settled" and done["staked"] == 2_500
+    assert len(done["dealer"]) == 5 and done["dealer"][4] == dealt["dealer_up"]
+    assert done["boxes"] == {"0": swapped["cards"]} and done["dealer_hand"]
+    engine = engine_round("oasis-stud", _history(db, done["round_id"]))
+    assert [(x["spot"], x["stake"], x["paid"]) for x in done["settlements"]] == [
+        (x.spot, x.stake, x.paid) for x in engine.settlements]
+    assert [x["spot"] for x in done["settlements"]] == ["ante", "exchange", "raise"]
+    paid = sum(s.paid for s in engine.settlements)
+    assert done["paid"] == paid and done["balance"] == 10_000 - 2_500 + paid
+    assert recorded(client, done["round_id"])["same"]
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+def test_oasis_stud_poker_s_exchange_of_five_raises_with_it_or_is_refused_whole(
+        client: TestClient, db: Engine) -> None:
+    dealt = client.post("/api/banked/oasis-stud/deal",
+                        json={"bets": {"ante": 3_000}, "key": "f1"}).json()
+    assert dealt["balance"] == 7_000
+    # all five: the fee (1 ante, 30.00) and the raise it forces (60.00) against 70.00
+    short = client.post("/api/banked/oasis-stud/decide",
+                        json={"action": "exchange", "cards": dealt["cards"], "key": "f2"})
+    assert short.status_code == 400 and short.json()["code"] == "no_credit"
+    assert short.json()["params"] == {"held": "70.00", "wanted": "90.00"}
+    assert client.get("/api/banked/oasis-stud").json()["playing"] == dealt
+    client.post("/api/banked/oasis-stud/decide", json={"action": "fold", "key": "f3"})
+    dealt = client.post("/api/banked/oasis-stud/deal",
+                        json={"bets": {"ante": 1_000}, "key": "f4"}).json()
+    done = client.post("/api/banked/oasis-stud/decide",
+                       json={"action": "exchange", "cards": dealt["cards"], "key": "f5"}).json()
+    assert done["status"] == "settled" and done["discarded"] == dealt["cards"]
+    assert [(x["spot"], x["stake"]) for x in done["settlements"]] == [
+        ("ante", 1_000), ("exchange", 1_000), ("raise", 2_000)]
+    assert done["balance"] == 7_000 - 4_000 + done["paid"]  # the first ante lost, folded
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok

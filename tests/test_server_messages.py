@@ -693,6 +693,12 @@ LITERAL: list[Refusal] = [
     ("the Bonus and the progressive are bet with an ante, not alone", "bonus_alone", {}),
     ("'bet turn' is not open before the flop; open: fold, bet flop", "decision_not_open",
      {"action": "bet turn", "open": "fold, bet flop"}),
+    # Oasis Stud Poker's exchange (tests/test_server_banked.py meets each for real)
+    ("'Zz' is not a card (rank 2-9 T J Q K A, suit c d h s)", "not_a_card", {"card": "Zz"}),
+    ("2d is not in seat 0's hand (As Kd 4c 7h 9s)", "exchange_not_held",
+     {"card": "2d", "hand": "As Kd 4c 7h 9s"}),
+    ("4c is named twice; each card is exchanged once", "exchange_twice", {"card": "4c"}),
+    ("seat 0 has exchanged its cards; a box exchanges once", "exchange_once", {}),
     # provably fair draws (tests/test_provably_fair*.py meet each for real)
     ("a client seed is 1 to 64 letters, digits, - or _", "fair_client_seed", {}),
     ("provably fair draws are offered at the wheels, dice, slots, punto banco, blackjack "

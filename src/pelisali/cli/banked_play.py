@@ -1,5 +1,5 @@
-"""Three Card Poker, Red Dog, Ultimate Texas Hold'em and Texas Hold'em Bonus at the
-terminal, on the wallet of
+"""Three Card Poker, Red Dog, Ultimate Texas Hold'em, Texas Hold'em Bonus and Oasis Stud
+Poker at the terminal, on the wallet of
 :mod:`pelisali.platform.banked_rounds`: a registered player's (``--account``) or a quick
 one made for the session.
 
@@ -11,12 +11,14 @@ casino runs it, as quick mode does), then street by street ``check`` or ``play N
 times the ante: 3 or 4 before the flop, 2 on it, 1 after the river) or, after the river,
 ``fold``. Texas Hold'em Bonus: ``deal ANTE [BONUS] [progressive]`` (its progressive
 likewise), then ``fold`` or ``bet`` (the flop bet, 2 times the ante) before the flop,
-``check`` or ``bet`` (1 time the ante) on the flop and on the turn. All: ``balance``,
-``help``, ``quit``. A refusal is printed and changes nothing. Leaving a quick session
-with a round waiting, the house completes it as it does after 24 hours (Three Card Poker
-folds, Red Dog stands, Ultimate Texas Hold'em checks and folds, Texas Hold'em Bonus folds
-before the flop and checks after it); on an account the round waits for the player's
-return.
+``check`` or ``bet`` (1 time the ante) on the flop and on the turn. Oasis Stud Poker:
+``deal ANTE``, then once ``exchange 7h 2c`` (the cards to discard, for the fee shown),
+then ``raise`` (2 times the ante) or ``fold``; an exchange of all five raises with it.
+All: ``balance``, ``help``, ``quit``. A refusal is printed and changes nothing. Leaving a
+quick session with a round waiting, the house completes it as it does after 24 hours
+(Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em checks and folds, Texas
+Hold'em Bonus folds before the flop and checks after it, Oasis Stud Poker folds); on an
+account the round waits for the player's return.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pelisali.cli.quick import PLAYER, quick_wallet
 from pelisali.games import GameError
 from pelisali.money import MoneyError, format_cents, parse_amount
 from pelisali.platform import accounts, banked_rounds, tables
+from pelisali.platform.banked_family import banked_engine
 from pelisali.platform.banked_rounds import BankedView
 from pelisali.platform.db import dry_run, transaction
 from pelisali.platform.ledger import LedgerError, balance
@@ -40,17 +43,21 @@ from pelisali.rng import Rng, SecureRng, SeededRng
 
 TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
           "ultimate-texas-holdem": "Ultimate Texas Hold'em",
-          "texas-holdem-bonus": "Texas Hold'em Bonus"}
+          "texas-holdem-bonus": "Texas Hold'em Bonus", "oasis-stud": "Oasis Stud Poker"}
 COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, help, quit",
             "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit",
             "ultimate-texas-holdem": "deal ANTE [TRIPS] [progressive], check, play N, fold, "
                                      "balance, help, quit",
             "texas-holdem-bonus": "deal ANTE [BONUS] [progressive], fold, bet, check, balance, "
-                                  "help, quit"}
+                                  "help, quit",
+            "oasis-stud": "deal ANTE, exchange CARD [CARD ...], raise, fold, balance, help, "
+                          "quit"}
 PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> ",
-           "texas-holdem-bonus": "thb> "}
+           "texas-holdem-bonus": "thb> ", "oasis-stud": "oasis> "}
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
-         "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus")}
+         "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus"),
+         "oasis-stud": ("ante",)}
+OASIS = "oasis-stud"
 HOLDEM = ("ultimate-texas-holdem", "texas-holdem-bonus")
 """The games with a board, shown street by street."""
 
@@ -121,7 +128,8 @@ class BankedTerminal:
         if command == "deal":
             self.deal(args)
         elif command in ("play", "fold", "stand", "raise", "check") or (
-                command == "bet" and self.game == "texas-holdem-bonus"):
+                command == "bet" and self.game == "texas-holdem-bonus") or (
+                command == "exchange" and self.game == OASIS):
             self.decide(command, args)
         elif command == "balance":
             with dry_run(self.db) as session:
@@ -157,7 +165,16 @@ class BankedTerminal:
 
     def decide(self, command: str, args: list[str]) -> None:
         """The decision of the round waiting."""
-        if command == "raise":
+        if command == "exchange":  # the cards as typed: the engine names a wrong one
+            if not args:
+                raise TableError("usage: exchange CARD [CARD ...] (the cards to discard, "
+                                 "e.g. exchange 7h 2c)")
+            action = f"exchange {' '.join(args)}"
+        elif command == "raise" and self.game == OASIS:
+            if args:
+                raise TableError("usage: raise (2 times the ante)")
+            action = "raise"
+        elif command == "raise":
             if len(args) != 1:
                 raise TableError("usage: raise AMOUNT")
             action = f"raise {parse_amount(args[0])}"
@@ -196,6 +213,9 @@ class BankedTerminal:
 
     def _show(self, view: BankedView) -> None:
         shown = view.view
+        if self.game == OASIS:
+            self._show_oasis(view)
+            return
         if self.game in HOLDEM:
             hand = f" ({shown['hand'].replace('_', ' ')})" if shown.get("hand") else ""
             console.print(f"Your cards: {' '.join(shown['cards'])}; board: "
@@ -230,6 +250,42 @@ class BankedTerminal:
             won = shown["jackpot"]
             console.print(f"  [bold]{won['jackpot']}: {won['percent']} % of the pool, "
                           f"{format_cents(won['paid'])} €[/]")
+        self._settled(view)
+
+    def _settled(self, view: BankedView) -> None:
         console.print(f"round {view.round_id}: staked {format_cents(view.staked)} €, paid "
                       f"{format_cents(view.paid or 0)} €. Balance "
                       f"{format_cents(view.balance)} €")
+
+    def _show_oasis(self, view: BankedView) -> None:
+        """Oasis Stud Poker: the box's five cards and hand, the dealer's up card, what was
+        exchanged and its fee; while waiting, the choices with what each costs (an
+        exchange's fee by the number of cards); at the end the dealer's five and every
+        bet."""
+        shown = view.view
+        hand = f" ({shown['hand'].replace('_', ' ')})" if shown.get("hand") else ""
+        console.print(f"Your cards: {' '.join(shown['cards'])}{hand}; the dealer's up card: "
+                      f"{shown['dealer_up']}")
+        if shown["discarded"]:
+            forced = " (all five: the raise goes with them)" \
+                if len(shown["discarded"]) == 5 else ""
+            console.print(f"Exchanged {' '.join(shown['discarded'])}: fee "
+                          f"{format_cents(shown['fees'])} €{forced}")
+        if view.status == "playing":
+            ante = next(b["stake"] for b in shown["bets"] if b["spot"] == "ante")
+            rules = getattr(banked_engine(OASIS), "rules")  # noqa: B009
+            offered = ["fold", f"raise ({format_cents(rules.raise_multiple * ante)} €)"]
+            if any(a.startswith("exchange ") for a in view.actions):
+                fees = ", ".join(f"{n} {'card' if n == 1 else 'cards'} "
+                                 f"{format_cents(rules.fee(n, ante))} €"
+                                 for n in range(1, 6))
+                offered.append(f"exchange CARDS (fee by the number of cards: {fees})")
+            console.print(f"Staked {format_cents(view.staked)} €. Decide: {', '.join(offered)}")
+            return
+        named = (shown.get("dealer_hand") or "").replace("_", " ")
+        console.print(f"Dealer: {' '.join(shown['dealer'])} ({named}"
+                      f"{'' if shown['dealer_qualifies'] else ', does not qualify'})")
+        for s in shown["settlements"]:
+            console.print(f"  {s['spot']}: {format_cents(s['stake'])} € → "
+                          f"{format_cents(s['paid'])} € ({s['result']})")
+        self._settled(view)

@@ -1,13 +1,13 @@
 """The banked card games of RAY 1.4.1.2 and 1.4.2 (Three Card Poker, Red Dog, Ultimate
-Texas Hold'em, Texas Hold'em Bonus) as a family of the table layer.
+Texas Hold'em, Texas Hold'em Bonus, Oasis Stud Poker) as a family of the table layer.
 
 What the table layer (:mod:`pelisali.platform.table_layer`) needs to know of such a
 round: its engine (one of :data:`~pelisali.engine.GAMES`, standard rules from
 ``rules/data/banked/``), each bet's settlement as the engine makes it (the ante, Pair
 Plus and play bets; Red Dog's ante and raise; Ultimate Texas Hold'em's ante, blind, play
 and Trips, a blind's 3:2 kept to the cent with its fraction; Texas Hold'em Bonus' ante,
-Bonus, flop, turn and river bets) and, for readers of the
-record, the cards.
+Bonus, flop, turn and river bets; Oasis Stud Poker's ante, raise and exchange fee, the
+fee settled with nothing back) and, for readers of the record, the cards.
 The players' decisions (play or fold, raise or stand) make the return, so the day report
 has no theoretical return for these tables.
 
@@ -34,7 +34,7 @@ from pelisali.platform.table_layer import Family, RecordError, RoundRecord, Sett
 __all__ = ["BANKED_GAMES", "FAMILY", "BankedFamily", "banked_engine", "short_result"]
 
 BANKED_GAMES: tuple[str, ...] = ("three-card-poker", "red-dog", "ultimate-texas-holdem",
-                                  "texas-holdem-bonus")
+                                  "texas-holdem-bonus", "oasis-stud")
 """The banked card games played on the wallet, by id."""
 
 

@@ -1,6 +1,6 @@
 """Three Card Poker, Red Dog and Ultimate Texas Hold'em on the persistent wallet: a
 player's rounds at their own RNG table, each a round of the game's contract engine
-through the table layer; Texas Hold'em Bonus the same way.
+through the table layer; Texas Hold'em Bonus and Oasis Stud Poker the same way.
 
 A round is dealt when the player places their bets (:func:`deal`: Three Card Poker's ante
 and Pair Plus, Red Dog's ante, Ultimate Texas Hold'em's ante with its blind and Trips):
@@ -10,7 +10,12 @@ the cards are drawn by the generator from a full deck or shoe (an RNG table shuf
 every round). The round then waits for the player's decision (:func:`decide`: ``play`` or
 ``fold``; ``raise N`` or ``stand``; ``check``, ``play N`` or ``fold``, street by street;
 Texas Hold'em Bonus' ``fold`` or ``bet flop``, then ``check`` or ``bet turn``, ``check``
-or ``bet river``); a play, raise or street bet is debited as it is made. When the
+or ``bet river``; Oasis Stud Poker's ``exchange 7h 2c`` once, then ``raise`` or
+``fold``); a play, raise or street bet is debited as it is made, and so is an exchange's
+fee (a bet on ``exchange`` settled with nothing back). A box that exchanges all five cards
+must raise: that raise is taken with the exchange, one request, both stakes covered by
+the wallet or neither taken, so that no round waits for a move the player could not
+refuse (and the house could not make for them after 24 hours). When the
 round is over every bet is paid (keys ``settle:ROUND:BET``) and the record (version 2)
 keeps every move and card drawn, so the round is recalled by replay
 (:func:`recall_banked_round`).
@@ -31,7 +36,8 @@ Three Card Poker folds (as live tables fold a hand whose player does not act, lo
 ante, and Pair Plus as the rule data says), Red Dog stands (no raise), Ultimate Texas
 Hold'em checks and, after the river, folds (no play bet; Trips stands as the rule data
 says), Texas Hold'em Bonus folds before the flop (the ante lost, the Bonus as the rule
-data says) and checks after it (no turn or river bet).
+data says) and checks after it (no turn or river bet), Oasis Stud Poker folds (no
+exchange and no raise: the ante lost, a fee already paid stays paid).
 :func:`recover_banked_rounds` does it (``pelisali table recover`` and the server's
 scheduler, through :func:`pelisali.platform.tables.recover`).
 
@@ -68,6 +74,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pelisali.cards import CardError, parse_card
 from pelisali.engine import CHANCE, IllegalMove, Seats, State
 from pelisali.engine.ultimate import POOL_HANDS
 from pelisali.money import format_cents
@@ -96,7 +103,7 @@ from pelisali.rng import Rng, SecureRng
 PLAYING, SETTLED = RoundStatus.PLAYING, RoundStatus.SETTLED
 DEFAULT_DECISION = {"three-card-poker": ("fold",), "red-dog": ("stand",),
                     "ultimate-texas-holdem": ("check", "fold"),
-                    "texas-holdem-bonus": ("fold", "check")}
+                    "texas-holdem-bonus": ("fold", "check"), "oasis-stud": ("fold",)}
 """What the house decides for a player who does not (the round's 24 hours past): the
 first of these open at each decision, until the round is over."""
 
@@ -156,6 +163,42 @@ def _draw(state: State, rng: Rng, order: str | None = None) -> State:
         state = state.apply(fairness.deal_from(order, state) if order
                             else table_layer.draw_outcome(state, rng)).state
     return state
+
+
+def _forced(state: State, rng: Rng, order: str | None = None) -> State:
+    """Take every decision the game leaves the player no choice in (Oasis Stud Poker's
+    raise after all five cards are exchanged), drawing on after each: the round then
+    waits only for a real choice."""
+    while state.to_move() == 0 and len(open_now := state.legal_actions()) == 1:
+        state = _draw(state.apply(open_now[0], seat=0).state, rng, order)
+    return state
+
+
+def _canonical(action: str) -> str:
+    """A decision as the engine writes it, so that a retry matches its first however the
+    cards were typed; a word that is not a card is left for the engine to refuse.
+
+    >>> _canonical("exchange 7H 10c"), _canonical("exchange Zz"), _canonical("raise")
+    ('exchange 7h Tc', 'exchange Zz', 'raise')
+    """
+    words = action.split()
+    if words[:1] != ["exchange"]:
+        return action
+    try:
+        return " ".join(["exchange", *(parse_card(word) for word in words[1:])])
+    except CardError:
+        return action
+
+
+def offered(actions: tuple[str, ...]) -> list[str]:
+    """The decisions open, as a line names them: Oasis Stud Poker's exchanges (one for
+    each set of cards) as one ``exchange CARDS``.
+
+    >>> offered(("fold", "raise", "exchange 7h", "exchange 7h 2c"))
+    ['fold', 'raise', 'exchange CARDS']
+    """
+    out = [a for a in actions if not a.startswith("exchange ")]
+    return [*out, "exchange CARDS"] if len(out) < len(actions) else out
 
 
 def _stakes(state: State) -> dict[int, tuple[str, int]]:
@@ -401,7 +444,7 @@ def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int]
         raise TableError(f"{table.name} is closed")
     waiting = playing_row(session, table)
     if waiting is not None:
-        actions = ", ".join(_answer(session, table, waiting).actions)
+        actions = ", ".join(offered(_answer(session, table, waiting).actions))
         raise TableError(f"{table.name}: round {waiting.id} waits for a decision ({actions})")
     accounts.find(session, player)
     if PROGRESSIVE in placed:
@@ -440,10 +483,14 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
            rng: Rng | None = None, at: datetime | None = None) -> BankedView:
     """The decision of the round waiting at ``player``'s table: ``play`` or ``fold``
     (Three Card Poker), ``raise N`` or ``stand`` (Red Dog), ``check``, ``play N`` or
-    ``fold`` (Ultimate Texas Hold'em: the play bet N times the ante). A play or raise is
-    debited under ``key``; the same key again answers it. The cards are drawn to the next
-    decision, or to the end and every bet paid."""
+    ``fold`` (Ultimate Texas Hold'em: the play bet N times the ante), Texas Hold'em
+    Bonus' street bets, Oasis Stud Poker's ``exchange CARDS``, ``raise`` or ``fold``. A
+    play, raise, bet or exchange fee is debited under ``key`` (a second stake of the same
+    request, the raise an exchange of five forces, under ``KEY:N``); the same key again
+    answers it. The cards are drawn to the next decision, or to the end and every bet
+    paid."""
     at = at or now_utc()
+    action = _canonical(action)
     table = _table(session, table_name)
     again = session.scalars(select(BetRow).where(BetRow.key == key)).first()
     if again is not None:
@@ -469,9 +516,10 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
         after = before.apply(action, seat=0).state
     except IllegalMove as exc:
         raise TableError(str(exc)) from None
-    _book_stakes(session, table, row, player, before, after, key, at)
-    return _step(session, table, row, record,
-                 _draw(after, rng or SecureRng(), record.shuffle_order), at, key, action)
+    drawn = rng or SecureRng()
+    after = _forced(_draw(after, drawn, record.shuffle_order), drawn, record.shuffle_order)
+    _book_stakes(session, table, row, player, before, after, key, at)  # or nothing, refused
+    return _step(session, table, row, record, after, at, key, action)
 
 
 def _retried_decision(session: Session, table: GameTable, row: RoundRow | None,

@@ -109,6 +109,11 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "decision_not_open": (r"^'(?P<action>[^']+)' is not open [^;]+; open: (?P<open>.+)$",),
     "raise_to_ante": (rf"^a raise is 0\.01 to the ante \((?P<ante>{_EUROS})\), "
                       rf"not (?P<stake>{_EUROS})$",),
+    # Oasis Stud Poker's exchange: the cards named
+    "not_a_card": (r"^'(?P<card>[^']*)' is not a card \(rank 2-9 T J Q K A, suit c d h s\)$",),
+    "exchange_not_held": (r"^(?P<card>\S+) is not in seat \d+'s hand \((?P<hand>[^)]*)\)$",),
+    "exchange_twice": (r"^(?P<card>\S+) is named twice; each card is exchanged once$",),
+    "exchange_once": (r"^seat \d+ has exchanged its cards; a box exchanges once$",),
     # -- the slots: the bet from the rule lists, free spins one at a time ------------------
     "slot_lines": (r"^(?P<lines>\d+) lines cannot be played; lines: (?P<choices>\d+(?:, \d+)*)$",),
     "slot_level": (r"^(?P<cents>\d+) cents a line is not a bet level; "

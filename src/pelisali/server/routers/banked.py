@@ -1,9 +1,10 @@
-"""Three Card Poker, Red Dog, Ultimate Texas Hold'em and Texas Hold'em Bonus over the API,
-each player at their own RNG table (:mod:`pelisali.platform.banked_rounds`): the game's
-rules and pay tables with the round waiting for the player's decision (after a reload
-too: GGPoker house rules 2.3), a deal (the bets, in cents, under a key), and the
-decisions. A retried deal or decision gets its first answer and is taken once; its key
-sent with another request is refused with 409."""
+"""Three Card Poker, Red Dog, Ultimate Texas Hold'em, Texas Hold'em Bonus and Oasis Stud
+Poker over the API, each player at their own RNG table
+(:mod:`pelisali.platform.banked_rounds`): the game's rules and pay tables with the round
+waiting for the player's decision (after a reload too: GGPoker house rules 2.3), a deal
+(the bets, in cents, under a key), and the decisions. A retried deal or decision gets
+its first answer and is taken once; its key sent with another request is refused with
+409."""
 
 from typing import Annotated, Any, Literal
 
@@ -11,6 +12,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field, Strict
 from sqlalchemy.orm import Session
 
+from pelisali.cards import CardError, parse_card
 from pelisali.engine import GAMES
 from pelisali.engine.holdem_bonus import MULTIPLES
 from pelisali.engine.ultimate import FIXED_HANDS
@@ -26,7 +28,9 @@ from pelisali.server.schemas import Key
 router = APIRouter(tags=["banked games"], route_class=RetryingRoute)
 Cents = Annotated[int, Strict(), Field(ge=0, le=10**9)]
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
-         "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus")}
+         "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus"),
+         "oasis-stud": ("ante",)}
+Card = Annotated[str, Field(min_length=1, max_length=8)]
 
 
 class DealRequest(BaseModel):
@@ -43,12 +47,15 @@ class DecideRequest(BaseModel):
     """The decision: ``play`` or ``fold``; ``raise`` (with ``amount`` in cents) or
     ``stand``; ``check``, ``play`` (with ``multiple``, times the ante) or ``fold``;
     Texas Hold'em Bonus' ``fold``, ``check`` or ``bet`` (with ``street``: ``flop``,
-    ``turn`` or ``river``); a play, raise or bet under a key."""
+    ``turn`` or ``river``); Oasis Stud Poker's ``exchange`` (with ``cards``, the one to
+    five to discard: ``["7h", "2c"]``), ``raise`` (no amount: 2 times the ante) or
+    ``fold``; a play, raise, bet or exchange under a key."""
 
-    action: Literal["play", "fold", "raise", "stand", "check", "bet"]
+    action: Literal["play", "fold", "raise", "stand", "check", "bet", "exchange"]
     amount: Cents | None = None
     multiple: Annotated[int, Strict(), Field(ge=1, le=4)] | None = None
     street: Literal["flop", "turn", "river"] | None = None
+    cards: Annotated[list[Card], Field(min_length=1, max_length=5)] | None = None
     key: Key
 
 
@@ -85,6 +92,11 @@ def _rules(game: str) -> dict[str, Any]:
         shown["pays"] = {"ante_pays_from": rules.ante_pays_from, "bonus": rules.bonus,
                          "fold_loses_bonus": rules.fold_loses_bonus,
                          "street_bets": dict(MULTIPLES)}
+    elif game == "oasis-stud":
+        shown["pays"] = {"fees": list(rules.fees), "raise": rules.pays,
+                         "raise_multiple": rules.raise_multiple,
+                         "five_must_raise": rules.five_must_raise,
+                         "dealer_qualifies": "ace_king"}
     else:
         shown["pays"] = {"spread": {str(k): v for k, v in rules.pays.items()},
                          "three_of_a_kind": rules.three_of_a_kind, "decks": rules.decks}
@@ -140,8 +152,14 @@ def deal(game: str, body: DealRequest, login: Bettor, state: AppState) -> dict[s
 def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> dict[str, Any]:
     """The decision of the round waiting; the answer is the round settled."""
     name = state.own_table(login.name, _game(game))
-    if (body.action == "raise") != (body.amount is not None):
-        raise HTTPException(422, "a raise carries its amount in cents; nothing else does")
+    oasis = game == "oasis-stud"
+    if (body.action == "raise" and not oasis) != (body.amount is not None):
+        raise HTTPException(422, "a raise carries its amount in cents (Oasis Stud Poker's "
+                                 "none: it is 2 times the ante); nothing else does")
+    if (body.action == "exchange") != (body.cards is not None) or (
+            body.action == "exchange" and not oasis):
+        raise HTTPException(422, "Oasis Stud Poker's exchange names its cards; nothing "
+                                 "else does")
     multiple_needed = body.action == "play" and game == "ultimate-texas-holdem"
     if multiple_needed != (body.multiple is not None):
         raise HTTPException(422, "Ultimate Texas Hold'em's play carries its multiple of the "
@@ -150,10 +168,21 @@ def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> di
             body.action == "bet" and game != "texas-holdem-bonus"):
         raise HTTPException(422, "Texas Hold'em Bonus' bet names its street (flop, turn, "
                                  "river); nothing else does")
-    action = (f"raise {body.amount}" if body.action == "raise"
+    action = (f"raise {body.amount}" if body.action == "raise" and not oasis
+              else _exchange(body.cards) if body.cards is not None
               else f"play {body.multiple}" if multiple_needed
               else f"bet {body.street}" if body.action == "bet" else body.action)
     with bound_to_first(body.key), state.db() as session:
         done = banked_rounds.decide(session, name, login.name, action,
                                     key=f"web:{login.name}:{body.key}", rng=state.rng)
     return _answer(done)
+
+
+def _exchange(cards: list[str]) -> str:
+    """Oasis Stud Poker's exchange of ``cards`` as the engine takes it (``exchange 7h
+    Tc``); a word that is not a card is refused here (400, coded for the player), one
+    not in the hand or named twice by the engine."""
+    try:
+        return "exchange " + " ".join(parse_card(card) for card in cards)
+    except CardError as exc:
+        raise HTTPException(400, str(exc)) from None

@@ -8,12 +8,14 @@
 // house rules 2.3). Every request carries a new idempotency key; a refusal is shown in
 // the player's language and changes nothing. Texas Hold'em Bonus goes as Ultimate Texas
 // Hold'em does: the ante and the Bonus, then fold or the flop bet (2x), check or the turn
-// bet (1x), check or the river bet (1x), the board turned between them.
+// bet (1x), check or the river bet (1x), the board turned between them. Oasis Stud
+// Poker's own parts (the cards chosen to exchange, the fee, the showdown) are oasis.js's.
 
 import {
   $, addStrings, api, ApiError, cardEl, el, euros, parseEuros, setBalance, setMessage,
   showView, state, t, uniqueKey,
 } from "./core.js";
+import { OASIS, oasisControls, oasisHands, oasisPays, oasisStage } from "./oasis.js";
 
 addStrings({
   fi: {
@@ -117,14 +119,15 @@ addStrings({
   },
 });
 
-const banked = { list: null, game: null, rules: null, round: null, busy: false, progressive: false };
+const banked = { list: null, game: null, rules: null, round: null, busy: false, progressive: false,
+  picked: new Set() }; // Oasis Stud Poker's cards chosen to exchange
 const UTH = "ultimate-texas-holdem";
 const THB = "texas-holdem-bonus";
 const HOLDEM = [UTH, THB]; // the games with a board, turned street by street
 // The hold'em games' decision points as the server names them, by string key.
 const STREETS = { "before the flop": "preflop", "on the flop": "flop", "on the turn": "turn",
   "after the river": "river" };
-const ART = { "red-dog": "♦", [UTH]: "♠", [THB]: "♥" };
+const ART = { "red-dog": "♦", [UTH]: "♠", [THB]: "♥", [OASIS]: "♧" };
 
 // Texas Hold'em Bonus: its bets, buttons, notes and the Bonus table's hands.
 addStrings({
@@ -213,6 +216,7 @@ export async function openBanked(game) {
   banked.rules = rules;
   banked.round = rules.playing;
   banked.busy = false;
+  banked.picked = new Set();
   render();
   setMessage($("#banked-message"), rules.playing ? t("banked.resumed") : "", "info");
   showView("banked");
@@ -230,7 +234,8 @@ function render() {
   view.dataset.round = String(banked.round?.round_id ?? 0);
   // Ultimate Texas Hold'em's round stays the same between its decisions: the street (and
   // the board's cards) tell the page's states apart.
-  view.dataset.street = STREETS[banked.round?.street] ?? "";
+  view.dataset.street = STREETS[banked.round?.street]
+    ?? (banked.game === OASIS ? oasisStage(banked.round) : "");
   $("#banked-title").textContent = rules.name[state.lang] ?? rules.name.en;
   $("#banked-note").textContent = `${t("banked.standard")} · `
     + t("banked.limits", { min: euros(rules.min), max: euros(rules.max) });
@@ -249,6 +254,8 @@ function renderTable() {
   const parts = [];
   if (HOLDEM.includes(banked.game)) {
     parts.push(...uthHands(round));
+  } else if (banked.game === OASIS) {
+    parts.push(...oasisHands(round, banked.picked, pick, handName));
   } else if (banked.game === "three-card-poker") {
     const dealer = round.dealer?.length ? round.dealer : [null, null, null];
     parts.push(el("div", { class: "banked-hand banked-dealer" },
@@ -269,7 +276,8 @@ function renderTable() {
     parts.push(el("ul", { class: "banked-settlements" }, (round.settlements ?? []).map((s) =>
       el("li", { "data-bet": s.spot, "data-paid": s.paid, text:
         `${t(`banked.spot.${s.spot}`)}: ${euros(s.stake)} → ${euros(s.paid)} `
-        + `(${t(`banked.res.${s.result.split(",")[0]}`)}${detail(s.result)})` }))));
+        + (s.spot === "exchange" ? `(${t("banked.res.fee")})` // Oasis Stud Poker's fee
+          : `(${t(`banked.res.${s.result.split(",")[0]}`)}${detail(s.result)})`) }))));
     if (round.jackpot) {
       parts.push(el("p", { class: "banked-jackpot", "data-paid": round.jackpot.paid, text: t("banked.jackpot_won", {
         percent: round.jackpot.percent, amount: euros(round.jackpot.paid) }) }));
@@ -277,7 +285,7 @@ function renderTable() {
     parts.push(el("p", { class: "banked-summary", role: "status", text: t("banked.result", {
       round: round.round_id, staked: euros(round.staked), paid: euros(round.paid ?? 0) }) }));
   } else {
-    if (HOLDEM.includes(banked.game)) {
+    if (HOLDEM.includes(banked.game) || banked.game === OASIS) {
       parts.push(el("ul", { class: "banked-bets small", style: "margin: 0; padding-left: 1.2rem" },
         (round.bets ?? []).map((b) => el("li", { "data-bet": b.spot,
           text: `${t(`banked.spot.${b.spot}`)}: ${euros(b.stake)}` }))));
@@ -292,7 +300,8 @@ function renderTable() {
 function detail(result) {
   const tail = result.includes(",") ? result.slice(result.indexOf(",") + 2) : "";
   if (!tail) return "";
-  if (banked.game !== THB) return `, ${tail}`;
+  if (banked.game === OASIS && tail === "the dealer does not qualify") return `, ${t("banked.no_qualify")}`;
+  if (banked.game !== THB && banked.game !== OASIS) return `, ${tail}`;
   const below = tail.match(/^below an? (.+)$/);
   if (below) return `, ${t("banked.below", { hand: handName(below[1]) })}`;
   const odds = tail.match(/^(.+) (\d+:1)$/);
@@ -330,6 +339,10 @@ function amountInput(id, label, value) {
 function renderControls() {
   const box = $("#banked-controls");
   const round = banked.round;
+  if (round?.status === "playing" && banked.game === OASIS) {
+    box.replaceChildren(el("div", { class: "banked-decide" }, oasisControls(round, banked.rules, banked.picked, send)));
+    return;
+  }
   if (round?.status === "playing") {
     const buttons = [];
     const raises = round.actions.filter((a) => a.startsWith("raise "));
@@ -388,6 +401,9 @@ function renderPays() {
   const pays = banked.rules.pays;
   if (banked.game === UTH) return renderUthPays(pays);
   if (banked.game === THB) return renderThbPays(pays);
+  if (banked.game === OASIS) {
+    return $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }), ...oasisPays(pays, handName));
+  }
   const rows = banked.game === "three-card-poker"
     ? [...Object.entries(pays.ante_bonus).map(([hand, n]) => [`${t("banked.ante_bonus")}: ${handName(hand)}`, `${n}:1`]),
       ...Object.entries(pays.pair_plus).map(([hand, n]) => [`${t("banked.spot.pair-plus")}: ${handName(hand)}`, `${n}:1`])]
@@ -457,6 +473,15 @@ async function deal() {
   return send("deal", { bets });
 }
 
+/** Oasis Stud Poker: a card tapped is chosen to exchange, or no longer. */
+function pick(card) {
+  if (banked.busy) return;
+  if (banked.picked.has(card)) banked.picked.delete(card);
+  else banked.picked.add(card);
+  renderTable();
+  renderControls();
+}
+
 async function send(what, body) {
   if (banked.busy) return;
   banked.busy = true;
@@ -466,6 +491,7 @@ async function send(what, body) {
     const round = await api(`/api/banked/${encodeURIComponent(banked.game)}/${what}`,
       { method: "POST", body: { ...body, key: uniqueKey() } });
     banked.round = round;
+    banked.picked = new Set(); // a new round, or its exchange made: nothing chosen
     setBalance(round.balance);
     if (round.status === "settled" && banked.rules.progressive) {
       // the pool has changed (a share paid, a seed restored): show it as it stands now
