@@ -24,10 +24,11 @@ from pelisali.cards import DECK
 from pelisali.engine import CHANCE, GAMES, Action, ChanceOutcome, Game, IllegalMove, Seats, State
 from pelisali.engine import replay as replay_history
 from pelisali.engine.contract import sample_chance
+from pelisali.games.pai_gow import JOKER
 from pelisali.rng import SeededRng
 
-CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
-DECK_SET = frozenset(DECK)
+CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs]|Jk)\b")  # Jk: Pai Gow Poker's joker
+DECK_SET = frozenset(DECK) | {JOKER}
 # Rounds per game: with about thirty games, thousands of rounds in all (a hand of poker,
 # with a chance node for every card, costs many rounds of roulette).
 EXAMPLES = 25

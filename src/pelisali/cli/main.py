@@ -77,7 +77,7 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
 GameArg = Annotated[str, typer.Argument(
     help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
          "three-card-poker, red-dog, ultimate-texas-holdem, texas-holdem-bonus, "
-         "oasis-stud, chemin-de-fer (odds) "
+         "oasis-stud, pai-gow-poker, chemin-de-fer (odds) "
          "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
@@ -169,6 +169,13 @@ def odds(
         from pelisali.cli.oasis_odds import oasis_odds_command
 
         oasis_odds_command(sets, as_json)
+        return
+    if game.lower() == "pai-gow-poker":
+        if decks is not None or remaining is not None or variant is not None:
+            fail("--decks, --remaining and --variant are not Pai Gow Poker's")
+        from pelisali.cli.pai_gow_commands import pai_gow_census_command
+
+        pai_gow_census_command(sets, as_json)
         return
     if game.lower() == "three-card-poker":
         if decks is not None or remaining is not None or variant is not None:
@@ -266,6 +273,13 @@ def simulate(
         from pelisali.cli.oasis_simulate import oasis_simulate_command
 
         oasis_simulate_command(rounds, seed, sets, as_json)
+        return
+    if game.lower() == "pai-gow-poker":
+        if seats is not None or variant is not None:
+            fail("pai-gow-poker is simulated with one seat; --seats and --variant do not apply")
+        from pelisali.cli.pai_gow_commands import pai_gow_simulate_command
+
+        pai_gow_simulate_command(rounds, seed, sets, as_json)
         return
     if game.lower() in BANKED_SIMULATIONS:
         if seats is not None or variant is not None:

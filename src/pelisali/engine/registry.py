@@ -15,6 +15,7 @@ from pelisali.engine.chinese import chinese_engines
 from pelisali.engine.contract import Game, IllegalMove
 from pelisali.engine.holdem_bonus import holdem_bonus_engines
 from pelisali.engine.oasis import oasis_engines
+from pelisali.engine.pai_gow import pai_gow_engines
 from pelisali.engine.poker import poker_engines
 from pelisali.engine.red_dog import red_dog_engines
 from pelisali.engine.slots import slot_engines
@@ -27,7 +28,8 @@ def _build() -> dict[str, Game]:
     games: dict[str, Game] = {}
     for family in (wager_engines, baccarat_engines, blackjack_engines, poker_engines,
                    chinese_engines, slot_engines, three_card_engines, red_dog_engines,
-                   ultimate_engines, chemin_engines, holdem_bonus_engines, oasis_engines):
+                   ultimate_engines, chemin_engines, holdem_bonus_engines, oasis_engines,
+                   pai_gow_engines):
         games.update(family())
     return games
 
@@ -36,7 +38,8 @@ GAMES: Mapping[str, Game] = MappingProxyType(_build())
 """Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
 ``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games, ``chinese``, the
 slots ``slot-fruit`` and ``slot-video``, ``three-card-poker``, ``red-dog``,
-``ultimate-texas-holdem``, ``chemin-de-fer``, ``texas-holdem-bonus`` and ``oasis-stud``."""
+``ultimate-texas-holdem``, ``chemin-de-fer``, ``texas-holdem-bonus``, ``oasis-stud`` and
+``pai-gow-poker``."""
 
 
 def game(game_id: str) -> Game:

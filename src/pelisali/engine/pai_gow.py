@@ -1,0 +1,537 @@
+"""Pai Gow Poker under the engine contract: the bet, seven cards to each box and to the
+dealer from 53, each box's setting, the dealer's by the house way, and the settlement
+with the commission.
+
+Standard rules (RAY 2016 1.4.1.2 names the game; its text is not in the rulebook as
+extracted; :mod:`pelisali.games.pai_gow` holds the hands, the house way and the
+settlement). The house banks every round: players do not bank in this version (nor
+co-bank), and a box plays one bet against the dealer. A round: every seat places its bet
+(:class:`~pelisali.engine.wager.PlaceBet` on ``ante``) and says it is done. The cards are
+chance nodes, one at a time from the 53: seven to each box with a bet, in seat order, then
+seven to the dealer, face down. Each box in turn, in seat order, sets its hand, naming its
+two-card low hand (``set 7h 2c``; the joker is ``Jk``) or asking for the house way
+(``house``). A setting whose low hand ranks as high as its high hand fouls: it is taken,
+with a warning, and loses. Once every box has set, the dealer's cards are set by the house
+way and shown, and every bet settled: both hands higher wins 1:1, and the commission on
+the win (the rule data's percent, rounded to the cent its way: up) is the house's, kept as its own
+item (:class:`PaiGowCommission`); one higher and one lower pushes; both lower or equal (a
+copy is the dealer's) loses. A seat sees its own cards; the dealer's and the other boxes'
+at the end. At most six boxes: 49 of the 53 cards are dealt.
+
+>>> from pelisali.engine import Seats
+>>> state = PaiGowEngine().new_state(Seats(1))
+>>> box = ["Kc", "Kd", "Qh", "9s", "7d", "4c", "2h"]
+>>> dealer = ["Ac", "Jd", "8h", "6s", "5d", "3c", "2c"]
+>>> for move in ["bet ante 1000", "done", *box, *dealer, "set Qh 9s"]:
+...     state = state.apply(move).state
+>>> state.dealer_high, state.dealer_low
+(('Ac', '6s', '5d', '3c', '2c'), ('Jd', '8h'))
+>>> state.returns(), [c.amount for c in state.commissions]  # 1:1 less 5 %
+((950,), [50])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, ClassVar
+
+from pelisali.cards import CardError
+from pelisali.engine.contract import (
+    CHANCE,
+    Action,
+    ChanceOutcome,
+    Event,
+    Game,
+    IllegalMove,
+    Move,
+    Seats,
+    State,
+    Step,
+)
+from pelisali.engine.wager import EndBetting, PlaceBet
+from pelisali.games.pai_gow import (
+    DEALT,
+    LOW,
+    PAI_GOW_DECK,
+    fouls,
+    hand_name,
+    house_way,
+    parse_pai_gow_card,
+    payout,
+    settle,
+)
+from pelisali.games.round import Limits, RoundError
+from pelisali.money import format_cents
+from pelisali.rules.pai_gow import PaiGowRules, load_pai_gow
+
+SPOTS = ("ante",)
+"""The one bet a box places."""
+_OUTCOMES = {card: ChanceOutcome(card) for card in PAI_GOW_DECK}
+
+
+@dataclass(frozen=True)
+class SetHand:
+    """The box sets its hand: ``low`` its two-card hand, the other five its high hand."""
+
+    low: tuple[str, ...]
+
+    def text(self) -> str:
+        return "set " + " ".join(self.low)
+
+
+@dataclass(frozen=True)
+class SetHouseWay:
+    """The box asks for the house way: its hand is set as the dealer's would be."""
+
+    def text(self) -> str:
+        return "house"
+
+
+@dataclass(frozen=True)
+class PaiGowBet:
+    """A bet of a round: ``spot`` is ``ante``."""
+
+    bet_id: int
+    seat: int
+    spot: str
+    stake: int
+
+
+@dataclass(frozen=True)
+class PaiGowSettlement:
+    """How a bet ended: ``paid`` whole cents back (stake included, before the commission)
+    and ``result`` in words (``win``, ``push`` or ``lose``, with who took each hand);
+    ``outcome`` is that first word, ``high`` and ``low`` who took each hand (``box``,
+    ``dealer`` or ``copy``, the dealer's), ``foul`` whether the box's setting fouled."""
+
+    bet_id: int
+    seat: int
+    spot: str
+    stake: int
+    paid: int
+    result: str
+    outcome: str = ""
+    high: str = ""
+    low: str = ""
+    foul: bool = False
+
+
+@dataclass(frozen=True)
+class PaiGowCommission:
+    """The house's commission on a box's win: ``percent`` of ``win`` cents, rounded to
+    ``amount`` whole cents the rule data's way."""
+
+    seat: int
+    win: int
+    percent: int
+    amount: int
+
+
+class PaiGowEngine(Game):
+    """Pai Gow Poker with its limits, where A-2-3-4-5 ranks, the commission and the house
+    way.
+
+    >>> PaiGowEngine.from_settings({"wheel": "low"}).rules.wheel
+    'low'
+    """
+
+    family: ClassVar[str] = "pai-gow-poker"
+    max_seats = 6  # 7 hands of 7 cards: 49 of the 53
+
+    def __init__(self, game_id: str = "pai-gow-poker", rules: PaiGowRules | None = None,
+                 limits: Limits | None = None) -> None:
+        self.game_id = game_id
+        self.rules = rules or load_pai_gow()
+        self.limits = limits or Limits(*self.rules.limits)
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
+                      game_id: str = "pai-gow-poker") -> PaiGowEngine:
+        """The game with a hall's house way and wheel (``house_way``, ``wheel``: ``second``
+        or ``low``), as ``--set`` gives them; an unknown setting or value is an
+        :class:`IllegalMove`."""
+        from pelisali.rules.loader import RuleDataError
+
+        chosen = dict(settings or {})
+        unknown = set(chosen) - {"house_way", "wheel"}
+        if unknown:
+            raise IllegalMove(f"Pai Gow Poker has no setting {sorted(unknown)[0]!r}; "
+                              "settings: house_way, wheel")
+        try:
+            rules = load_pai_gow(str(chosen.get("house_way") or "") or None)
+        except RuleDataError as exc:
+            raise IllegalMove(str(exc)) from None
+        wheel = str(chosen.get("wheel") or rules.wheel)
+        if wheel not in ("second", "low"):
+            raise IllegalMove(f"A-2-3-4-5 ranks second or low, not {wheel!r}")
+        return cls(game_id, replace(rules, wheel=wheel))
+
+    def title(self) -> str:
+        return "Pai Gow Poker"
+
+    def new_state(self, seats: Seats) -> PaiGowState:
+        self.check_seats(seats)
+        if seats.stacks:
+            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
+        count = seats.count
+        return PaiGowState(self, count, PAI_GOW_DECK, done=(False,) * count,
+                           boxes=((),) * count, lows=(None,) * count)
+
+    def spot(self, text: str) -> str:
+        """The bet named ``text``; :class:`IllegalMove` if there is none such."""
+        key = text.strip().lower()
+        if key not in SPOTS:
+            raise IllegalMove(f"Pai Gow Poker has no bet {text!r}; bets: {', '.join(SPOTS)}")
+        return key
+
+
+@dataclass(frozen=True)
+class PaiGowState(State):
+    """A round: the bets, the cards left, each box's seven cards and its low hand once set
+    (``lows``), the dealer's seven and, at the end, the dealer's setting, the settlements
+    and the commissions. (The bets before the deal and chance as each card left work as
+    in the other banked games dealt from one deck; they are written out here so that this
+    game stands on the contract alone.)"""
+
+    game: PaiGowEngine
+    seats: int
+    deck: tuple[str, ...]  # the cards not yet dealt, in deck order
+    bets: tuple[PaiGowBet, ...] = ()
+    done: tuple[bool, ...] = ()
+    boxes: tuple[tuple[str, ...], ...] = ()
+    lows: tuple[tuple[str, ...] | None, ...] = ()
+    dealer: tuple[str, ...] = ()
+    dealer_high: tuple[str, ...] = ()
+    dealer_low: tuple[str, ...] = ()
+    settlements: tuple[PaiGowSettlement, ...] = ()
+    commissions: tuple[PaiGowCommission, ...] = ()
+    history: tuple[Move, ...] = field(default=())
+
+    # -- the bets ----------------------------------------------------------------------
+    def _stake(self, seat: int, spot: str) -> int:
+        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == spot)
+
+    def _in_play(self) -> list[int]:
+        """The boxes dealt cards: those with a bet, in seat order."""
+        return sorted({b.seat for b in self.bets})
+
+    def betting_actions(self, seat: int) -> list[Action]:
+        """The bets ``seat`` may still place: the range's two ends."""
+        limits = self.game.limits
+        out: list[Action] = []
+        for spot in SPOTS:
+            already = self._stake(seat, spot)
+            if already >= limits.maximum:
+                continue
+            low = max(1, limits.minimum - already)
+            out.append(PlaceBet(spot, low))
+            if limits.maximum - already != low:
+                out.append(PlaceBet(spot, limits.maximum - already))
+        return out
+
+    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
+        """(accepted, returned): the limits hold for a seat's whole stake (RAY 1.1)."""
+        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
+            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
+        spot = self.game.spot(bet.spot)
+        seat = self.to_move()
+        if seat is None or seat == CHANCE:
+            raise IllegalMove("no seat is to act")
+        try:
+            return self.game.limits.accept(bet.stake, self._stake(seat, spot), spot)
+        except RoundError as error:
+            raise IllegalMove(str(error)) from None
+
+    def _end_betting(self, seat: int, history: tuple[Move, ...]) -> Step:
+        """``seat`` places no more bets; once every seat has, the cards come."""
+        done = tuple(True if i == seat else d for i, d in enumerate(self.done))
+        events = [Event("done", f"seat {seat} places no more bets", (seat,))]
+        if all(done):
+            events.append(Event("no-more-bets", "no more bets" if self.bets
+                                else "no bets: no round is dealt"))
+        return Step(replace(self, done=done, history=history), tuple(events))
+
+    # -- chance: each card left, equally likely ------------------------------------------
+    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
+        if self.to_move() != CHANCE:
+            return ()
+        share = Fraction(1, len(self.deck))
+        return tuple((_OUTCOMES[card], share) for card in self.deck)
+
+    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
+        if self.to_move() != CHANCE:
+            return (), (), 1
+        return tuple(_OUTCOMES[c] for c in self.deck), (1,) * len(self.deck), len(self.deck)
+
+    def can_come_up(self, outcome: ChanceOutcome) -> bool:
+        return self.to_move() == CHANCE and outcome.label in self.deck
+
+    # -- who moves ---------------------------------------------------------------------
+    def _next_card(self) -> int | None:
+        """Where the next card goes: a box's seat, ``-1`` for the dealer, or ``None``."""
+        for seat in self._in_play():
+            if len(self.boxes[seat]) < DEALT:
+                return seat
+        return -1 if len(self.dealer) < DEALT else None
+
+    def _setting(self) -> list[int]:
+        """The boxes still to set their hands, in seat order."""
+        return [s for s in self._in_play() if self.lows[s] is None]
+
+    def to_move(self) -> int | None:
+        if not all(self.done):
+            return self.done.index(False)
+        if not self.bets or self.settlements:
+            return None
+        if self._next_card() is not None:
+            return CHANCE
+        setting = self._setting()
+        return setting[0] if setting else None
+
+    def high_of(self, seat: int) -> tuple[str, ...]:
+        """The seat's high hand once set (its five cards not in the low hand)."""
+        low = self.lows[seat] or ()
+        return tuple(c for c in self.boxes[seat] if c not in low) if low else ()
+
+    # -- what may happen ---------------------------------------------------------------
+    def legal_actions(self) -> tuple[Action, ...]:
+        mover = self.to_move()
+        if mover is None or mover == CHANCE:
+            return ()
+        if all(self.done):
+            return (SetHouseWay(), *(SetHand(low)
+                                     for low in combinations(self.boxes[mover], LOW)))
+        out = self.betting_actions(mover)
+        out.append(EndBetting())
+        return tuple(out)
+
+    def parse_action(self, text: str) -> Action:
+        words = text.split()
+        if words == ["done"]:
+            return EndBetting()
+        if words in (["house"], ["house", "way"]):
+            return SetHouseWay()
+        if words and words[0] == "set":
+            if len(words) == 1:
+                raise IllegalMove("name the two cards of the low hand: 'set 7h 2c'")
+            try:
+                return SetHand(tuple(parse_pai_gow_card(w) for w in words[1:]))
+            except CardError as exc:
+                raise IllegalMove(str(exc)) from None
+        if len(words) == 3 and words[0] == "bet":
+            if not words[2].isdigit():
+                raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
+            return PlaceBet(self.game.spot(words[1]), int(words[2]))
+        raise IllegalMove(f"{text!r} is not an action here: 'bet ante CENTS', 'done', "
+                          "'set CARD CARD' (the low hand) or 'house'")
+
+    def _check_action(self, action: Action) -> None:
+        mover = self.to_move()
+        if mover is None or mover == CHANCE:
+            raise IllegalMove("no seat is to act")
+        if isinstance(action, SetHand | SetHouseWay):
+            if not all(self.done):
+                raise IllegalMove("a box sets its hand once its cards are dealt; now: "
+                                  "'bet ante CENTS' or 'done'")
+            if isinstance(action, SetHand):
+                self._check_setting(mover, action)
+            return
+        if all(self.done):
+            raise IllegalMove("no more bets: 'set CARD CARD' (the low hand) or 'house'")
+        if isinstance(action, EndBetting):
+            return
+        if not isinstance(action, PlaceBet):
+            raise IllegalMove(f"{action.text()!r} is not an action of Pai Gow Poker")
+        self._accept(action)
+
+    def _check_setting(self, seat: int, action: SetHand) -> None:
+        low = action.low
+        if not isinstance(low, tuple) or len(low) != LOW:
+            raise IllegalMove(f"the low hand is {LOW} cards, not {len(low)}")
+        if low[0] == low[1]:
+            raise IllegalMove(f"{low[0]} is named twice; the low hand is two cards")
+        hand = self.boxes[seat]
+        for card in low:
+            if card not in hand:
+                raise IllegalMove(f"{card!s} is not in seat {seat}'s hand ({' '.join(hand)})")
+
+    def _apply(self, action: Action) -> Step:
+        mover = self.to_move()
+        if mover is None:
+            raise IllegalMove("the round is over; nothing more can happen")
+        history = (*self.history, Move(mover, action))
+        if isinstance(action, ChanceOutcome):
+            return self._deal(action.label, history)
+        if isinstance(action, PlaceBet):
+            accepted, returned = self._accept(action)
+            bet = PaiGowBet(len(self.bets) + 1, mover, self.game.spot(action.spot), accepted)
+            text = f"seat {mover}: {format_cents(accepted)} on {bet.spot}"
+            if returned:
+                text += f"; {format_cents(returned)} over the table maximum is void and returned"
+            return Step(replace(self, bets=(*self.bets, bet), history=history),
+                        (Event("bet", text, (mover,)),))
+        if isinstance(action, EndBetting):
+            return self._end_betting(mover, history)
+        if isinstance(action, SetHouseWay):
+            rules = self.game.rules
+            low = house_way(self.boxes[mover], rules.house_way, rules.wheel)[1]
+            return self._set(mover, low, history, "by the house way")
+        if isinstance(action, SetHand):
+            return self._set(mover, action.low, history, "")
+        raise IllegalMove(f"{action.text()!r} is not an action of Pai Gow Poker")
+
+    def _set(self, seat: int, low: tuple[str, ...], history: tuple[Move, ...],
+             how: str) -> Step:
+        lows = tuple(low if i == seat else s for i, s in enumerate(self.lows))
+        state = replace(self, lows=lows, history=history)
+        high = state.high_of(seat)
+        words = f" {how}" if how else ""
+        events = [Event("set", f"seat {seat} sets its hand{words}", (seat,)),
+                  Event("setting", f"seat {seat}: high {' '.join(high)}, low {' '.join(low)}",
+                        (seat,), private=True)]
+        if fouls(high, low, self.game.rules.wheel):
+            events.append(Event("foul", f"seat {seat}'s two-card hand ranks as high as its "
+                                        "five-card hand: the setting fouls and loses",
+                                (seat,), private=True))
+        if state.to_move() is None:
+            state, settled = state._settle()
+            events += settled
+        return Step(state, tuple(events))
+
+    def _deal(self, card: str, history: tuple[Move, ...]) -> Step:
+        where = self._next_card()
+        if where is None or card not in self.deck:
+            raise IllegalMove(f"{card!r} cannot come up now")
+        at = self.deck.index(card)
+        deck = self.deck[:at] + self.deck[at + 1:]
+        if where == -1:
+            state = replace(self, deck=deck, dealer=(*self.dealer, card), history=history)
+            event = Event("card", "a card to the dealer, face down")
+        else:
+            boxes = tuple((*cards, card) if i == where else cards
+                          for i, cards in enumerate(self.boxes))
+            state = replace(self, deck=deck, boxes=boxes, history=history)
+            event = Event("card", f"{card} to seat {where}", (where,), private=True)
+        return Step(state, (event,))
+
+    # -- the showdown --------------------------------------------------------------------
+    def _settle(self) -> tuple[PaiGowState, list[Event]]:
+        rules = self.game.rules
+        high, low = house_way(self.dealer, rules.house_way, rules.wheel)
+        events = [Event("dealer", f"dealer sets high {' '.join(high)} "
+                                  f"({hand_name(high, rules.wheel).replace('_', ' ')}), "
+                                  f"low {' '.join(low)}")]
+        out: list[PaiGowSettlement] = []
+        commissions: list[PaiGowCommission] = []
+        for seat in self._in_play():
+            seat_low = self.lows[seat] or ()
+            shown = settle(self.high_of(seat), seat_low, high, low, rules.wheel)
+            how = ", fouled" if shown.foul else f": high {shown.high}, low {shown.low}"
+            for bet in (b for b in self.bets if b.seat == seat):
+                paid, _ = payout(bet.stake, shown.result, rules)
+                out.append(PaiGowSettlement(bet.bet_id, seat, bet.spot, bet.stake, paid,
+                                            shown.result + how, shown.result, shown.high,
+                                            shown.low, shown.foul))
+                events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: "
+                                               f"{shown.result}{how}, {format_cents(paid)} back",
+                                    (seat,), private=True))
+            if shown.result == "win":  # the commission on the box's whole win, once
+                win = self._stake(seat, "ante")
+                amount = rules.commission(win)
+                commissions.append(PaiGowCommission(seat, win, rules.commission_percent,
+                                                    amount))
+                events.append(Event("commission", f"seat {seat}: commission "
+                                                  f"{format_cents(amount)}, "
+                                                  f"{rules.commission_percent} % of the win "
+                                                  f"{format_cents(win)} rounded "
+                                                  f"{rules.commission_rounding} to the cent",
+                                    (seat,), private=True))
+        state = replace(self, dealer_high=high, dealer_low=low, settlements=tuple(out),
+                        commissions=tuple(commissions))
+        return state, events
+
+    # -- what a seat sees and what it came to -----------------------------------------
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's stakes out, what its bets paid back in, its commission out."""
+        out = [0] * self.seats
+        for bet in self.bets:
+            out[bet.seat] -= bet.stake
+        for settled in self.settlements:
+            out[settled.seat] += settled.paid
+        for commission in self.commissions:
+            out[commission.seat] -= commission.amount
+        return tuple(out)
+
+    def accounts(self) -> Mapping[str, int]:
+        """Every seat's net; the stakes on the table until the settlement; the house the
+        rest (the commissions among it)."""
+        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
+        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
+        out["house"] = -sum(out.values())
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Public: who is to move, how many cards the dealer holds, which boxes have set,
+        the total staked; at the end the dealer's setting and every box's, and the
+        commissions. A seat also sees its own cards, its setting (and whether it fouls),
+        the house way's setting of its cards while it is to set, its bets, settlements and
+        commission."""
+        mover = self.to_move()
+        over = bool(self.settlements)
+        wheel = self.game.rules.wheel
+        out: dict[str, Any] = {
+            "game": self.game.game_id,
+            "to_move": "chance" if mover == CHANCE else mover,
+            "dealer_cards": len(self.dealer),
+            "dealer_high": list(self.dealer_high),
+            "dealer_low": list(self.dealer_low),
+            "dealer_hand": hand_name(self.dealer_high, wheel) if over else None,
+            "set": [low is not None for low in self.lows],
+            "on_table": sum(b.stake for b in self.bets),
+            "commissions": sum(c.amount for c in self.commissions),
+        }
+        if over:
+            out["boxes"] = {str(s): {"high": list(self.high_of(s)),
+                                     "low": list(self.lows[s] or ())}
+                            for s in self._in_play()}
+        if seat is not None:
+            cards = self.boxes[seat]
+            low = self.lows[seat]
+            high = self.high_of(seat)
+            out["cards"] = list(cards)
+            out["high"], out["low"] = list(high), list(low or ())
+            out["high_hand"] = hand_name(high, wheel) if low else None
+            out["foul"] = fouls(high, low, wheel) if low else None
+            if mover == seat and all(self.done):
+                suggested = house_way(cards, self.game.rules.house_way, wheel)
+                out["house_way"] = {"high": list(suggested[0]), "low": list(suggested[1])}
+            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
+                           for b in self.bets if b.seat == seat]
+            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
+                                   "paid": s.paid, "result": s.result}
+                                  for s in self.settlements if s.seat == seat]
+            out["commission"] = sum(c.amount for c in self.commissions if c.seat == seat)
+        return out
+
+    def hidden_from(self, seat: int | None) -> frozenset[str]:
+        """The cards left; until the round is settled, the dealer's cards and the other
+        boxes'."""
+        hidden = set(self.deck)
+        if not self.settlements:
+            hidden |= set(self.dealer)
+            for s, cards in enumerate(self.boxes):
+                if s != seat:
+                    hidden |= set(cards)
+        return frozenset(hidden)
+
+
+def pai_gow_engines() -> dict[str, Game]:
+    """Pai Gow Poker with the rule data's house way.
+
+    >>> list(pai_gow_engines())
+    ['pai-gow-poker']
+    """
+    return {"pai-gow-poker": PaiGowEngine()}
