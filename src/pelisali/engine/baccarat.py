@@ -46,6 +46,7 @@ from pelisali.engine.contract import (
     State,
     Step,
 )
+from pelisali.engine.one_deck import BettingRound, house_seats
 from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.punto_banco import (
     BETS,
@@ -56,8 +57,8 @@ from pelisali.games.punto_banco import (
     points,
     winner,
 )
-from pelisali.games.round import Limits, RoundError
-from pelisali.money import format_cents, pay_exact
+from pelisali.games.round import Limits
+from pelisali.money import pay_exact
 from pelisali.rules import load_rules
 
 MOST_CARDS = 6
@@ -88,6 +89,26 @@ def shoe_counts(shoe: Mapping[str, int], decks: int) -> ShoeCounts:
             raise IllegalMove(f"a {decks}-deck shoe holds at most {decks} of {card}, "
                               f"not {count}")
     return tuple((card, shoe[card]) for card in DECK if shoe.get(card, 0) > 0)
+
+
+def shoe_to_deal(shoe: Mapping[str, int] | None, decks: int, need: int,
+                 what: str) -> ShoeCounts:
+    """The shoe a ``what`` (a coup, a hand) is dealt from: ``shoe`` (card -> count) as
+    :func:`shoe_counts` checks it, or every card of ``decks`` decks when ``None``. It must
+    hold the ``need`` cards a ``what`` can need.
+
+    >>> len(shoe_to_deal(None, 1, 6, "coup"))
+    52
+    >>> shoe_to_deal({"As": 1, "Kd": 1}, 8, 6, "coup")
+    Traceback (most recent call last):
+    ...
+    pelisali.engine.contract.IllegalMove: a coup can need 6 cards; the shoe holds 2
+    """
+    counts = shoe_counts(full_shoe(decks) if shoe is None else shoe, decks)
+    if sum(n for _, n in counts) < need:
+        raise IllegalMove(f"a {what} can need {need} cards; the shoe holds "
+                          f"{sum(n for _, n in counts)}")
+    return counts
 
 
 def full_shoe(decks: int) -> Counter[str]:
@@ -188,15 +209,9 @@ class BaccaratEngine(Game):
     def new_round(self, seats: Seats, shoe: Mapping[str, int] | None = None) -> BaccaratState:
         """A new coup dealt from ``shoe`` (card -> count); a full shoe of the configured decks
         when ``None``. The shoe must hold the six cards a coup can need."""
-        self.check_seats(seats)
-        if seats.stacks:
-            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
-        counts = shoe_counts(full_shoe(self.config.decks) if shoe is None else shoe,
-                             self.config.decks)
-        if sum(n for _, n in counts) < MOST_CARDS:
-            raise IllegalMove(f"a coup can need {MOST_CARDS} cards; the shoe holds "
-                              f"{sum(n for _, n in counts)}")
-        return BaccaratState(self, seats.count, counts, done=(False,) * seats.count)
+        count = house_seats(self, seats)
+        counts = shoe_to_deal(shoe, self.config.decks, MOST_CARDS, "coup")
+        return BaccaratState(self, count, counts, done=(False,) * count)
 
     def spot(self, text: str) -> str:
         """The bet named ``text``; :class:`IllegalMove` if punto banco has none such."""
@@ -228,7 +243,7 @@ class ShoeChance(State):
 
 
 @dataclass(frozen=True)
-class BaccaratState(ShoeChance):
+class BaccaratState(ShoeChance, BettingRound):
     """A punto banco coup: the bets, the shoe left, the cards dealt, then the settlements."""
 
     game: BaccaratEngine
@@ -239,6 +254,8 @@ class BaccaratState(ShoeChance):
     cards: tuple[tuple[Side, str], ...] = ()
     settlements: tuple[BaccaratSettlement, ...] = ()
     history: tuple[Move, ...] = field(default=())
+    bet_type = BaccaratBet
+    round_name = "coup"
 
     # -- the hand --------------------------------------------------------------------
     @property
@@ -270,27 +287,11 @@ class BaccaratState(ShoeChance):
         return None
 
     # -- what may happen ---------------------------------------------------------------
-
     def legal_actions(self) -> tuple[Action, ...]:
         mover = self.to_move()
         if mover is None or mover == CHANCE:
             return ()
-        limits = self.game.limits
-        out: list[Action] = []
-        for spot in BETS:
-            already = self._already(mover, spot)
-            if already >= limits.maximum:
-                continue
-            low = max(1, limits.minimum - already)
-            high = limits.maximum - already
-            out.append(PlaceBet(spot, low))
-            if high != low:
-                out.append(PlaceBet(spot, high))
-        out.append(EndBetting())
-        return tuple(out)
-
-    def _already(self, seat: int, spot: str) -> int:
-        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == spot)
+        return (*self.betting_actions(mover, BETS), EndBetting())
 
     def parse_action(self, text: str) -> Action:
         words = text.split()
@@ -306,50 +307,10 @@ class BaccaratState(ShoeChance):
     def _check_action(self, action: Action) -> None:
         if all(self.done):
             raise IllegalMove("no more bets")
-        if isinstance(action, EndBetting):
-            return
-        if not isinstance(action, PlaceBet):
-            raise IllegalMove(f"{action.text()!r} is not an action of punto banco")
-        self._accept(action)
+        self._check_bet(action)
 
-    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
-        """(accepted, returned) as :meth:`~pelisali.games.punto_banco.PuntoBancoTable.place`:
-        the limits hold for a seat's whole stake on a bet (RAY 1.1, GGPoker I 2.1.7)."""
-        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
-            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
-        spot = self.game.spot(bet.spot)
-        seat = self.to_move()
-        if seat is None or seat == CHANCE:
-            raise IllegalMove("no seat is to act")
-        try:
-            return self.game.limits.accept(bet.stake, self._already(seat, spot), spot)
-        except RoundError as error:
-            raise IllegalMove(str(error)) from None
-
-    def _apply(self, action: Action) -> Step:
-        mover = self.to_move()
-        if mover is None:
-            raise IllegalMove("the round is over; nothing more can happen")
-        history = (*self.history, Move(mover, action))
-        if isinstance(action, ChanceOutcome):
-            return self._deal(action.label, history)
-        if isinstance(action, PlaceBet):
-            accepted, returned = self._accept(action)
-            bet = BaccaratBet(len(self.bets) + 1, mover, self.game.spot(action.spot), accepted)
-            text = f"seat {mover}: {format_cents(accepted)} on {bet.spot}"
-            if returned:
-                text += f"; {format_cents(returned)} over the table maximum is void and returned"
-            return Step(replace(self, bets=(*self.bets, bet), history=history),
-                        (Event("bet", text, (mover,)),))
-        if not isinstance(action, EndBetting):
-            raise IllegalMove(f"{action.text()!r} is not an action of punto banco")
-        done = tuple(True if i == mover else d for i, d in enumerate(self.done))
-        state = replace(self, done=done, history=history)
-        events = [Event("done", f"seat {mover} places no more bets", (mover,))]
-        if all(done):
-            events.append(Event("no-more-bets", "no more bets" if self.bets
-                                else "no bets: no coup is dealt"))
-        return Step(state, tuple(events))
+    def _decide(self, mover: int, action: Action, history: tuple[Move, ...]) -> Step:
+        raise IllegalMove(f"{action.text()!r} is not an action of punto banco")
 
     def _deal(self, label: str, history: tuple[Move, ...]) -> Step:
         card = label
@@ -358,29 +319,23 @@ class BaccaratState(ShoeChance):
             raise IllegalMove(f"{label!r} cannot come up now")
         state = replace(self, shoe=take(self.shoe, card), cards=(*self.cards, (side, card)),
                         history=history)
-        events = [Event("card", f"{card} to the {side}")]
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
+        return state._step(Event("card", f"{card} to the {side}"))
 
     def _settle(self) -> tuple[BaccaratState, list[Event]]:
         """Settle every bet as :meth:`~pelisali.games.punto_banco.PuntoBancoTable.deal` does."""
         result = winner(self.player, self.banker)
         player = " ".join(c for s, c in self.cards if s == "player")
         banker = " ".join(c for s, c in self.cards if s == "banker")
-        events = [Event("result", f"player {player} ({points(self.player)}), banker {banker} "
-                                  f"({points(self.banker)}): {result}")]
-        out = []
-        for bet in self.bets:
+
+        def settle(bet: BaccaratBet) -> BaccaratSettlement:
             exact, outcome = self.game.config.bet_return(bet.spot, result, bet.stake)
             paid, rounding = pay_exact(exact)
-            out.append(BaccaratSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid,
-                                          rounding, outcome))
-            events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: {outcome}, "
-                                           f"{format_cents(paid)} back", (bet.seat,),
-                                private=True))
-        return replace(self, settlements=tuple(out)), events
+            return BaccaratSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid,
+                                      rounding, outcome)
+
+        return self._settled(settle, Event("result", f"player {player} ({points(self.player)}), "
+                                                     f"banker {banker} ({points(self.banker)}): "
+                                                     f"{result}"))
 
     # -- what a seat sees and what it came to ---------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -398,29 +353,11 @@ class BaccaratState(ShoeChance):
             "shoe_left": sum(n for _, n in self.shoe),
         }
         if seat is not None:
-            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
-                           for b in self.bets if b.seat == seat]
-            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                   "paid": s.paid, "result": s.result}
-                                  for s in self.settlements if s.seat == seat]
+            out.update(self._seat_view(seat))
         return out
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
         return frozenset()  # every card of a coup is dealt face up
-
-    def returns(self) -> tuple[int, ...]:
-        out = [0] * self.seats
-        for bet in self.bets:
-            out[bet.seat] -= bet.stake
-        for settled in self.settlements:
-            out[settled.seat] += settled.paid
-        return tuple(out)
-
-    def accounts(self) -> Mapping[str, int]:
-        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
-        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
-        out["house"] = sum(s.stake - s.paid for s in self.settlements)
-        return out
 
 
 def baccarat_engines() -> dict[str, Game]:

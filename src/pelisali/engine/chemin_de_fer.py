@@ -48,14 +48,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from pelisali.engine.baccarat import (
-    MOST_CARDS,
-    ShoeChance,
-    ShoeCounts,
-    full_shoe,
-    shoe_counts,
-    take,
-)
+from pelisali.engine.baccarat import MOST_CARDS, ShoeChance, ShoeCounts, shoe_to_deal, take
 from pelisali.engine.contract import (
     CHANCE,
     Action,
@@ -67,6 +60,7 @@ from pelisali.engine.contract import (
     Seats,
     Step,
 )
+from pelisali.engine.one_deck import BankedEngine, BankedRound, Settings, whole_number
 from pelisali.games.punto_banco import Side, card_points, points
 from pelisali.money import format_cents, pay_exact
 from pelisali.rules.banked import CheminRules, load_chemin_de_fer
@@ -148,8 +142,10 @@ class CheminSettlement:
     rounding: Fraction = Fraction(0)
 
 
-class CheminEngine(Game):
-    """Chemin de fer with its règle (rule data) and the limits of a bank and a stake.
+class CheminEngine(BankedEngine):
+    """Chemin de fer with its règle (rule data; a hall's shoe, ``decks``: 6 or 8, as
+    ``--set`` gives it) and the limits of a bank and a stake. Its stakes are moves of the
+    coup (``bank``, ``banco``, ``bet``), not bets before a deal, so it names no ``spots``.
 
     >>> CheminEngine.from_settings({"decks": "8"}).rules.decks
     8
@@ -158,33 +154,10 @@ class CheminEngine(Game):
     family: ClassVar[str] = "chemin-de-fer"
     min_seats = 2  # the banker and at least one punter
     max_seats = 12
-
-    def __init__(self, game_id: str = "chemin-de-fer", rules: CheminRules | None = None
-                 ) -> None:
-        from pelisali.games.round import Limits
-
-        self.game_id = game_id
-        self.rules = rules or load_chemin_de_fer()
-        self.limits = Limits(*self.rules.limits)
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
-                      game_id: str = "chemin-de-fer") -> CheminEngine:
-        """The game with a hall's shoe (``decks``: 6 or 8), as ``--set`` gives it."""
-        from pelisali.rules.loader import RuleDataError
-
-        chosen = dict(settings or {})
-        unknown = set(chosen) - {"decks"}
-        if unknown:
-            raise IllegalMove(f"chemin de fer has no setting {sorted(unknown)[0]!r}; "
-                              "settings: decks")
-        decks = str(chosen.get("decks") or "")
-        if decks and not decks.isdigit():
-            raise IllegalMove(f"decks is a number of decks, not {decks!r}")
-        try:
-            return cls(game_id, load_chemin_de_fer(int(decks) if decks else None))
-        except RuleDataError as exc:
-            raise IllegalMove(str(exc)) from None
+    game_name = "chemin de fer"
+    setting_args: ClassVar[Settings] = {"decks": whole_number("decks is a number of decks")}
+    load_rules = staticmethod(load_chemin_de_fer)
+    rules: CheminRules
 
     def title(self) -> str:
         return "Baccara, chemin de fer"
@@ -204,18 +177,14 @@ class CheminEngine(Game):
             raise IllegalMove(f"the banker is one of the seats 0-{seats.count - 1}, not {banker}")
         if isinstance(bank, bool) or not isinstance(bank, int) or bank < 0:
             raise IllegalMove(f"a bank is a whole number of cents, not {bank!r}")
-        counts = shoe_counts(full_shoe(self.rules.decks) if shoe is None else shoe,
-                             self.rules.decks)
-        if sum(n for _, n in counts) < MOST_CARDS:
-            raise IllegalMove(f"a coup can need {MOST_CARDS} cards; the shoe holds "
-                              f"{sum(n for _, n in counts)}")
+        counts = shoe_to_deal(shoe, self.rules.decks, MOST_CARDS, "coup")
         bets = (CheminBet(1, banker, "bank", bank),) if bank else ()
         return CheminState(self, seats.count, counts, banker, bets,
                            decided=tuple(s == banker for s in range(seats.count)))
 
 
 @dataclass(frozen=True)
-class CheminState(ShoeChance):
+class CheminState(ShoeChance, BankedRound):
     """A coup: the banker, the stakes, the shoe left, the cards dealt with the choices
     made, then the settlements."""
 
@@ -537,20 +506,6 @@ class CheminState(ShoeChance):
         table's, as at punto banco and blackjack, not the engine's)."""
         down = self._face_down(seat)
         return frozenset(c for i, (_s, c) in enumerate(self.cards) if i in down)
-
-    def returns(self) -> tuple[int, ...]:
-        out = [0] * self.seats
-        for bet in self.bets:
-            out[bet.seat] -= bet.stake
-        for settled in self.settlements:
-            out[settled.seat] += settled.paid
-        return tuple(out)
-
-    def accounts(self) -> Mapping[str, int]:
-        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
-        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
-        out["house"] = -sum(out.values())  # the commission, to the cent
-        return out
 
     def shoe_left(self) -> Counter[str]:
         """The cards left in the shoe (a copy)."""

@@ -23,30 +23,17 @@ seat sees its own cards and the board; the dealer's cards are shown at the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from pelisali.cards import DECK
-from pelisali.engine.contract import (
-    CHANCE,
-    Action,
-    ChanceOutcome,
-    Event,
-    Game,
-    IllegalMove,
-    Move,
-    Seats,
-    Step,
-)
-from pelisali.engine.one_deck import OneDeckRound
-from pelisali.engine.ultimate import FIXED_HANDS, POOL_HANDS, progressive_hand
-from pelisali.engine.wager import EndBetting, PlaceBet
+from pelisali.engine.contract import Action, Event, Game, Move, Seats, Step
+from pelisali.engine.one_deck import BankedEngine, HoldemRound, Settings, house_seats, table_name
+from pelisali.engine.one_deck import Check as Check
+from pelisali.engine.one_deck import Fold as Fold
 from pelisali.games.holdem_bonus import ante_least, bonus_hand
-from pelisali.games.round import Limits
 from pelisali.games.ultimate_texas import pay_category
 from pelisali.money import format_cents
-from pelisali.poker.evaluate import high_value
 from pelisali.rules.holdem_bonus import HoldemBonusRules, load_holdem_bonus
 
 SPOTS = ("ante", "bonus", "progressive")
@@ -60,14 +47,6 @@ MULTIPLES = {"flop": 2, "turn": 1, "river": 1}
 
 
 @dataclass(frozen=True)
-class Check:
-    """The box checks: no bet on the next street (on the flop and the turn)."""
-
-    def text(self) -> str:
-        return "check"
-
-
-@dataclass(frozen=True)
 class StreetBet:
     """The box bets ``street`` (``flop``, ``turn`` or ``river``) at its multiple of the
     ante."""
@@ -76,15 +55,6 @@ class StreetBet:
 
     def text(self) -> str:
         return f"bet {self.street}"
-
-
-@dataclass(frozen=True)
-class Fold:
-    """Before the flop: the box folds, losing its ante (and the progressive; the Bonus
-    where the rule data says so)."""
-
-    def text(self) -> str:
-        return "fold"
 
 
 @dataclass(frozen=True)
@@ -114,8 +84,9 @@ class HoldemBonusSettlement:
     pool_percent: int = 0
 
 
-class HoldemBonusEngine(Game):
-    """Texas Hold'em Bonus with its ante rule, Bonus table and limits.
+class HoldemBonusEngine(BankedEngine):
+    """Texas Hold'em Bonus with its ante rule, Bonus table (a hall's by name, as ``--set``
+    gives them) and limits.
 
     >>> HoldemBonusEngine.from_settings({"ante": "flush"}).rules.ante_pays_from
     'flush'
@@ -123,54 +94,21 @@ class HoldemBonusEngine(Game):
 
     family: ClassVar[str] = "texas-holdem-bonus"
     max_seats = 6  # 6 x 2 + 2 + 5 cards of the one deck
-
-    def __init__(self, game_id: str = "texas-holdem-bonus",
-                 rules: HoldemBonusRules | None = None, limits: Limits | None = None) -> None:
-        self.game_id = game_id
-        self.rules = rules or load_holdem_bonus()
-        self.limits = limits or Limits(*self.rules.limits)
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
-                      game_id: str = "texas-holdem-bonus") -> HoldemBonusEngine:
-        """The game with a hall's ante rule and Bonus table, as ``--set`` gives them."""
-        from pelisali.rules.loader import RuleDataError
-
-        chosen = dict(settings or {})
-        unknown = set(chosen) - {"ante", "bonus"}
-        if unknown:
-            raise IllegalMove(f"Texas Hold'em Bonus has no setting {sorted(unknown)[0]!r}; "
-                              "settings: ante, bonus")
-        try:
-            rules = load_holdem_bonus(str(chosen.get("ante") or "") or None,
-                                      str(chosen.get("bonus") or "") or None)
-        except RuleDataError as exc:
-            raise IllegalMove(str(exc)) from None
-        return cls(game_id, rules)
-
-    def title(self) -> str:
-        return "Texas Hold'em Bonus"
+    game_name = "Texas Hold'em Bonus"
+    spots = SPOTS
+    setting_args: ClassVar[Settings] = {"ante": table_name, "bonus": table_name}
+    load_rules = staticmethod(load_holdem_bonus)
+    rules: HoldemBonusRules
 
     def new_state(self, seats: Seats) -> HoldemBonusState:
-        self.check_seats(seats)
-        if seats.stacks:
-            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
-        count = seats.count
+        count = house_seats(self, seats)
         return HoldemBonusState(self, count, DECK, done=(False,) * count,
                                 boxes=((),) * count, decided=(0,) * count,
                                 folded=(False,) * count)
 
-    def spot(self, text: str) -> str:
-        """The bet named ``text``; :class:`IllegalMove` if there is none such."""
-        key = text.strip().lower()
-        if key not in SPOTS:
-            raise IllegalMove(f"Texas Hold'em Bonus has no bet {text!r} before the deal; "
-                              f"bets: {', '.join(SPOTS)}")
-        return key
-
 
 @dataclass(frozen=True)
-class HoldemBonusState(OneDeckRound):
+class HoldemBonusState(HoldemRound):
     """A round: the bets, the cards left, each box's two cards, the dealer's, the board,
     each box's decisions made (``decided``: 0 to 3) and whether it folded, then the
     settlements."""
@@ -187,6 +125,13 @@ class HoldemBonusState(OneDeckRound):
     folded: tuple[bool, ...] = ()
     settlements: tuple[HoldemBonusSettlement, ...] = ()
     history: tuple[Move, ...] = field(default=())
+    bet_type = HoldemBonusBet
+    actions_hint = ("'bet ante|bonus|progressive CENTS', 'done', 'fold', "
+                    "'bet flop|turn|river' or 'check'")
+    side_bet = "bonus"
+    streets = STREETS
+    decision_types = (Check, StreetBet, Fold)
+    alone = "the Bonus and the progressive are bet with an ante, not alone"
 
     # -- who is in ---------------------------------------------------------------------
     def street(self) -> int:
@@ -194,128 +139,26 @@ class HoldemBonusState(OneDeckRound):
         turn; -1 after the river."""
         return {0: 0, 3: 1, 4: 2}.get(len(self.board), -1)
 
-    def _dealt(self) -> bool:
-        return len(self.dealer) == 2 and all(len(self.boxes[s]) == 2 for s in self._in_play())
-
     def _live(self) -> list[int]:
         """The boxes that have not folded."""
         return [s for s in self._in_play() if not self.folded[s]]
 
-    def _deciding(self) -> list[int]:
-        """The boxes still to decide at this street, in seat order."""
-        street = self.street()
-        if street < 0 or not self._dealt():
-            return []
-        return [s for s in self._live() if self.decided[s] <= street]
-
-    def _next_card(self) -> str | None:
-        """Where the next card goes: ``box``, ``dealer``, ``board``, or None."""
-        if any(len(self.boxes[s]) < 2 for s in self._in_play()):
-            return "box"
-        if len(self.dealer) < 2:
-            return "dealer"
-        if len(self.board) == 5 or self._deciding() or not self._live():
-            return None
-        return "board"
-
-    # -- who moves ---------------------------------------------------------------------
-    def to_move(self) -> int | None:
-        if not all(self.done):
-            return self.done.index(False)
-        if not self.bets or self.settlements:
-            return None
-        if self._next_card() is not None:
-            return CHANCE
-        deciding = self._deciding()
-        return deciding[0] if deciding else None
+    def _boxes_view(self) -> dict[str, Any]:
+        return {"folded": list(self.folded)}
 
     # -- what may happen ---------------------------------------------------------------
-    def _decisions(self) -> tuple[Action, ...]:
+    def _decisions(self, seat: int) -> tuple[Action, ...]:
         street = self.street()
         if street == 0:
             return (Fold(), StreetBet("flop"))
         return (Check(), StreetBet(STREET_BETS[street]))
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        mover = self.to_move()
-        if mover is None or mover == CHANCE:
-            return ()
-        if all(self.done):
-            return self._decisions()
-        out = self.betting_actions(mover, ("ante", "bonus"))
-        if not self._stake(mover, "progressive"):
-            out.append(PlaceBet("progressive", self.game.rules.progressive["fee"]))
-        if self._stake(mover, "ante") or not self._side_bets(mover):
-            out.append(EndBetting())  # not with a side bet alone
-        return tuple(out)
-
-    def parse_action(self, text: str) -> Action:
-        words = text.split()
-        if words == ["done"]:
-            return EndBetting()
+    def _parse_decision(self, words: list[str]) -> Action | None:
         if words == ["check"]:
             return Check()
-        if words == ["fold"]:
-            return Fold()
         if len(words) == 2 and words[0] == "bet" and words[1] in STREET_BETS:
             return StreetBet(words[1])
-        if len(words) == 3 and words[0] == "bet":
-            if not words[2].isdigit():
-                raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
-            return PlaceBet(self.game.spot(words[1]), int(words[2]))
-        raise IllegalMove(f"{text!r} is not an action here: 'bet ante|bonus|progressive "
-                          "CENTS', 'done', 'fold', 'bet flop|turn|river' or 'check'")
-
-    def _check_action(self, action: Action) -> None:
-        if isinstance(action, Check | StreetBet | Fold):
-            if not all(self.done):
-                raise IllegalMove("a box decides once its cards are dealt")
-            if action not in self._decisions():
-                offered = ", ".join(a.text() for a in self._decisions())
-                raise IllegalMove(f"{action.text()!r} is not open {STREETS[self.street()]}; "
-                                  f"open: {offered}")
-            return
-        if all(self.done):
-            raise IllegalMove(f"no more bets: {', '.join(a.text() for a in self._decisions())}")
-        if isinstance(action, EndBetting):
-            mover = self.to_move()
-            if mover is not None and self._side_bets(mover) and not self._stake(mover, "ante"):
-                raise IllegalMove("the Bonus and the progressive are bet with an ante, "
-                                  "not alone")
-            return
-        if not isinstance(action, PlaceBet):
-            raise IllegalMove(f"{action.text()!r} is not an action of Texas Hold'em Bonus")
-        if self.game.spot(action.spot) == "progressive":
-            self._check_progressive(action, self.game.rules.progressive["fee"])
-            return
-        self._accept(action)
-
-    def _side_bets(self, seat: int) -> bool:
-        return bool(self._stake(seat, "bonus") or self._stake(seat, "progressive"))
-
-    def _apply(self, action: Action) -> Step:
-        mover = self.to_move()
-        if mover is None:
-            raise IllegalMove("the round is over; nothing more can happen")
-        history = (*self.history, Move(mover, action))
-        if isinstance(action, ChanceOutcome):
-            return self._deal(action.label, history)
-        if isinstance(action, PlaceBet):
-            return self._bet(mover, action, history)
-        if isinstance(action, EndBetting):
-            return self._end_betting(mover, history)
-        return self._decide(mover, action, history)
-
-    def _bet(self, mover: int, action: PlaceBet, history: tuple[Move, ...]) -> Step:
-        spot = self.game.spot(action.spot)
-        accepted, returned = (action.stake, 0) if spot == "progressive" \
-            else self._accept(action)
-        added = HoldemBonusBet(len(self.bets) + 1, mover, spot, accepted)
-        text = f"seat {mover}: {format_cents(accepted)} on {spot}"
-        if returned:
-            text += f"; {format_cents(returned)} over the table maximum is void and returned"
-        return Step(replace(self, bets=(*self.bets, added), history=history),
-                    (Event("bet", text, (mover,)),))
+        return None
 
     def _decide(self, mover: int, action: Action, history: tuple[Move, ...]) -> Step:
         street = self.street()
@@ -333,54 +176,15 @@ class HoldemBonusState(OneDeckRound):
             event = Event("fold", f"seat {mover} folds", (mover,))
         else:
             event = Event("check", f"seat {mover} checks", (mover,))
-        events = [event]
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
-
-    def _deal(self, card: str, history: tuple[Move, ...]) -> Step:
-        where = self._next_card()
-        if where is None or card not in self.deck:
-            raise IllegalMove(f"{card!r} cannot come up now")
-        deck = tuple(c for c in self.deck if c != card)
-        if where == "box":
-            box = next(s for s in self._in_play() if len(self.boxes[s]) < 2)
-            boxes = tuple((*cards, card) if i == box else cards
-                          for i, cards in enumerate(self.boxes))
-            state = replace(self, deck=deck, boxes=boxes, history=history)
-            event = Event("card", f"{card} to seat {box}", (box,), private=True)
-        elif where == "dealer":
-            state = replace(self, deck=deck, dealer=(*self.dealer, card), history=history)
-            event = Event("card", "a card to the dealer, face down")
-        else:
-            state = replace(self, deck=deck, board=(*self.board, card), history=history)
-            event = Event("board", f"{card} on the board")
-        events = [event]
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
+        return state._step(event)
 
     # -- the showdown --------------------------------------------------------------------
-    def value(self, cards: tuple[str, ...]) -> int:
-        """A hand's value with the board (higher is better, equal ties)."""
-        return high_value([DECK.index(c) for c in (*cards, *self.board)])
-
     def _settle(self) -> tuple[HoldemBonusState, list[Event]]:
         shown = len(self.board) == 5
         theirs = self.value(self.dealer) if shown else 0
-        events = [Event("dealer", f"dealer {' '.join(self.dealer)}"
-                                  + (f": {pay_category(theirs).replace('_', ' ')}"
-                                     if shown else ""))]
-        out: list[HoldemBonusSettlement] = []
-        for bet in self.bets:
-            settled = self._settle_bet(bet, theirs)
-            out.append(settled)
-            events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: {settled.result}, "
-                                           f"{format_cents(settled.paid)} back", (bet.seat,),
-                                private=True))
-        return replace(self, settlements=tuple(out)), events
+        return self._settled(lambda bet: self._settle_bet(bet, theirs), Event(
+            "dealer", f"dealer {' '.join(self.dealer)}"
+                      + (f": {pay_category(theirs).replace('_', ' ')}" if shown else "")))
 
     def _settle_bet(self, bet: HoldemBonusBet, theirs: int) -> HoldemBonusSettlement:
         rules = self.game.rules
@@ -401,7 +205,7 @@ class HoldemBonusState(OneDeckRound):
         if folded:
             return done(0, "fold")
         if bet.spot == "progressive":
-            return self._progressive(bet, done)
+            return done(*self._progressive_return(bet.seat, bet.stake))
         mine = self.value(self.boxes[bet.seat])
         if mine < theirs:
             return done(0, "lose")
@@ -410,72 +214,6 @@ class HoldemBonusState(OneDeckRound):
         if bet.spot == "ante" and mine < ante_least(rules):
             return done(bet.stake, f"push, below a {rules.ante_pays_from}")
         return done(2 * bet.stake, "win")
-
-    def _progressive(self, bet: HoldemBonusBet,
-                     done: Callable[..., HoldemBonusSettlement]) -> HoldemBonusSettlement:
-        """The progressive on the box's two cards and the flop: a fixed multiple of the
-        fee, or a share of the pool (paid by the wallet's jackpot)."""
-        table = self.game.rules.progressive
-        hand = progressive_hand((*self.boxes[bet.seat], *self.board[:3]))
-        words = hand.replace("_", " ")
-        if hand in POOL_HANDS:
-            percent = table[POOL_HANDS[hand]]
-            settled: HoldemBonusSettlement = done(0, f"win, {words}: {percent} % of the pool",
-                                                  percent)
-            return settled
-        if hand in FIXED_HANDS:
-            fixed: HoldemBonusSettlement = done(table[hand] * bet.stake,
-                                                f"win, {words} {table[hand]}x the fee")
-            return fixed
-        lost: HoldemBonusSettlement = done(0, "lose")
-        return lost
-
-    # -- what a seat sees and what it came to -----------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Public: who is to move, the street, the board, the total staked and who folded;
-        the dealer's cards at the end, and every box's. A seat also sees its own cards,
-        hand, bets and settlements."""
-        mover = self.to_move()
-        over = bool(self.settlements)
-        out: dict[str, Any] = {
-            "game": self.game.game_id,
-            "to_move": "chance" if mover == CHANCE else mover,
-            "street": STREETS[self.street()] if self.street() >= 0 and all(self.done)
-            and self._dealt() else None,
-            "board": list(self.board),
-            "dealer": list(self.dealer) if over else [],
-            "dealer_cards": len(self.dealer),
-            "dealer_hand": pay_category(self.value(self.dealer))
-            if over and len(self.board) == 5 else None,
-            "folded": list(self.folded),
-            "on_table": sum(b.stake for b in self.bets),
-        }
-        if over:
-            out["boxes"] = {str(s): list(self.boxes[s]) for s in self._in_play()}
-        if seat is not None:
-            cards = self.boxes[seat]
-            out["cards"] = list(cards)
-            out["hand"] = (pay_category(self.value(cards))
-                           if len(cards) == 2 and len(self.board) >= 3 else None)
-            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
-                           for b in self.bets if b.seat == seat]
-            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                   "paid": s.paid, "result": s.result,
-                                   **({"pool_percent": s.pool_percent}
-                                      if s.pool_percent else {})}
-                                  for s in self.settlements if s.seat == seat]
-        return out
-
-    def hidden_from(self, seat: int | None) -> frozenset[str]:
-        """The deck left; the dealer's cards and the other boxes' until the round is
-        settled."""
-        hidden = set(self.deck)
-        if not self.settlements:
-            hidden |= set(self.dealer)
-            for s, cards in enumerate(self.boxes):
-                if s != seat:
-                    hidden |= set(cards)
-        return frozenset(hidden)
 
 
 def holdem_bonus_engines() -> dict[str, Game]:

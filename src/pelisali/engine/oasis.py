@@ -37,21 +37,17 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from pelisali.cards import DECK, CardError, parse_card
-from pelisali.engine.contract import (
-    CHANCE,
-    Action,
-    ChanceOutcome,
-    Event,
-    Game,
-    IllegalMove,
-    Move,
-    Seats,
-    Step,
+from pelisali.engine.contract import CHANCE, Action, Event, Game, IllegalMove, Move, Seats, Step
+from pelisali.engine.one_deck import (
+    BankedEngine,
+    OneDeckRound,
+    Settings,
+    house_seats,
+    others_cards,
+    table_name,
 )
-from pelisali.engine.one_deck import OneDeckRound
-from pelisali.engine.wager import EndBetting, PlaceBet
+from pelisali.engine.one_deck import Fold as Fold
 from pelisali.games.oasis_stud import hand_name, pay_hand, qualifier, value
-from pelisali.games.round import Limits
 from pelisali.money import format_cents
 from pelisali.rules.oasis import OasisRules, load_oasis
 
@@ -81,14 +77,6 @@ class Raise:
 
 
 @dataclass(frozen=True)
-class Fold:
-    """The box folds: its ante is lost (a fee paid stays paid)."""
-
-    def text(self) -> str:
-        return "fold"
-
-
-@dataclass(frozen=True)
 class OasisBet:
     """A bet of a round: ``spot`` is ``ante``, ``raise`` or ``exchange`` (the fee, paid to
     the house: it is settled with nothing back)."""
@@ -112,8 +100,9 @@ class OasisSettlement:
     result: str
 
 
-class OasisEngine(Game):
-    """Oasis Stud Poker with its fee table, raise pay table and limits.
+class OasisEngine(BankedEngine):
+    """Oasis Stud Poker with its fee table, raise pay table (a hall's by name, as ``--set``
+    gives them) and limits.
 
     >>> OasisEngine.from_settings({"fees": "per-card"}).rules.fees
     (1, 2, 3, 4, 5)
@@ -121,50 +110,16 @@ class OasisEngine(Game):
 
     family: ClassVar[str] = "oasis-stud"
     max_seats = 4  # 4 boxes x (5 cards + 5 exchanged) + the dealer's 5: the one deck suffices
-
-    def __init__(self, game_id: str = "oasis-stud", rules: OasisRules | None = None,
-                 limits: Limits | None = None) -> None:
-        self.game_id = game_id
-        self.rules = rules or load_oasis()
-        self.limits = limits or Limits(*self.rules.limits)
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
-                      game_id: str = "oasis-stud") -> OasisEngine:
-        """The game with a hall's fee table and raise pay table (``fees``, ``pays``), as
-        ``--set`` gives them; an unknown setting or table is an :class:`IllegalMove`."""
-        from pelisali.rules.loader import RuleDataError
-
-        chosen = dict(settings or {})
-        unknown = set(chosen) - {"fees", "pays"}
-        if unknown:
-            raise IllegalMove(f"Oasis Stud Poker has no setting {sorted(unknown)[0]!r}; "
-                              "settings: fees, pays")
-        try:
-            rules = load_oasis(str(chosen.get("fees") or "") or None,
-                               str(chosen.get("pays") or "") or None)
-        except RuleDataError as exc:
-            raise IllegalMove(str(exc)) from None
-        return cls(game_id, rules)
-
-    def title(self) -> str:
-        return "Oasis Stud Poker"
+    game_name = "Oasis Stud Poker"
+    spots = SPOTS
+    setting_args: ClassVar[Settings] = {"fees": table_name, "pays": table_name}
+    load_rules = staticmethod(load_oasis)
+    rules: OasisRules
 
     def new_state(self, seats: Seats) -> OasisState:
-        self.check_seats(seats)
-        if seats.stacks:
-            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
-        count = seats.count
+        count = house_seats(self, seats)
         return OasisState(self, count, DECK, done=(False,) * count, boxes=((),) * count,
                           discards=((),) * count, decisions=(None,) * count)
-
-    def spot(self, text: str) -> str:
-        """The bet named ``text``; :class:`IllegalMove` if there is none such."""
-        key = text.strip().lower()
-        if key not in SPOTS:
-            raise IllegalMove(f"Oasis Stud Poker has no bet {text!r} before the deal; "
-                              f"bets: {', '.join(SPOTS)}")
-        return key
 
 
 @dataclass(frozen=True)
@@ -184,21 +139,23 @@ class OasisState(OneDeckRound):
     decisions: tuple[str | None, ...] = ()
     settlements: tuple[OasisSettlement, ...] = ()
     history: tuple[Move, ...] = field(default=())
+    bet_type = OasisBet
+    actions_hint = "'bet ante CENTS', 'done', 'exchange CARDS', 'raise' or 'fold'"
 
     # -- who is in ---------------------------------------------------------------------
     def _deciding(self) -> list[int]:
         """The boxes still to raise or fold, in seat order."""
         return [s for s in self._in_play() if self.decisions[s] is None]
 
-    def _next_card(self) -> int | None:
-        """Where the next card goes: a box's seat, ``-1`` for the dealer, or ``None``. The
-        first deal fills the boxes, then the dealer; afterwards only the box deciding
-        draws, to replace the cards it exchanged."""
+    def _next_card(self) -> int | str | None:
+        """Where the next card goes: a box's seat, ``dealer``, or ``None``. The first deal
+        fills the boxes, then the dealer; afterwards only the box deciding draws, to
+        replace the cards it exchanged."""
         if len(self.dealer) < HAND:
             for seat in self._in_play():
                 if len(self.boxes[seat]) < HAND:
                     return seat
-            return -1
+            return "dealer"
         deciding = self._deciding()
         if deciding and len(self.boxes[deciding[0]]) < HAND:
             return deciding[0]
@@ -207,17 +164,6 @@ class OasisState(OneDeckRound):
     def up_card(self) -> str | None:
         """The dealer's face-up card (the last of the five), once dealt."""
         return self.dealer[-1] if len(self.dealer) == HAND else None
-
-    # -- who moves ---------------------------------------------------------------------
-    def to_move(self) -> int | None:
-        if not all(self.done):
-            return self.done.index(False)
-        if not self.bets or self.settlements:
-            return None
-        if self._next_card() is not None:
-            return CHANCE
-        deciding = self._deciding()
-        return deciding[0] if deciding else None
 
     # -- what may happen ---------------------------------------------------------------
     def _must_raise(self, seat: int) -> bool:
@@ -233,24 +179,9 @@ class OasisState(OneDeckRound):
                      for cards in combinations(hand, size)]
         return (Fold(), Raise(), *exchanges)
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        mover = self.to_move()
-        if mover is None or mover == CHANCE:
-            return ()
-        if all(self.done):
-            return self._decisions(mover)
-        out = self.betting_actions(mover, SPOTS)
-        out.append(EndBetting())
-        return tuple(out)
-
-    def parse_action(self, text: str) -> Action:
-        words = text.split()
-        if words == ["done"]:
-            return EndBetting()
+    def _parse_decision(self, words: list[str]) -> Action | None:
         if words == ["raise"]:
             return Raise()
-        if words == ["fold"]:
-            return Fold()
         if words and words[0] == "exchange":
             if len(words) == 1:
                 raise IllegalMove("name the cards to exchange: 'exchange 7h 2c'")
@@ -258,12 +189,7 @@ class OasisState(OneDeckRound):
                 return Exchange(tuple(parse_card(w) for w in words[1:]))
             except CardError as exc:
                 raise IllegalMove(str(exc)) from None
-        if len(words) == 3 and words[0] == "bet":
-            if not words[2].isdigit():
-                raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
-            return PlaceBet(self.game.spot(words[1]), int(words[2]))
-        raise IllegalMove(f"{text!r} is not an action here: 'bet ante CENTS', 'done', "
-                          "'exchange CARDS', 'raise' or 'fold'")
+        return None
 
     def _check_action(self, action: Action) -> None:
         mover = self.to_move()
@@ -282,11 +208,7 @@ class OasisState(OneDeckRound):
         if all(self.done):
             raise IllegalMove("no more bets: " + ", ".join(
                 a.text() for a in self._decisions(mover)[:2]) + " or exchange")
-        if isinstance(action, EndBetting):
-            return
-        if not isinstance(action, PlaceBet):
-            raise IllegalMove(f"{action.text()!r} is not an action of Oasis Stud Poker")
-        self._accept(action)
+        self._check_bet(action)
 
     def _check_exchange(self, seat: int, action: Exchange) -> None:
         if self.discards[seat]:
@@ -301,27 +223,6 @@ class OasisState(OneDeckRound):
             if card not in hand:
                 raise IllegalMove(f"{card!s} is not in seat {seat}'s hand "
                                   f"({' '.join(hand)})")
-
-    def _apply(self, action: Action) -> Step:
-        mover = self.to_move()
-        if mover is None:
-            raise IllegalMove("the round is over; nothing more can happen")
-        history = (*self.history, Move(mover, action))
-        if isinstance(action, ChanceOutcome):
-            return self._deal(action.label, history)
-        if isinstance(action, PlaceBet):
-            accepted, returned = self._accept(action)
-            bet = OasisBet(len(self.bets) + 1, mover, self.game.spot(action.spot), accepted)
-            text = f"seat {mover}: {format_cents(accepted)} on {bet.spot}"
-            if returned:
-                text += f"; {format_cents(returned)} over the table maximum is void and returned"
-            return Step(replace(self, bets=(*self.bets, bet), history=history),
-                        (Event("bet", text, (mover,)),))
-        if isinstance(action, EndBetting):
-            return self._end_betting(mover, history)
-        if isinstance(action, Exchange):
-            return self._exchange(mover, action, history)
-        return self._decide(mover, action, history)
 
     def _exchange(self, mover: int, action: Exchange, history: tuple[Move, ...]) -> Step:
         count = len(action.cards)
@@ -341,6 +242,8 @@ class OasisState(OneDeckRound):
                   private=True)))
 
     def _decide(self, mover: int, action: Action, history: tuple[Move, ...]) -> Step:
+        if isinstance(action, Exchange):
+            return self._exchange(mover, action, history)
         decisions = tuple(action.text() if i == mover else d
                           for i, d in enumerate(self.decisions))
         state = replace(self, decisions=decisions, history=history)
@@ -351,46 +254,24 @@ class OasisState(OneDeckRound):
             event = Event("raise", f"seat {mover} raises: {format_cents(stake)}", (mover,))
         else:
             event = Event("fold", f"seat {mover} folds", (mover,))
-        events = [event]
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
+        return state._step(event)
 
-    def _deal(self, card: str, history: tuple[Move, ...]) -> Step:
-        where = self._next_card()
-        if where is None or card not in self.deck:
-            raise IllegalMove(f"{card!r} cannot come up now")
-        deck = tuple(c for c in self.deck if c != card)
-        if where == -1:
-            state = replace(self, deck=deck, dealer=(*self.dealer, card), history=history)
-            event = Event("card", f"{card} to the dealer, face up"
-                          if len(state.dealer) == HAND else "a card to the dealer, face down")
-        else:
-            boxes = tuple((*cards, card) if i == where else cards
-                          for i, cards in enumerate(self.boxes))
-            state = replace(self, deck=deck, boxes=boxes, history=history)
-            event = Event("card", f"{card} to seat {where}", (where,), private=True)
-        events = [event]
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
+    def _dealer_card(self, card: str, number: int) -> str:
+        return f"{card} to the dealer, face up" if number == HAND \
+            else "a card to the dealer, face down"
 
     # -- the showdown --------------------------------------------------------------------
     def _settle(self) -> tuple[OasisState, list[Event]]:
         qualified = value(self.dealer) >= qualifier()
-        events = [Event("dealer", f"dealer {' '.join(self.dealer)} "
-                                  f"({hand_name(self.dealer).replace('_', ' ')}"
-                                  f"{'' if qualified else ', does not qualify'})")]
-        out: list[OasisSettlement] = []
-        for bet in self.bets:
-            paid, result = self._bet_return(bet, qualified)
-            out.append(OasisSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid, result))
-            events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: {result}, "
-                                           f"{format_cents(paid)} back", (bet.seat,),
-                                private=True))
-        return replace(self, settlements=tuple(out)), events
+
+        def settle(bet: OasisBet) -> OasisSettlement:
+            return OasisSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake,
+                                   *self._bet_return(bet, qualified))
+
+        shown = Event("dealer", f"dealer {' '.join(self.dealer)} "
+                                f"({hand_name(self.dealer).replace('_', ' ')}"
+                                f"{'' if qualified else ', does not qualify'})")
+        return self._settled(settle, shown)
 
     def _bet_return(self, bet: OasisBet, qualified: bool) -> tuple[int, str]:
         """(paid back, result) of one bet: the shares of
@@ -451,25 +332,15 @@ class OasisState(OneDeckRound):
             out["cards"] = list(cards)
             out["hand"] = hand_name(cards) if len(cards) == HAND else None
             out["discarded"] = list(self.discards[seat])
-            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
-                           for b in self.bets if b.seat == seat]
-            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                   "paid": s.paid, "result": s.result}
-                                  for s in self.settlements if s.seat == seat]
+            out.update(self._seat_view(seat))
         return out
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
         """The deck left; the cards other boxes exchanged; until the round is settled, the
         dealer's four face-down cards and the other boxes' cards."""
-        hidden = set(self.deck)
-        for s, cards in enumerate(self.discards):
-            if s != seat:
-                hidden |= set(cards)
+        hidden = set(self.deck) | others_cards(self.discards, seat)
         if not self.settlements:
-            hidden |= set(self.dealer[:HAND - 1])
-            for s, cards in enumerate(self.boxes):
-                if s != seat:
-                    hidden |= set(cards)
+            hidden |= set(self.dealer[:HAND - 1]) | others_cards(self.boxes, seat)
         return frozenset(hidden)
 
 

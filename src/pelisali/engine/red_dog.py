@@ -25,21 +25,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from pelisali.engine.baccarat import ShoeChance, ShoeCounts, full_shoe, shoe_counts, take
-from pelisali.engine.contract import (
-    CHANCE,
-    Action,
-    ChanceOutcome,
-    Event,
-    Game,
-    IllegalMove,
-    Move,
-    Seats,
-    Step,
+from pelisali.engine.baccarat import ShoeChance, ShoeCounts, shoe_to_deal, take
+from pelisali.engine.contract import CHANCE, Action, Event, Game, IllegalMove, Move, Seats, Step
+from pelisali.engine.one_deck import (
+    BankedEngine,
+    BettingRound,
+    Settings,
+    house_seats,
+    table_name,
+    whole_number,
 )
 from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.red_dog import ORDER, spread
-from pelisali.games.round import Limits, RoundError
 from pelisali.money import format_cents
 from pelisali.rules.banked import RedDogRules, load_red_dog
 
@@ -85,8 +82,9 @@ class RedDogSettlement:
     result: str
 
 
-class RedDogEngine(Game):
-    """Red Dog with its shoe, pay table and limits.
+class RedDogEngine(BankedEngine):
+    """Red Dog with its shoe, pay table (a hall's ``decks`` and ``pay_table``, as ``--set``
+    gives them) and limits.
 
     >>> RedDogEngine.from_settings({"decks": "1"}).rules.decks
     1
@@ -94,42 +92,17 @@ class RedDogEngine(Game):
 
     family: ClassVar[str] = "red-dog"
     max_seats = 7
-
-    def __init__(self, game_id: str = "red-dog", rules: RedDogRules | None = None,
-                 limits: Limits | None = None) -> None:
-        self.game_id = game_id
-        self.rules = rules or load_red_dog()
-        self.limits = limits or Limits(*self.rules.limits)
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
-                      game_id: str = "red-dog") -> RedDogEngine:
-        """The game with a hall's ``decks`` and ``pay_table``, as ``--set`` gives them; an
-        unknown setting, shoe or table is an :class:`IllegalMove`."""
-        from pelisali.rules.loader import RuleDataError
-
-        chosen = dict(settings or {})
-        unknown = set(chosen) - {"decks", "pay_table"}
-        if unknown:
-            raise IllegalMove(f"Red Dog has no setting {sorted(unknown)[0]!r}; "
-                              f"settings: decks, pay_table")
-        decks_text = str(chosen.get("decks") or "")
-        if decks_text and not decks_text.isdigit():
-            raise IllegalMove(f"decks is a whole number, not {decks_text!r}")
-        try:
-            rules = load_red_dog(int(decks_text) if decks_text else None,
-                                 str(chosen.get("pay_table") or "") or None)
-        except RuleDataError as exc:
-            raise IllegalMove(str(exc)) from None
-        return cls(game_id, rules)
+    game_name = "Red Dog"
+    spots = ("ante",)
+    setting_args: ClassVar[Settings] = {"decks": whole_number("decks is a whole number"),
+                                        "pay_table": table_name}
+    load_rules = staticmethod(load_red_dog)
+    rules: RedDogRules
 
     @property
     def config(self) -> RedDogRules:
         """The rules in force (their ``decks`` say whether a card's label names one card)."""
         return self.rules
-
-    def title(self) -> str:
-        return "Red Dog"
 
     def new_state(self, seats: Seats) -> RedDogState:
         return self.new_round(seats)
@@ -137,20 +110,14 @@ class RedDogEngine(Game):
     def new_round(self, seats: Seats, shoe: Mapping[str, int] | None = None) -> RedDogState:
         """A new hand dealt from ``shoe`` (card -> count); a full shoe when ``None``. The
         shoe must hold the three cards a hand can need."""
-        self.check_seats(seats)
-        if seats.stacks:
-            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
-        decks = self.rules.decks
-        counts = shoe_counts(full_shoe(decks) if shoe is None else shoe, decks)
-        if sum(n for _, n in counts) < 3:
-            raise IllegalMove(f"a hand can need 3 cards; the shoe holds "
-                              f"{sum(n for _, n in counts)}")
-        return RedDogState(self, seats.count, counts, done=(False,) * seats.count,
-                           decisions=(None,) * seats.count)
+        count = house_seats(self, seats)
+        counts = shoe_to_deal(shoe, self.rules.decks, 3, "hand")
+        return RedDogState(self, count, counts, done=(False,) * count,
+                           decisions=(None,) * count)
 
 
 @dataclass(frozen=True)
-class RedDogState(ShoeChance):
+class RedDogState(ShoeChance, BettingRound):
     """A hand: the antes, the shoe left, the cards dealt, the raises, the settlements."""
 
     game: RedDogEngine
@@ -162,20 +129,21 @@ class RedDogState(ShoeChance):
     decisions: tuple[str | None, ...] = ()  # "raise" or "stand" for each seat with an ante
     settlements: tuple[RedDogSettlement, ...] = ()
     history: tuple[Move, ...] = field(default=())
+    bet_type = RedDogBet
+    round_name = "hand"
+    spot_words: ClassVar[Mapping[str, str]] = {"ante": "the ante"}
 
     # -- the hand ---------------------------------------------------------------------
     def spread(self) -> int | None:
         """The ranks between the first two cards (0 consecutive, None a pair), once dealt."""
         return spread(self.cards[0], self.cards[1]) if len(self.cards) >= 2 else None
 
-    def _ante(self, seat: int) -> int:
-        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == "ante")
-
     def _deciding(self) -> list[int]:
         """Seats with an ante yet to raise or stand, once a spread is announced."""
         if len(self.cards) != 2 or not self.spread():
             return []
-        return [s for s in range(self.seats) if self._ante(s) and self.decisions[s] is None]
+        return [s for s in range(self.seats)
+                if self._stake(s, "ante") and self.decisions[s] is None]
 
     def _needs_card(self) -> bool:
         if len(self.cards) < 2:
@@ -202,18 +170,9 @@ class RedDogState(ShoeChance):
         if mover is None or mover == CHANCE:
             return ()
         if all(self.done):
-            ante = self._ante(mover)
+            ante = self._stake(mover, "ante")
             return (Raise(1), Raise(ante), Stand()) if ante > 1 else (Raise(1), Stand())
-        limits = self.game.limits
-        already = self._ante(mover)
-        out: list[Action] = []
-        if already < limits.maximum:
-            low = max(1, limits.minimum - already)
-            out.append(PlaceBet("ante", low))
-            if limits.maximum - already != low:
-                out.append(PlaceBet("ante", limits.maximum - already))
-        out.append(EndBetting())
-        return tuple(out)
+        return (*self.betting_actions(mover, ("ante",)), EndBetting())
 
     def parse_action(self, text: str) -> Action:
         words = text.split()
@@ -253,7 +212,7 @@ class RedDogState(ShoeChance):
         seat = self.to_move()
         if seat is None or seat == CHANCE:
             raise IllegalMove("no seat is to act")
-        ante = self._ante(seat)
+        ante = self._stake(seat, "ante")
         stake = action.stake
         if isinstance(stake, bool) or not isinstance(stake, int):
             raise IllegalMove(f"a raise is a whole number of cents, not {stake!r}")
@@ -261,40 +220,7 @@ class RedDogState(ShoeChance):
             raise IllegalMove(f"a raise is 0.01 to the ante ({format_cents(ante)}), "
                               f"not {format_cents(stake)}")
 
-    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
-        """(accepted, returned): the limits hold for a seat's whole ante (RAY 1.1)."""
-        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
-            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
-        seat = self.to_move()
-        if seat is None or seat == CHANCE:
-            raise IllegalMove("no seat is to act")
-        try:
-            return self.game.limits.accept(bet.stake, self._ante(seat), "ante")
-        except RoundError as error:
-            raise IllegalMove(str(error)) from None
-
-    def _apply(self, action: Action) -> Step:
-        mover = self.to_move()
-        if mover is None:
-            raise IllegalMove("the round is over; nothing more can happen")
-        history = (*self.history, Move(mover, action))
-        if isinstance(action, ChanceOutcome):
-            return self._deal(action.label, history)
-        if isinstance(action, PlaceBet):
-            accepted, returned = self._accept(action)
-            bet = RedDogBet(len(self.bets) + 1, mover, "ante", accepted)
-            text = f"seat {mover}: {format_cents(accepted)} on the ante"
-            if returned:
-                text += f"; {format_cents(returned)} over the table maximum is void and returned"
-            return Step(replace(self, bets=(*self.bets, bet), history=history),
-                        (Event("bet", text, (mover,)),))
-        if isinstance(action, EndBetting):
-            done = tuple(True if i == mover else d for i, d in enumerate(self.done))
-            events = [Event("done", f"seat {mover} places no more bets", (mover,))]
-            if all(done):
-                events.append(Event("no-more-bets", "no more bets" if self.bets
-                                    else "no bets: no hand is dealt"))
-            return Step(replace(self, done=done, history=history), tuple(events))
+    def _decide(self, mover: int, action: Action, history: tuple[Move, ...]) -> Step:
         if not isinstance(action, Raise | Stand):
             raise IllegalMove(f"{action.text()!r} is not an action of Red Dog")
         word = "raise" if isinstance(action, Raise) else "stand"
@@ -321,10 +247,7 @@ class RedDogState(ShoeChance):
                                 else "consecutive: every ante pushes" if between == 0
                                 else f"spread {between}: it pays "
                                      f"{self.game.rules.pays_for(between)}:1"))
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
+        return state._step(*events)
 
     def _settle(self) -> tuple[RedDogState, list[Event]]:
         rules = self.game.rules
@@ -363,29 +286,11 @@ class RedDogState(ShoeChance):
             "shoe_left": sum(n for _, n in self.shoe),
         }
         if seat is not None:
-            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
-                           for b in self.bets if b.seat == seat]
-            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                   "paid": s.paid, "result": s.result}
-                                  for s in self.settlements if s.seat == seat]
+            out.update(self._seat_view(seat))
         return out
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
         return frozenset()  # every card is dealt face up; the shoe's order is chance's
-
-    def returns(self) -> tuple[int, ...]:
-        out = [0] * self.seats
-        for bet in self.bets:
-            out[bet.seat] -= bet.stake
-        for settled in self.settlements:
-            out[settled.seat] += settled.paid
-        return tuple(out)
-
-    def accounts(self) -> Mapping[str, int]:
-        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
-        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
-        out["house"] = sum(s.stake - s.paid for s in self.settlements)
-        return out
 
 
 def red_dog_engines() -> dict[str, Game]:

@@ -24,25 +24,20 @@ cent is rounded. A seat sees its own cards and, once every box has decided, the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from pelisali.cards import DECK
-from pelisali.engine.contract import (
-    CHANCE,
-    Action,
-    ChanceOutcome,
-    Event,
-    Game,
-    IllegalMove,
-    Move,
-    Seats,
-    Step,
+from pelisali.engine.contract import CHANCE, Action, Event, Game, IllegalMove, Move, Seats, Step
+from pelisali.engine.one_deck import (
+    BankedEngine,
+    OneDeckRound,
+    Settings,
+    house_seats,
+    others_cards,
+    table_name,
 )
-from pelisali.engine.one_deck import OneDeckRound
-from pelisali.engine.wager import EndBetting, PlaceBet
-from pelisali.games.round import Limits
+from pelisali.engine.one_deck import Fold as Fold
 from pelisali.games.three_card_poker import (
     ante_bonus,
     category,
@@ -63,14 +58,6 @@ class Play:
 
     def text(self) -> str:
         return "play"
-
-
-@dataclass(frozen=True)
-class Fold:
-    """The box folds: its ante is lost, and its Pair Plus where the rule data says so."""
-
-    def text(self) -> str:
-        return "fold"
 
 
 @dataclass(frozen=True)
@@ -96,8 +83,9 @@ class ThreeCardSettlement:
     result: str
 
 
-class ThreeCardEngine(Game):
-    """Three Card Poker with its tables (the ante bonus, Pair Plus) and limits.
+class ThreeCardEngine(BankedEngine):
+    """Three Card Poker with its tables (the ante bonus, Pair Plus: a hall's by name, as
+    ``--set`` gives them) and limits.
 
     >>> ThreeCardEngine.from_settings({"pair_plus": "1-3-6-30-40"}).rules.pair_plus["flush"]
     3
@@ -105,49 +93,16 @@ class ThreeCardEngine(Game):
 
     family: ClassVar[str] = "three-card-poker"
     max_seats = 7  # boxes at the table: 7 x 3 + 3 cards, well within one deck
-
-    def __init__(self, game_id: str = "three-card-poker", rules: ThreeCardRules | None = None,
-                 limits: Limits | None = None) -> None:
-        self.game_id = game_id
-        self.rules = rules or load_three_card_poker()
-        self.limits = limits or Limits(*self.rules.limits)
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
-                      game_id: str = "three-card-poker") -> ThreeCardEngine:
-        """The game with a hall's tables (``ante_bonus``, ``pair_plus``), as ``--set``
-        gives them; an unknown setting or table is an :class:`IllegalMove`."""
-        from pelisali.rules.loader import RuleDataError
-
-        chosen = dict(settings or {})
-        unknown = set(chosen) - {"ante_bonus", "pair_plus"}
-        if unknown:
-            raise IllegalMove(f"Three Card Poker has no setting {sorted(unknown)[0]!r}; "
-                              f"settings: ante_bonus, pair_plus")
-        try:
-            rules = load_three_card_poker(str(chosen.get("ante_bonus") or "") or None,
-                                          str(chosen.get("pair_plus") or "") or None)
-        except RuleDataError as exc:
-            raise IllegalMove(str(exc)) from None
-        return cls(game_id, rules)
-
-    def title(self) -> str:
-        return "Three Card Poker"
+    game_name = "Three Card Poker"
+    spots = SPOTS
+    setting_args: ClassVar[Settings] = {"ante_bonus": table_name, "pair_plus": table_name}
+    load_rules = staticmethod(load_three_card_poker)
+    rules: ThreeCardRules
 
     def new_state(self, seats: Seats) -> ThreeCardState:
-        self.check_seats(seats)
-        if seats.stacks:
-            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
-        return ThreeCardState(self, seats.count, DECK, done=(False,) * seats.count,
-                              boxes=((),) * seats.count, decisions=(None,) * seats.count)
-
-    def spot(self, text: str) -> str:
-        """The bet named ``text``; :class:`IllegalMove` if there is none such."""
-        key = text.strip().lower().replace("_", "-")
-        if key not in SPOTS:
-            raise IllegalMove(f"Three Card Poker has no bet {text!r} before the deal; "
-                              f"bets: {', '.join(SPOTS)}")
-        return key
+        count = house_seats(self, seats)
+        return ThreeCardState(self, count, DECK, done=(False,) * count,
+                              boxes=((),) * count, decisions=(None,) * count)
 
 
 @dataclass(frozen=True)
@@ -165,6 +120,8 @@ class ThreeCardState(OneDeckRound):
     decisions: tuple[str | None, ...] = ()  # "play" or "fold" for each box with an ante
     settlements: tuple[ThreeCardSettlement, ...] = ()
     history: tuple[Move, ...] = field(default=())
+    bet_type = ThreeCardBet
+    actions_hint = "'bet ante|pair-plus CENTS', 'done', 'play' or 'fold'"
 
     # -- who is in ---------------------------------------------------------------------
     def _deciding(self) -> list[int]:
@@ -172,53 +129,24 @@ class ThreeCardState(OneDeckRound):
         return [s for s in self._in_play()
                 if self._stake(s, "ante") and self.decisions[s] is None]
 
-    def _next_box(self) -> int | None:
-        """The box (``-1``: the dealer) the next card goes to, or ``None`` when all are dealt."""
+    def _next_card(self) -> int | str | None:
+        """The box (its seat) or the ``dealer`` the next card goes to, or ``None`` when all
+        are dealt."""
         for seat in self._in_play():
             if len(self.boxes[seat]) < 3:
                 return seat
-        return -1 if len(self.dealer) < 3 else None
+        return "dealer" if len(self.dealer) < 3 else None
 
     def revealed(self) -> bool:
         """Whether the dealer's cards are turned: once every box has decided."""
         return len(self.dealer) == 3 and not self._deciding()
 
-    # -- who moves ---------------------------------------------------------------------
-    def to_move(self) -> int | None:
-        if not all(self.done):
-            return self.done.index(False)
-        if not self.bets or self.settlements:
-            return None
-        if self._next_box() is not None:
-            return CHANCE
-        deciding = self._deciding()
-        return deciding[0] if deciding else None
-
     # -- what may happen ---------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
-        mover = self.to_move()
-        if mover is None or mover == CHANCE:
-            return ()
-        if all(self.done):
-            return (Play(), Fold())
-        out = self.betting_actions(mover, SPOTS)
-        out.append(EndBetting())
-        return tuple(out)
+    def _decisions(self, seat: int) -> tuple[Action, ...]:
+        return (Play(), Fold())
 
-    def parse_action(self, text: str) -> Action:
-        words = text.split()
-        if words == ["done"]:
-            return EndBetting()
-        if words == ["play"]:
-            return Play()
-        if words == ["fold"]:
-            return Fold()
-        if len(words) == 3 and words[0] == "bet":
-            if not words[2].isdigit():
-                raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
-            return PlaceBet(self.game.spot(words[1]), int(words[2]))
-        raise IllegalMove(f"{text!r} is not an action here: 'bet ante|pair-plus CENTS', "
-                          f"'done', 'play' or 'fold'")
+    def _parse_decision(self, words: list[str]) -> Action | None:
+        return Play() if words == ["play"] else None
 
     def _check_action(self, action: Action) -> None:
         if isinstance(action, Play | Fold):
@@ -227,80 +155,33 @@ class ThreeCardState(OneDeckRound):
             return
         if all(self.done):
             raise IllegalMove("no more bets: play or fold")
-        if isinstance(action, EndBetting):
-            return
-        if not isinstance(action, PlaceBet):
-            raise IllegalMove(f"{action.text()!r} is not an action of Three Card Poker")
-        self._accept(action)
+        self._check_bet(action)
 
-    def _apply(self, action: Action) -> Step:
-        mover = self.to_move()
-        if mover is None:
-            raise IllegalMove("the round is over; nothing more can happen")
-        history = (*self.history, Move(mover, action))
-        if isinstance(action, ChanceOutcome):
-            return self._deal(action.label, history)
-        if isinstance(action, PlaceBet):
-            accepted, returned = self._accept(action)
-            bet = ThreeCardBet(len(self.bets) + 1, mover, self.game.spot(action.spot), accepted)
-            text = f"seat {mover}: {format_cents(accepted)} on {bet.spot}"
-            if returned:
-                text += f"; {format_cents(returned)} over the table maximum is void and returned"
-            return Step(replace(self, bets=(*self.bets, bet), history=history),
-                        (Event("bet", text, (mover,)),))
-        if isinstance(action, EndBetting):
-            return self._end_betting(mover, history)
+    def _decide(self, mover: int, action: Action, history: tuple[Move, ...]) -> Step:
         if not isinstance(action, Play | Fold):
             raise IllegalMove(f"{action.text()!r} is not an action of Three Card Poker")
         decisions = tuple(action.text() if i == mover else d
                           for i, d in enumerate(self.decisions))
         state = replace(self, decisions=decisions, history=history)
-        events = [Event(action.text(), f"seat {mover} {action.text()}s", (mover,))]
+        event = Event(action.text(), f"seat {mover} {action.text()}s", (mover,))
         if isinstance(action, Play):
             ante = self._stake(mover, "ante")
             state = replace(state, bets=(*self.bets,
                                          ThreeCardBet(len(self.bets) + 1, mover, "play", ante)))
-            events[0] = Event("play", f"seat {mover} plays: {format_cents(ante)} on play",
-                              (mover,))
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
-
-    def _deal(self, card: str, history: tuple[Move, ...]) -> Step:
-        box = self._next_box()
-        if box is None or card not in self.deck:
-            raise IllegalMove(f"{card!r} cannot come up now")
-        deck = tuple(c for c in self.deck if c != card)
-        if box == -1:
-            state = replace(self, deck=deck, dealer=(*self.dealer, card), history=history)
-            event = Event("card", "a card to the dealer, face down")
-        else:
-            boxes = tuple((*cards, card) if i == box else cards
-                          for i, cards in enumerate(self.boxes))
-            state = replace(self, deck=deck, boxes=boxes, history=history)
-            event = Event("card", f"{card} to seat {box}", (box,), private=True)
-        events = [event]
-        if state.to_move() is None:  # no box with an ante: Pair Plus alone is settled
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
+            event = Event("play", f"seat {mover} plays: {format_cents(ante)} on play", (mover,))
+        return state._step(event)
 
     def _settle(self) -> tuple[ThreeCardState, list[Event]]:
         rules, dealer = self.game.rules, self.dealer
         qualified = qualifies(dealer)
-        events = [Event("dealer", f"dealer {' '.join(dealer)} ({category(dealer)}"
-                                  f"{'' if qualified else ', does not qualify'})")]
-        out: list[ThreeCardSettlement] = []
-        for bet in self.bets:
-            cards = self.boxes[bet.seat]
-            paid, result = self._bet_return(bet, cards, qualified, rules)
-            out.append(ThreeCardSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid,
-                                           result))
-            events.append(Event("settled", f"bet {bet.bet_id} on {bet.spot}: {result}, "
-                                           f"{format_cents(paid)} back", (bet.seat,),
-                                private=True))
-        return replace(self, settlements=tuple(out)), events
+
+        def settle(bet: ThreeCardBet) -> ThreeCardSettlement:
+            paid, result = self._bet_return(bet, self.boxes[bet.seat], qualified, rules)
+            return ThreeCardSettlement(bet.bet_id, bet.seat, bet.spot, bet.stake, paid, result)
+
+        shown = Event("dealer", f"dealer {' '.join(dealer)} ({category(dealer)}"
+                                f"{'' if qualified else ', does not qualify'})")
+        return self._settled(settle, shown)
 
     def _bet_return(self, bet: ThreeCardBet, cards: tuple[str, ...], qualified: bool,
                     rules: ThreeCardRules) -> tuple[int, str]:
@@ -348,11 +229,7 @@ class ThreeCardState(OneDeckRound):
             cards = self.boxes[seat]
             out["cards"] = list(cards)
             out["hand"] = category(cards) if len(cards) == 3 else None
-            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
-                           for b in self.bets if b.seat == seat]
-            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                   "paid": s.paid, "result": s.result}
-                                  for s in self.settlements if s.seat == seat]
+            out.update(self._seat_view(seat))
         return out
 
     def hidden_from(self, seat: int | None) -> frozenset[str]:
@@ -362,9 +239,7 @@ class ThreeCardState(OneDeckRound):
         if not (self.revealed() or self.settlements):
             hidden |= set(self.dealer)
         if not self.settlements:
-            for s, cards in enumerate(self.boxes):
-                if s != seat:
-                    hidden |= set(cards)
+            hidden |= others_cards(self.boxes, seat)
         return frozenset(hidden)
 
 
