@@ -32,26 +32,20 @@ at the end. At most six boxes: 49 of the 53 cards are dealt.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from itertools import combinations
 from typing import Any, ClassVar
 
 from pelisali.cards import CardError
-from pelisali.engine.contract import (
-    CHANCE,
-    Action,
-    ChanceOutcome,
-    Event,
-    Game,
-    IllegalMove,
-    Move,
-    Seats,
-    State,
-    Step,
+from pelisali.engine.contract import CHANCE, Action, Event, Game, IllegalMove, Move, Seats, Step
+from pelisali.engine.one_deck import (
+    BankedEngine,
+    OneDeckRound,
+    Settings,
+    house_seats,
+    others_cards,
+    table_name,
 )
-from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.pai_gow import (
     DEALT,
     LOW,
@@ -63,13 +57,11 @@ from pelisali.games.pai_gow import (
     payout,
     settle,
 )
-from pelisali.games.round import Limits, RoundError
 from pelisali.money import format_cents
 from pelisali.rules.pai_gow import PaiGowRules, load_pai_gow
 
 SPOTS = ("ante",)
 """The one bet a box places."""
-_OUTCOMES = {card: ChanceOutcome(card) for card in PAI_GOW_DECK}
 
 
 @dataclass(frozen=True)
@@ -130,9 +122,29 @@ class PaiGowCommission:
     amount: int
 
 
-class PaiGowEngine(Game):
+def load_hall_rules(house_way: str | None = None, wheel: str | None = None) -> PaiGowRules:
+    """The rules with a hall's house way (by name) and where its A-2-3-4-5 ranks
+    (``second`` or ``low``); ``None``, the rule data's own.
+
+    >>> load_hall_rules(wheel="low").wheel
+    'low'
+    >>> load_hall_rules(wheel="first")
+    Traceback (most recent call last):
+    ...
+    pelisali.engine.contract.IllegalMove: A-2-3-4-5 ranks second or low, not 'first'
+    """
+    rules = load_pai_gow(house_way)
+    if wheel is None:
+        return rules
+    if wheel not in ("second", "low"):
+        raise IllegalMove(f"A-2-3-4-5 ranks second or low, not {wheel!r}")
+    return replace(rules, wheel=wheel)
+
+
+class PaiGowEngine(BankedEngine):
     """Pai Gow Poker with its limits, where A-2-3-4-5 ranks, the commission and the house
-    way.
+    way (a hall's house way and wheel by name, as ``--set`` gives them: ``house_way``,
+    ``wheel``).
 
     >>> PaiGowEngine.from_settings({"wheel": "low"}).rules.wheel
     'low'
@@ -140,48 +152,20 @@ class PaiGowEngine(Game):
 
     family: ClassVar[str] = "pai-gow-poker"
     max_seats = 6  # 7 hands of 7 cards: 49 of the 53
-
-    def __init__(self, game_id: str = "pai-gow-poker", rules: PaiGowRules | None = None,
-                 limits: Limits | None = None) -> None:
-        self.game_id = game_id
-        self.rules = rules or load_pai_gow()
-        self.limits = limits or Limits(*self.rules.limits)
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, str | bool] | None = None,
-                      game_id: str = "pai-gow-poker") -> PaiGowEngine:
-        """The game with a hall's house way and wheel (``house_way``, ``wheel``: ``second``
-        or ``low``), as ``--set`` gives them; an unknown setting or value is an
-        :class:`IllegalMove`."""
-        from pelisali.rules.loader import RuleDataError
-
-        chosen = dict(settings or {})
-        unknown = set(chosen) - {"house_way", "wheel"}
-        if unknown:
-            raise IllegalMove(f"Pai Gow Poker has no setting {sorted(unknown)[0]!r}; "
-                              "settings: house_way, wheel")
-        try:
-            rules = load_pai_gow(str(chosen.get("house_way") or "") or None)
-        except RuleDataError as exc:
-            raise IllegalMove(str(exc)) from None
-        wheel = str(chosen.get("wheel") or rules.wheel)
-        if wheel not in ("second", "low"):
-            raise IllegalMove(f"A-2-3-4-5 ranks second or low, not {wheel!r}")
-        return cls(game_id, replace(rules, wheel=wheel))
-
-    def title(self) -> str:
-        return "Pai Gow Poker"
+    game_name = "Pai Gow Poker"
+    spots = SPOTS
+    setting_args: ClassVar[Settings] = {"house_way": table_name, "wheel": table_name}
+    load_rules = staticmethod(load_hall_rules)
+    rules: PaiGowRules
 
     def new_state(self, seats: Seats) -> PaiGowState:
-        self.check_seats(seats)
-        if seats.stacks:
-            raise IllegalMove(f"{self.game_id} is played against the house; seats bring no chips")
-        count = seats.count
+        count = house_seats(self, seats)
         return PaiGowState(self, count, PAI_GOW_DECK, done=(False,) * count,
                            boxes=((),) * count, lows=(None,) * count)
 
     def spot(self, text: str) -> str:
-        """The bet named ``text``; :class:`IllegalMove` if there is none such."""
+        """The bet named ``text``; :class:`IllegalMove` if there is none such, in this
+        game's own words (its one bet is the only one, so the refusal names no time)."""
         key = text.strip().lower()
         if key not in SPOTS:
             raise IllegalMove(f"Pai Gow Poker has no bet {text!r}; bets: {', '.join(SPOTS)}")
@@ -189,12 +173,12 @@ class PaiGowEngine(Game):
 
 
 @dataclass(frozen=True)
-class PaiGowState(State):
+class PaiGowState(OneDeckRound):
     """A round: the bets, the cards left, each box's seven cards and its low hand once set
     (``lows``), the dealer's seven and, at the end, the dealer's setting, the settlements
-    and the commissions. (The bets before the deal and chance as each card left work as
-    in the other banked games dealt from one deck; they are written out here so that this
-    game stands on the contract alone.)"""
+    and the commissions. The bets, the deal from the 53 and the turns are those of every
+    one-deck round; a box's decision is its setting, and the commissions come off its
+    returns."""
 
     game: PaiGowEngine
     seats: int
@@ -209,87 +193,20 @@ class PaiGowState(State):
     settlements: tuple[PaiGowSettlement, ...] = ()
     commissions: tuple[PaiGowCommission, ...] = ()
     history: tuple[Move, ...] = field(default=())
-
-    # -- the bets ----------------------------------------------------------------------
-    def _stake(self, seat: int, spot: str) -> int:
-        return sum(b.stake for b in self.bets if b.seat == seat and b.spot == spot)
-
-    def _in_play(self) -> list[int]:
-        """The boxes dealt cards: those with a bet, in seat order."""
-        return sorted({b.seat for b in self.bets})
-
-    def betting_actions(self, seat: int) -> list[Action]:
-        """The bets ``seat`` may still place: the range's two ends."""
-        limits = self.game.limits
-        out: list[Action] = []
-        for spot in SPOTS:
-            already = self._stake(seat, spot)
-            if already >= limits.maximum:
-                continue
-            low = max(1, limits.minimum - already)
-            out.append(PlaceBet(spot, low))
-            if limits.maximum - already != low:
-                out.append(PlaceBet(spot, limits.maximum - already))
-        return out
-
-    def _accept(self, bet: PlaceBet) -> tuple[int, int]:
-        """(accepted, returned): the limits hold for a seat's whole stake (RAY 1.1)."""
-        if isinstance(bet.stake, bool) or not isinstance(bet.stake, int) or bet.stake <= 0:
-            raise IllegalMove(f"a stake is a positive whole number of cents, not {bet.stake!r}")
-        spot = self.game.spot(bet.spot)
-        seat = self.to_move()
-        if seat is None or seat == CHANCE:
-            raise IllegalMove("no seat is to act")
-        try:
-            return self.game.limits.accept(bet.stake, self._stake(seat, spot), spot)
-        except RoundError as error:
-            raise IllegalMove(str(error)) from None
-
-    def _end_betting(self, seat: int, history: tuple[Move, ...]) -> Step:
-        """``seat`` places no more bets; once every seat has, the cards come."""
-        done = tuple(True if i == seat else d for i, d in enumerate(self.done))
-        events = [Event("done", f"seat {seat} places no more bets", (seat,))]
-        if all(done):
-            events.append(Event("no-more-bets", "no more bets" if self.bets
-                                else "no bets: no round is dealt"))
-        return Step(replace(self, done=done, history=history), tuple(events))
-
-    # -- chance: each card left, equally likely ------------------------------------------
-    def chance_outcomes(self) -> tuple[tuple[ChanceOutcome, Fraction], ...]:
-        if self.to_move() != CHANCE:
-            return ()
-        share = Fraction(1, len(self.deck))
-        return tuple((_OUTCOMES[card], share) for card in self.deck)
-
-    def chance_weights(self) -> tuple[tuple[ChanceOutcome, ...], tuple[int, ...], int]:
-        if self.to_move() != CHANCE:
-            return (), (), 1
-        return tuple(_OUTCOMES[c] for c in self.deck), (1,) * len(self.deck), len(self.deck)
-
-    def can_come_up(self, outcome: ChanceOutcome) -> bool:
-        return self.to_move() == CHANCE and outcome.label in self.deck
+    bet_type = PaiGowBet
+    actions_hint = "'bet ante CENTS', 'done', 'set CARD CARD' (the low hand) or 'house'"
 
     # -- who moves ---------------------------------------------------------------------
-    def _next_card(self) -> int | None:
-        """Where the next card goes: a box's seat, ``-1`` for the dealer, or ``None``."""
+    def _next_card(self) -> int | str | None:
+        """Where the next card goes: a box's seat, ``dealer``, or ``None``."""
         for seat in self._in_play():
             if len(self.boxes[seat]) < DEALT:
                 return seat
-        return -1 if len(self.dealer) < DEALT else None
+        return "dealer" if len(self.dealer) < DEALT else None
 
-    def _setting(self) -> list[int]:
+    def _deciding(self) -> list[int]:
         """The boxes still to set their hands, in seat order."""
         return [s for s in self._in_play() if self.lows[s] is None]
-
-    def to_move(self) -> int | None:
-        if not all(self.done):
-            return self.done.index(False)
-        if not self.bets or self.settlements:
-            return None
-        if self._next_card() is not None:
-            return CHANCE
-        setting = self._setting()
-        return setting[0] if setting else None
 
     def high_of(self, seat: int) -> tuple[str, ...]:
         """The seat's high hand once set (its five cards not in the low hand)."""
@@ -297,21 +214,16 @@ class PaiGowState(State):
         return tuple(c for c in self.boxes[seat] if c not in low) if low else ()
 
     # -- what may happen ---------------------------------------------------------------
-    def legal_actions(self) -> tuple[Action, ...]:
-        mover = self.to_move()
-        if mover is None or mover == CHANCE:
-            return ()
-        if all(self.done):
-            return (SetHouseWay(), *(SetHand(low)
-                                     for low in combinations(self.boxes[mover], LOW)))
-        out = self.betting_actions(mover)
-        out.append(EndBetting())
-        return tuple(out)
+    def _decisions(self, seat: int) -> tuple[Action, ...]:
+        return (SetHouseWay(), *(SetHand(low) for low in combinations(self.boxes[seat], LOW)))
 
     def parse_action(self, text: str) -> Action:
-        words = text.split()
-        if words == ["done"]:
-            return EndBetting()
+        """As every one-deck round reads it, but a box sets its hand instead of folding."""
+        if text.split() == ["fold"]:
+            raise IllegalMove(f"{text!r} is not an action here: {self.actions_hint}")
+        return super().parse_action(text)
+
+    def _parse_decision(self, words: list[str]) -> Action | None:
         if words in (["house"], ["house", "way"]):
             return SetHouseWay()
         if words and words[0] == "set":
@@ -321,12 +233,7 @@ class PaiGowState(State):
                 return SetHand(tuple(parse_pai_gow_card(w) for w in words[1:]))
             except CardError as exc:
                 raise IllegalMove(str(exc)) from None
-        if len(words) == 3 and words[0] == "bet":
-            if not words[2].isdigit():
-                raise IllegalMove(f"a stake is a whole number of cents, not {words[2]!r}")
-            return PlaceBet(self.game.spot(words[1]), int(words[2]))
-        raise IllegalMove(f"{text!r} is not an action here: 'bet ante CENTS', 'done', "
-                          "'set CARD CARD' (the low hand) or 'house'")
+        return None
 
     def _check_action(self, action: Action) -> None:
         mover = self.to_move()
@@ -341,11 +248,7 @@ class PaiGowState(State):
             return
         if all(self.done):
             raise IllegalMove("no more bets: 'set CARD CARD' (the low hand) or 'house'")
-        if isinstance(action, EndBetting):
-            return
-        if not isinstance(action, PlaceBet):
-            raise IllegalMove(f"{action.text()!r} is not an action of Pai Gow Poker")
-        self._accept(action)
+        self._check_bet(action)
 
     def _check_setting(self, seat: int, action: SetHand) -> None:
         low = action.low
@@ -358,23 +261,7 @@ class PaiGowState(State):
             if card not in hand:
                 raise IllegalMove(f"{card!s} is not in seat {seat}'s hand ({' '.join(hand)})")
 
-    def _apply(self, action: Action) -> Step:
-        mover = self.to_move()
-        if mover is None:
-            raise IllegalMove("the round is over; nothing more can happen")
-        history = (*self.history, Move(mover, action))
-        if isinstance(action, ChanceOutcome):
-            return self._deal(action.label, history)
-        if isinstance(action, PlaceBet):
-            accepted, returned = self._accept(action)
-            bet = PaiGowBet(len(self.bets) + 1, mover, self.game.spot(action.spot), accepted)
-            text = f"seat {mover}: {format_cents(accepted)} on {bet.spot}"
-            if returned:
-                text += f"; {format_cents(returned)} over the table maximum is void and returned"
-            return Step(replace(self, bets=(*self.bets, bet), history=history),
-                        (Event("bet", text, (mover,)),))
-        if isinstance(action, EndBetting):
-            return self._end_betting(mover, history)
+    def _decide(self, mover: int, action: Action, history: tuple[Move, ...]) -> Step:
         if isinstance(action, SetHouseWay):
             rules = self.game.rules
             low = house_way(self.boxes[mover], rules.house_way, rules.wheel)[1]
@@ -396,29 +283,11 @@ class PaiGowState(State):
             events.append(Event("foul", f"seat {seat}'s two-card hand ranks as high as its "
                                         "five-card hand: the setting fouls and loses",
                                 (seat,), private=True))
-        if state.to_move() is None:
-            state, settled = state._settle()
-            events += settled
-        return Step(state, tuple(events))
-
-    def _deal(self, card: str, history: tuple[Move, ...]) -> Step:
-        where = self._next_card()
-        if where is None or card not in self.deck:
-            raise IllegalMove(f"{card!r} cannot come up now")
-        at = self.deck.index(card)
-        deck = self.deck[:at] + self.deck[at + 1:]
-        if where == -1:
-            state = replace(self, deck=deck, dealer=(*self.dealer, card), history=history)
-            event = Event("card", "a card to the dealer, face down")
-        else:
-            boxes = tuple((*cards, card) if i == where else cards
-                          for i, cards in enumerate(self.boxes))
-            state = replace(self, deck=deck, boxes=boxes, history=history)
-            event = Event("card", f"{card} to seat {where}", (where,), private=True)
-        return Step(state, (event,))
+        return state._step(*events)
 
     # -- the showdown --------------------------------------------------------------------
     def _settle(self) -> tuple[PaiGowState, list[Event]]:
+        """Each box's bets settled, each box's events followed by its commission's."""
         rules = self.game.rules
         high, low = house_way(self.dealer, rules.house_way, rules.wheel)
         events = [Event("dealer", f"dealer sets high {' '.join(high)} "
@@ -455,23 +324,12 @@ class PaiGowState(State):
 
     # -- what a seat sees and what it came to -----------------------------------------
     def returns(self) -> tuple[int, ...]:
-        """Each seat's stakes out, what its bets paid back in, its commission out."""
-        out = [0] * self.seats
-        for bet in self.bets:
-            out[bet.seat] -= bet.stake
-        for settled in self.settlements:
-            out[settled.seat] += settled.paid
+        """Each seat's stakes out, what its bets paid back in, its commission out (the
+        house's, among its share of the accounts)."""
+        out = list(super().returns())
         for commission in self.commissions:
             out[commission.seat] -= commission.amount
         return tuple(out)
-
-    def accounts(self) -> Mapping[str, int]:
-        """Every seat's net; the stakes on the table until the settlement; the house the
-        rest (the commissions among it)."""
-        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
-        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets)
-        out["house"] = -sum(out.values())
-        return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Public: who is to move, how many cards the dealer holds, which boxes have set,
@@ -508,11 +366,7 @@ class PaiGowState(State):
             if mover == seat and all(self.done):
                 suggested = house_way(cards, self.game.rules.house_way, wheel)
                 out["house_way"] = {"high": list(suggested[0]), "low": list(suggested[1])}
-            out["bets"] = [{"bet_id": b.bet_id, "spot": b.spot, "stake": b.stake}
-                           for b in self.bets if b.seat == seat]
-            out["settlements"] = [{"bet_id": s.bet_id, "spot": s.spot, "stake": s.stake,
-                                   "paid": s.paid, "result": s.result}
-                                  for s in self.settlements if s.seat == seat]
+            out.update(self._seat_view(seat))
             out["commission"] = sum(c.amount for c in self.commissions if c.seat == seat)
         return out
 
@@ -521,10 +375,7 @@ class PaiGowState(State):
         boxes'."""
         hidden = set(self.deck)
         if not self.settlements:
-            hidden |= set(self.dealer)
-            for s, cards in enumerate(self.boxes):
-                if s != seat:
-                    hidden |= set(cards)
+            hidden |= set(self.dealer) | others_cards(self.boxes, seat)
         return frozenset(hidden)
 
 
