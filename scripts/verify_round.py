@@ -21,8 +21,10 @@ A card round's proof also names its shoe, ``"shoe": {"decks": 1, "first": 0}``: 
 step's draws are then a Fisher–Yates shuffle of that many decks, one after another,
 each in the order 2c 2d 2h 2s 3c ... As (for i from the last place down to 1, the card
 at place i swapped with the one at place draw), and the round's cards (``outcome``) are
-the shuffled order's cards from place ``first`` (0 is the top) on. The script prints
-the whole order it recomputes and checks the cards against it.
+the shuffled order's cards from place ``first`` (0 is the top) on. A deck with jokers
+(Pai Gow Poker's 53 cards) says how many, ``"jokers": 1``: each ``Jk`` follows the decks
+before the shuffle. The script prints the whole order it recomputes and checks the cards
+against it.
 Exit status 0: the round is the seeds' round; 1: it is not; 2: the proof is unreadable.
 """
 
@@ -75,9 +77,10 @@ def check(step: dict[str, Any], name: str) -> list[str]:
     return problems
 
 
-def shuffled(decks: int, draws: list[int]) -> list[str]:
-    """The order of ``decks`` decks after a Fisher–Yates shuffle with ``draws``."""
-    order = DECK * decks
+def shuffled(decks: int, draws: list[int], jokers: int = 0) -> list[str]:
+    """The order of ``decks`` decks (and ``jokers`` jokers after them) after a
+    Fisher–Yates shuffle with ``draws``."""
+    order = DECK * decks + ["Jk"] * jokers
     for i, j in zip(range(len(order) - 1, 0, -1), draws, strict=True):
         order[i], order[j] = order[j], order[i]
     return order
@@ -89,12 +92,14 @@ def check_shoe(proof: dict[str, Any]) -> list[str]:
     if not shoe:
         return []
     decks, first = int(shoe["decks"]), int(shoe["first"])
+    jokers = int(shoe.get("jokers", 0))
     (step,) = proof["steps"]  # one shuffle
-    size = 52 * decks
+    size = 52 * decks + jokers
     if [int(n) for n, _ in step["draws"]] != list(range(size, 1, -1)):
         return [f"the draws are not a shuffle of {size} cards"]
-    order = shuffled(decks, [int(d) for _, d in step["draws"]])
-    print(f"deck order ({decks} deck(s), top first): {' '.join(order)}")
+    order = shuffled(decks, [int(d) for _, d in step["draws"]], jokers)
+    with_jokers = f" and {jokers} joker(s)" if jokers else ""
+    print(f"deck order ({decks} deck(s){with_jokers}, top first): {' '.join(order)}")
     dealt = [str(card) for card in proof.get("outcome", [])]
     mine = order[first:first + len(dealt)]
     same = "matches" if mine == dealt else "DOES NOT MATCH"

@@ -1,5 +1,5 @@
 """``pelisali play three-card-poker``, ``red-dog``, ``ultimate-texas-holdem``,
-``texas-holdem-bonus`` and ``oasis-stud`` as a user runs them: a
+``texas-holdem-bonus``, ``oasis-stud`` and ``pai-gow-poker`` as a user runs them: a
 quick wallet whose ledger holds every round, the house's decision for a round left
 waiting, refusals that change nothing, and a registered player's round that waits on
 their account for their return."""
@@ -243,3 +243,32 @@ def test_oasis_stud_poker_at_the_terminal_exchanges_raises_and_folds(
     staked = sum(stake for _, stake, _ in end.bets)
     paid = sum(p or 0 for _, _, p in end.bets)
     assert end.wallet == 20_000 - staked + paid == final_balance(out)
+
+
+def test_pai_gow_poker_at_the_terminal_sets_by_hand_and_by_the_house_way(
+        quick_end: list[QuickEnd]) -> None:
+    # seed 4: four aces (the house way splits them), then 9h 4d Jc Kh 4s 9c 6d, then a
+    # hand with the joker, then one left waiting
+    lines = ["deal 10.10", "house", "deal 5", "set Zz 4d", "set 7h 4d", "set 9h", "fold",
+             "set 9H 9c", "deal 2", "set JOKER ks",
+             "deal 3"]  # the last left waiting: the house sets it by the house way
+    code, out = run("play", "pai-gow-poker", "--seed", "4", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 4
+    assert end.bets == [("ante", 1_010, 2_020), ("ante", 500, 0), ("ante", 200, 400),
+                        ("ante", 300, 0)]
+    assert "Your cards: Jh Ah Kd 8d Ad As Ac" in out
+    assert "The house way: high As Ah Kd Jh 8d (pair), low Ad Ac" in out
+    assert "Dealer (set by the house way): high 9s 9d 6d 5d 2s (pair), low Qc 7d" in out
+    assert "ante: 10.10 € → 20.20 € (win: high box, low box)" in out
+    assert "commission: 0.51 € (5 % of the win, rounded up to the cent)" in out  # 0.505 up
+    assert "'Zz' is not a card" in out and "7h is not in seat 0's hand" in out
+    assert "the low hand is 2 cards, not 1" in out and "unknown command 'fold'" in out
+    assert "low 9h 9c (fouls" in out  # a foul is taken, and lost
+    assert "ante: 5.00 € → 0.00 € (lose, fouled)" in out
+    assert "Your hands: high As 6h Jc Ad 8s (pair), low Jk Ks" in out  # the joker typed out
+    assert "round 3: staked 2.00 €, paid 4.00 €, commission 0.10 €" in out
+    assert "round 4 was waiting: the house decides house" in out
+    assert end.wallet == 20_000 - 2_010 + 2_420 - 61 == final_balance(out)

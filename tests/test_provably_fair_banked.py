@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "verify_round.py"
 START = 1_000_000
 DECKS = {"three-card-poker": 1, "red-dog": 6, "ultimate-texas-holdem": 1}
+JOKERS = {"pai-gow-poker": 1}  # its 53 cards: the deck and a joker after it
 DRAWS_DIFFER = "the recorded draws are not the seeds' draws"
 NOT_CHAINED = "the audit chain's proof is not the record's"
 OUTCOME_DIFFERS = "the recorded outcome is not the seeds' outcome"
@@ -91,13 +92,14 @@ def test_a_fair_banked_round_is_dealt_from_its_own_shuffled_deck(engine: Engine,
     name = fair_banked(engine, game)
     ids = [play_out(engine, name, f"r{n}", pick=n) for n in range(3)]
     records = [stored(engine, i) for i in ids]
-    decks = DECKS.get(game, 1)
+    decks, jokers = DECKS.get(game, 1), JOKERS.get(game, 0)
+    fresh = list(DECK) * decks + ["Jk"] * jokers
     for nonce, record in enumerate(records):
         (proof,) = record["fair"]
         assert proof["nonce"] == nonce and proof["client_seed"] == "ann-cards"
-        assert [n for n, _ in proof["draws"]] == list(range(52 * decks, 1, -1))
+        assert [n for n, _ in proof["draws"]] == list(range(len(fresh), 1, -1))
         order = cards_of(record["shuffle_order"])
-        assert sorted(order) == sorted(list(DECK) * decks)
+        assert sorted(order) == sorted(fresh)
         dealt = chance_cards(record)
         assert dealt == order[:len(dealt)] and record["shoe_positions"] == [0, len(dealt)]
     with transaction(engine) as s:
@@ -114,8 +116,9 @@ def test_a_fair_banked_round_is_dealt_from_its_own_shuffled_deck(engine: Engine,
             found = fairness.verify(s, round_id)
             assert found.matches, found.problem
             assert found.recomputed == found.recorded == chance_cards(record)
-            assert found.proof()["shoe"] == {"decks": decks, "first": 0}
-            mine = shuffle(list(DECK) * decks, FairRng(seed, "ann-cards", nonce))
+            assert found.proof()["shoe"] == {"decks": decks, "first": 0,
+                                             **({"jokers": jokers} if jokers else {})}
+            mine = shuffle(fresh, FairRng(seed, "ann-cards", nonce))
             assert "".join(mine) == record["shuffle_order"]
             assert tables.recall(s, round_id).same
         assert check(s).ok and verify_audit(s).ok

@@ -54,7 +54,7 @@ def recorded(client: TestClient, round_id: int) -> dict[str, Any]:
 def test_the_games_show_their_rules_limits_and_pay_tables(client: TestClient) -> None:
     listed = client.get("/api/banked").json()["games"]
     assert [g["game"] for g in listed] == ["three-card-poker", "red-dog", "ultimate-texas-holdem",
-                                           "texas-holdem-bonus", "oasis-stud"]
+                                           "texas-holdem-bonus", "oasis-stud", "pai-gow-poker"]
     tcp = client.get("/api/banked/three-card-poker").json()
     assert (tcp["min"], tcp["max"], tcp["spots"], tcp["playing"]) == (
         100, 50_000, ["ante", "pair-plus"], None)
@@ -412,5 +412,98 @@ def test_oasis_stud_poker_s_exchange_of_five_raises_with_it_or_is_refused_whole(
     assert [(x["spot"], x["stake"]) for x in done["settlements"]] == [
         ("ante", 1_000), ("exchange", 1_000), ("raise", 2_000)]
     assert done["balance"] == 7_000 - 4_000 + done["paid"]  # the first ante lost, folded
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+def test_pai_gow_poker_sets_the_low_hand_and_takes_the_commission_apart(db: Engine) -> None:
+    """The joker hand set by hand: refusals first, each coded and changing nothing; the
+    21 settings shown with their fouls; the win paid in full, the commission apart."""
+    from test_platform_pai_gow_rounds import DEALER, Stacked
+
+    box = ["Jk", "As", "Kh", "Qd", "7c", "4h", "2s"]
+    client = TestClient(create_app(db, rng=Stacked(f"{' '.join(box)} {DEALER}")))
+    sign_up(client, "ann", STAFF_PASSWORD, 10_000)
+    rules = client.get("/api/banked/pai-gow-poker").json()
+    assert rules["spots"] == ["ante"] and (rules["min"], rules["max"]) == (100, 50_000)
+    pays = rules["pays"]
+    assert (pays["commission_percent"], pays["commission_rounding"], pays["wheel"]) == (
+        5, "up", "second")
+    assert pays["hands"][:2] == ["five_aces", "royal_flush"] and pays["copies"] == "dealer"
+    dealt = client.post("/api/banked/pai-gow-poker/deal",
+                        json={"bets": {"ante": 1_010}, "key": "g1"}).json()
+    assert dealt["status"] == "playing" and dealt["balance"] == 10_000 - 1_010
+    assert dealt["cards"] == box and dealt["actions"][0] == "house" and len(dealt["actions"]) == 22
+    assert dealt["house_way"] == {"high": ["As", "Jk", "7c", "4h", "2s"], "low": ["Kh", "Qd"]}
+    assert dealt["dealer_high"] == [] and dealt["dealer_cards"] == 7
+    shown = {tuple(x["low"]): (x["high_hand"], x["foul"]) for x in dealt["settings"]}
+    assert len(shown) == 21 and shown[("Kh", "Qd")] == ("pair", False)
+    assert shown[("Jk", "As")] == ("high_card", True)  # aces in front of king high: a foul
+    for body, status, code, params in (
+            ({"action": "set", "cards": ["Zz", "Kh"]}, 400, "not_a_card", {"card": "Zz"}),
+            ({"action": "set", "cards": ["Kh", "7h"]}, 400, "exchange_not_held",
+             {"card": "7h", "hand": " ".join(box)}),
+            ({"action": "set", "cards": ["Kh"]}, 400, "low_hand_count", {"count": "1"}),
+            ({"action": "set", "cards": ["Kh", "Qd", "2s"]}, 400, "low_hand_count",
+             {"count": "3"}),
+            ({"action": "set", "cards": ["joker", "JK"]}, 400, "low_hand_twice", {"card": "Jk"}),
+            ({"action": "set"}, 422, None, None),  # a setting names its cards
+            ({"action": "set", "cards": []}, 422, "invalid", None),
+            ({"action": "set", "cards": box}, 422, "invalid", None),
+            ({"action": "set", "cards": "Kh Qd"}, 422, "invalid", None),
+            ({"action": "house", "cards": ["Kh", "Qd"]}, 422, None, None),
+            ({"action": "exchange", "cards": ["Kh"]}, 422, None, None),
+            ({"action": "fold"}, 422, None, None)):  # no other game's decision
+        refused = client.post("/api/banked/pai-gow-poker/decide", json={**body, "key": "g2"})
+        assert refused.status_code == status, (body, refused.text)
+        if code is not None:
+            assert refused.json()["code"] == code, refused.json()
+        if params is not None:
+            assert refused.json()["params"] == params
+    for game, body in (("oasis-stud", {"action": "house"}),
+                       ("red-dog", {"action": "set", "cards": ["Kh", "Qd"]})):
+        elsewhere = client.post(f"/api/banked/{game}/decide", json={**body, "key": "g3"})
+        assert elsewhere.status_code == 422, (game, elsewhere.text)
+    assert client.get("/api/banked/pai-gow-poker").json()["playing"] == dealt
+    assert client.get("/api/me").json()["balance"] == 10_000 - 1_010
+    done = client.post("/api/banked/pai-gow-poker/decide",
+                       json={"action": "set", "cards": ["KH", "qd"], "key": "g4"}).json()
+    assert done["status"] == "settled" and "settings" not in done
+    assert (done["high"], done["low"], done["foul"]) == (["Jk", "As", "7c", "4h", "2s"],
+                                                         ["Kh", "Qd"], False)
+    assert done["dealer_high"] == ["Ac", "6s", "5d", "3c", "2c"]
+    assert done["dealer_low"] == ["Jd", "8h"]
+    assert done["boxes"] == {"0": {"high": done["high"], "low": ["Kh", "Qd"]}}
+    assert [(x["spot"], x["stake"], x["paid"], x["result"]) for x in done["settlements"]] == [
+        ("ante", 1_010, 2_020, "win: high box, low box")]
+    assert (done["paid"], done["commission"]) == (2_020, 51)  # 5 % of 10.10, rounded up
+    assert done["balance"] == 10_000 - 1_010 + 2_020 - 51
+    engine = engine_round("pai-gow-poker", _history(db, done["round_id"]))
+    assert engine.returns() == (2_020 - 51 - 1_010,)
+    again = client.post("/api/banked/pai-gow-poker/decide",
+                        json={"action": "set", "cards": ["Kh", "Qd"], "key": "g4"}).json()
+    assert again == done  # a retry answered, taken once
+    for path, body in (("decide", {"action": "house"}),  # the setting's key, another setting
+                       ("deal", {"bets": {"ante": 1_010}})):  # or a deal
+        reused = client.post(f"/api/banked/pai-gow-poker/{path}", json={**body, "key": "g4"})
+        assert reused.status_code == 409, reused.text
+    assert recorded(client, done["round_id"])["same"]
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+def test_pai_gow_poker_s_house_way_is_one_request(db: Engine) -> None:
+    from test_platform_pai_gow_rounds import DEALER, Stacked
+
+    client = TestClient(create_app(db, rng=Stacked(f"Kc Kd Qh 9s 7d 4c 2h {DEALER}")))
+    sign_up(client, "ann", STAFF_PASSWORD, 10_000)
+    dealt = client.post("/api/banked/pai-gow-poker/deal",
+                        json={"bets": {"ante": 500}, "key": "h1"}).json()
+    assert dealt["house_way"] == {"high": ["Kd", "Kc", "7d", "4c", "2h"], "low": ["Qh", "9s"]}
+    done = client.post("/api/banked/pai-gow-poker/decide",
+                       json={"action": "house", "key": "h2"}).json()
+    assert done["low"] == ["Qh", "9s"] and done["high_hand"] == "pair"
+    assert (done["paid"], done["commission"]) == (1_000, 25)
+    assert done["balance"] == 10_000 - 500 + 1_000 - 25 == client.get("/api/me").json()["balance"]
     with transaction(db) as s:
         assert check(s).ok and reconcile_bets(s).ok

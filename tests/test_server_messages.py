@@ -699,6 +699,9 @@ LITERAL: list[Refusal] = [
      {"card": "2d", "hand": "As Kd 4c 7h 9s"}),
     ("4c is named twice; each card is exchanged once", "exchange_twice", {"card": "4c"}),
     ("seat 0 has exchanged its cards; a box exchanges once", "exchange_once", {}),
+    # Pai Gow Poker's setting (tests/test_server_banked.py meets each for real)
+    ("the low hand is 2 cards, not 3", "low_hand_count", {"count": "3"}),
+    ("Jk is named twice; the low hand is two cards", "low_hand_twice", {"card": "Jk"}),
     # provably fair draws (tests/test_provably_fair*.py meet each for real)
     ("a client seed is 1 to 64 letters, digits, - or _", "fair_client_seed", {}),
     ("provably fair draws are offered at the wheels, dice, slots, punto banco, blackjack "

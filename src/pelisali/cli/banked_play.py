@@ -1,5 +1,5 @@
-"""Three Card Poker, Red Dog, Ultimate Texas Hold'em, Texas Hold'em Bonus and Oasis Stud
-Poker at the terminal, on the wallet of
+"""Three Card Poker, Red Dog, Ultimate Texas Hold'em, Texas Hold'em Bonus, Oasis Stud
+Poker and Pai Gow Poker at the terminal, on the wallet of
 :mod:`pelisali.platform.banked_rounds`: a registered player's (``--account``) or a quick
 one made for the session.
 
@@ -14,11 +14,14 @@ likewise), then ``fold`` or ``bet`` (the flop bet, 2 times the ante) before the 
 ``check`` or ``bet`` (1 time the ante) on the flop and on the turn. Oasis Stud Poker:
 ``deal ANTE``, then once ``exchange 7h 2c`` (the cards to discard, for the fee shown),
 then ``raise`` (2 times the ante) or ``fold``; an exchange of all five raises with it.
-All: ``balance``, ``help``, ``quit``. A refusal is printed and changes nothing. Leaving a
-quick session with a round waiting, the house completes it as it does after 24 hours
-(Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em checks and folds, Texas
-Hold'em Bonus folds before the flop and checks after it, Oasis Stud Poker folds); on an
-account the round waits for the player's return.
+Pai Gow Poker: ``deal ANTE``, then ``set 7h 2c`` (the two cards of the low hand; the
+joker is ``Jk``) or ``house`` (the house way, whose setting is shown beside the seven
+cards). All: ``balance``, ``help``, ``quit``. A refusal is printed and changes nothing.
+Leaving a quick session with a round waiting, the house completes it as it does after 24
+hours (Three Card Poker folds, Red Dog stands, Ultimate Texas Hold'em checks and folds,
+Texas Hold'em Bonus folds before the flop and checks after it, Oasis Stud Poker folds,
+Pai Gow Poker is set by the house way); on an account the round waits for the player's
+return.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ from pelisali.rng import Rng, SecureRng, SeededRng
 
 TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
           "ultimate-texas-holdem": "Ultimate Texas Hold'em",
-          "texas-holdem-bonus": "Texas Hold'em Bonus", "oasis-stud": "Oasis Stud Poker"}
+          "texas-holdem-bonus": "Texas Hold'em Bonus", "oasis-stud": "Oasis Stud Poker",
+          "pai-gow-poker": "Pai Gow Poker"}
 COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, help, quit",
             "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit",
             "ultimate-texas-holdem": "deal ANTE [TRIPS] [progressive], check, play N, fold, "
@@ -51,13 +55,16 @@ COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, hel
             "texas-holdem-bonus": "deal ANTE [BONUS] [progressive], fold, bet, check, balance, "
                                   "help, quit",
             "oasis-stud": "deal ANTE, exchange CARD [CARD ...], raise, fold, balance, help, "
-                          "quit"}
+                          "quit",
+            "pai-gow-poker": "deal ANTE, set CARD CARD (the low hand), house (the house way), "
+                             "balance, help, quit"}
 PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> ",
-           "texas-holdem-bonus": "thb> ", "oasis-stud": "oasis> "}
+           "texas-holdem-bonus": "thb> ", "oasis-stud": "oasis> ", "pai-gow-poker": "pai-gow> "}
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
          "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus"),
-         "oasis-stud": ("ante",)}
+         "oasis-stud": ("ante",), "pai-gow-poker": ("ante",)}
 OASIS = "oasis-stud"
+PAI_GOW = "pai-gow-poker"
 HOLDEM = ("ultimate-texas-holdem", "texas-holdem-bonus")
 """The games with a board, shown street by street."""
 
@@ -127,9 +134,11 @@ class BankedTerminal:
         """Carry out one command; a refusal raises and changes nothing."""
         if command == "deal":
             self.deal(args)
-        elif command in ("play", "fold", "stand", "raise", "check") or (
+        elif (command in ("play", "fold", "stand", "raise", "check")
+              and self.game != PAI_GOW) or (
                 command == "bet" and self.game == "texas-holdem-bonus") or (
-                command == "exchange" and self.game == OASIS):
+                command == "exchange" and self.game == OASIS) or (
+                command in ("set", "house") and self.game == PAI_GOW):
             self.decide(command, args)
         elif command == "balance":
             with dry_run(self.db) as session:
@@ -170,6 +179,15 @@ class BankedTerminal:
                 raise TableError("usage: exchange CARD [CARD ...] (the cards to discard, "
                                  "e.g. exchange 7h 2c)")
             action = f"exchange {' '.join(args)}"
+        elif command == "set":  # likewise: a wrong card or count is the engine's to name
+            if not args:
+                raise TableError("usage: set CARD CARD (the two cards of the low hand, "
+                                 "e.g. set 7h 2c; the joker is Jk)")
+            action = f"set {' '.join(args)}"
+        elif command == "house":
+            if args not in ([], ["way"]):
+                raise TableError("usage: house (the house way sets your hand)")
+            action = "house"
         elif command == "raise" and self.game == OASIS:
             if args:
                 raise TableError("usage: raise (2 times the ante)")
@@ -215,6 +233,9 @@ class BankedTerminal:
         shown = view.view
         if self.game == OASIS:
             self._show_oasis(view)
+            return
+        if self.game == PAI_GOW:
+            self._show_pai_gow(view)
             return
         if self.game in HOLDEM:
             hand = f" ({shown['hand'].replace('_', ' ')})" if shown.get("hand") else ""
@@ -289,3 +310,43 @@ class BankedTerminal:
             console.print(f"  {s['spot']}: {format_cents(s['stake'])} € → "
                           f"{format_cents(s['paid'])} € ({s['result']})")
         self._settled(view)
+
+    def _show_pai_gow(self, view: BankedView) -> None:
+        """Pai Gow Poker: the box's seven cards and, while it is to set them, the house
+        way's setting of them; at the end both hands of the box (and whether its setting
+        fouls) and of the dealer, the bet and the commission on a win."""
+        shown = view.view
+        console.print(f"Your cards: {' '.join(shown['cards'])}")
+        if view.status == "playing":
+            way = shown["house_way"]
+            console.print(f"The house way: high {' '.join(way['high'])} "
+                          f"({_named(way['high'])}), low {' '.join(way['low'])}")
+            console.print(f"Staked {format_cents(view.staked)} €. Decide: set CARD CARD "
+                          "(your low hand), or house")
+            return
+        foul = " (fouls: the low hand ranks as high as the high hand, and loses)" \
+            if shown["foul"] else ""
+        console.print(f"Your hands: high {' '.join(shown['high'])} ({_named(shown['high'])}), "
+                      f"low {' '.join(shown['low'])}{foul}")
+        console.print(f"Dealer (set by the house way): high {' '.join(shown['dealer_high'])} "
+                      f"({_named(shown['dealer_high'])}), low {' '.join(shown['dealer_low'])}")
+        for s in shown["settlements"]:
+            console.print(f"  {s['spot']}: {format_cents(s['stake'])} € → "
+                          f"{format_cents(s['paid'])} € ({s['result']})")
+        if shown["commission"]:
+            rules = getattr(banked_engine(PAI_GOW), "rules")  # noqa: B009
+            console.print(f"  commission: {format_cents(shown['commission'])} € "
+                          f"({rules.commission_percent} % of the win, rounded "
+                          f"{rules.commission_rounding} to the cent), to the house")
+        console.print(f"round {view.round_id}: staked {format_cents(view.staked)} €, paid "
+                      f"{format_cents(view.paid or 0)} €, commission "
+                      f"{format_cents(shown['commission'])} €. Balance "
+                      f"{format_cents(view.balance)} €")
+
+
+def _named(cards: list[str]) -> str:
+    """A Pai Gow Poker five-card hand's name in words (``five aces``, ``two pair``)."""
+    from pelisali.games.pai_gow import hand_name
+
+    wheel = getattr(banked_engine(PAI_GOW), "rules").wheel  # noqa: B009
+    return hand_name(cards, wheel).replace("_", " ")

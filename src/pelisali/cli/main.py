@@ -433,7 +433,7 @@ def play(
         play_chemin(seed, account=account, table=table, start_balance=balance,
                     decks=int(str(decks)) if decks is not None else None)
         return
-    if game.lower() in (*BANKED_SIMULATIONS, "oasis-stud"):  # the banked card games
+    if game.lower() in (*BANKED_SIMULATIONS, "oasis-stud", "pai-gow-poker"):  # banked games
         from pelisali.cli.banked_play import play_banked
 
         if variant or sets:

@@ -167,9 +167,11 @@ def deposited(session: Session, player: Player, since: datetime) -> int:
 
 
 def lost(session: Session, player: Player | Standing, since: datetime) -> int:
-    """Net loss since ``since``: stakes less what came back (wins, refunds, corrections,
-    free-spin bonuses wagered through and released to the wallet)."""
-    staked = _moved(session, player.account_id, ("stake",), since, incoming=False)
+    """Net loss since ``since``: stakes, and commissions taken from the wallet (Pai Gow
+    Poker's on a win), less what came back (wins, refunds, corrections, free-spin bonuses
+    wagered through and released to the wallet)."""
+    staked = _moved(session, player.account_id, ("stake", "commission"), since,
+                    incoming=False)
     back = _moved(session, player.account_id, ("win", "refund", "correction", "bonus_release"),
                   since, incoming=True)
     return staked - back

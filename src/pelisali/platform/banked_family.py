@@ -1,5 +1,6 @@
 """The banked card games of RAY 1.4.1.2 and 1.4.2 (Three Card Poker, Red Dog, Ultimate
-Texas Hold'em, Texas Hold'em Bonus, Oasis Stud Poker) as a family of the table layer.
+Texas Hold'em, Texas Hold'em Bonus, Oasis Stud Poker, Pai Gow Poker) as a family of the
+table layer.
 
 What the table layer (:mod:`pelisali.platform.table_layer`) needs to know of such a
 round: its engine (one of :data:`~pelisali.engine.GAMES`, standard rules from
@@ -7,7 +8,9 @@ round: its engine (one of :data:`~pelisali.engine.GAMES`, standard rules from
 Plus and play bets; Red Dog's ante and raise; Ultimate Texas Hold'em's ante, blind, play
 and Trips, a blind's 3:2 kept to the cent with its fraction; Texas Hold'em Bonus' ante,
 Bonus, flop, turn and river bets; Oasis Stud Poker's ante, raise and exchange fee, the
-fee settled with nothing back) and, for readers of the record, the cards.
+fee settled with nothing back; Pai Gow Poker's one bet, a win paid 1:1 in full and the
+commission on it the engine's item of its own, :func:`commission`) and, for readers of
+the record, the cards.
 The players' decisions (play or fold, raise or stand) make the return, so the day report
 has no theoretical return for these tables.
 
@@ -31,10 +34,11 @@ from typing import Any, Protocol
 from pelisali.engine import GAMES, Game, State
 from pelisali.platform.table_layer import Family, RecordError, RoundRecord, SettlementRecord
 
-__all__ = ["BANKED_GAMES", "FAMILY", "BankedFamily", "banked_engine", "short_result"]
+__all__ = ["BANKED_GAMES", "FAMILY", "BankedFamily", "banked_engine", "commission",
+           "short_result"]
 
 BANKED_GAMES: tuple[str, ...] = ("three-card-poker", "red-dog", "ultimate-texas-holdem",
-                                  "texas-holdem-bonus", "oasis-stud")
+                                  "texas-holdem-bonus", "oasis-stud", "pai-gow-poker")
 """The banked card games played on the wallet, by id."""
 
 
@@ -66,13 +70,29 @@ def settled(state: State) -> tuple[_Settled, ...]:
     return found
 
 
-def short_result(result: str) -> str:
-    """A bet's result as a history line keeps it: the engine's word without its detail.
+def commission(state: State) -> int:
+    """What the house takes of the player's win besides the settlements (Pai Gow Poker's
+    commission on a box's win; 0 in the other games and until the round is over).
 
-    >>> short_result("win, ante bonus 5:1")
-    'win'
+    >>> from pelisali.engine import GAMES, Seats
+    >>> state = GAMES["pai-gow-poker"].new_state(Seats(1))
+    >>> box, dealer = "Kc Kd Qh 9s 7d 4c 2h".split(), "Ac Jd 8h 6s 5d 3c 2c".split()
+    >>> for move in ["bet ante 1000", "done", *box, *dealer, "set Qh 9s"]:
+    ...     state = state.apply(move).state
+    >>> commission(state), [s.paid for s in settled(state)]
+    (50, [2000])
     """
-    return result.split(",", 1)[0][:16]
+    return sum(int(c.amount) for c in getattr(state, "commissions", ()))
+
+
+def short_result(result: str) -> str:
+    """A bet's result as a history line keeps it: the engine's word without its detail
+    (after a comma, or Pai Gow Poker's colon).
+
+    >>> short_result("win, ante bonus 5:1"), short_result("push: high box, low dealer")
+    ('win', 'push')
+    """
+    return result.split(",", 1)[0].split(": ", 1)[0][:16]
 
 
 class BankedFamily(Family):
@@ -92,10 +112,13 @@ class BankedFamily(Family):
 
     def derived(self, state: State, record: RoundRecord) -> dict[str, Any]:
         """The player's cards, the dealer's as the player sees them now and the board
-        (Red Dog has one hand for the table: ``cards``)."""
+        (Red Dog has one hand for the table: ``cards``); Pai Gow Poker's dealer as set,
+        the high hand then the low, and the commission taken."""
         view = state.view(0)
-        return {"cards": view.get("cards", []), "dealer": view.get("dealer", []),
-                **({"board": view["board"]} if "board" in view else {})}
+        dealer = view.get("dealer", [*view.get("dealer_high", []), *view.get("dealer_low", [])])
+        return {"cards": view.get("cards", []), "dealer": dealer,
+                **({"board": view["board"]} if "board" in view else {}),
+                **({"commission": view["commission"]} if "commission" in view else {})}
 
 
 FAMILY = BankedFamily()

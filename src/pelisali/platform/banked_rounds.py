@@ -1,6 +1,7 @@
 """Three Card Poker, Red Dog and Ultimate Texas Hold'em on the persistent wallet: a
 player's rounds at their own RNG table, each a round of the game's contract engine
-through the table layer; Texas Hold'em Bonus and Oasis Stud Poker the same way.
+through the table layer; Texas Hold'em Bonus, Oasis Stud Poker and Pai Gow Poker the
+same way.
 
 A round is dealt when the player places their bets (:func:`deal`: Three Card Poker's ante
 and Pair Plus, Red Dog's ante, Ultimate Texas Hold'em's ante with its blind and Trips):
@@ -15,10 +16,15 @@ or ``bet river``; Oasis Stud Poker's ``exchange 7h 2c`` once, then ``raise`` or
 fee (a bet on ``exchange`` settled with nothing back). A box that exchanges all five cards
 must raise: that raise is taken with the exchange, one request, both stakes covered by
 the wallet or neither taken, so that no round waits for a move the player could not
-refuse (and the house could not make for them after 24 hours). When the
+refuse (and the house could not make for them after 24 hours). Pai Gow Poker's
+decision, ``set 7h 2c`` (the two cards of the low hand) or ``house`` (the house way sets
+it), stakes nothing; a setting that fouls is taken and loses, as the rules say. When the
 round is over every bet is paid (keys ``settle:ROUND:BET``) and the record (version 2)
 keeps every move and card drawn, so the round is recalled by replay
-(:func:`recall_banked_round`).
+(:func:`recall_banked_round`). Pai Gow Poker's win is paid 1:1 in full, as the engine
+settles the bet, and the commission on it goes back from the wallet to the house as a
+transfer of its own (kind ``commission``, key ``commission:ROUND``), so the ledger, the
+bet rows and the engine's settlement each say the same.
 
 **The progressive** of Ultimate Texas Hold'em and of Texas Hold'em Bonus
 (:func:`open_progressive`, :data:`PROGRESSIVE_GAMES`) is a jackpot of the game, fed and
@@ -37,7 +43,8 @@ ante, and Pair Plus as the rule data says), Red Dog stands (no raise), Ultimate 
 Hold'em checks and, after the river, folds (no play bet; Trips stands as the rule data
 says), Texas Hold'em Bonus folds before the flop (the ante lost, the Bonus as the rule
 data says) and checks after it (no turn or river bet), Oasis Stud Poker folds (no
-exchange and no raise: the ante lost, a fee already paid stays paid).
+exchange and no raise: the ante lost, a fee already paid stays paid), Pai Gow Poker's
+box is set by the house way (``house``: as the dealer's hand is set, so it never fouls).
 :func:`recover_banked_rounds` does it (``pelisali table recover`` and the server's
 scheduler, through :func:`pelisali.platform.tables.recover`).
 
@@ -77,17 +84,19 @@ from sqlalchemy.orm import Session
 from pelisali.cards import CardError, parse_card
 from pelisali.engine import CHANCE, IllegalMove, Seats, State
 from pelisali.engine.ultimate import POOL_HANDS
+from pelisali.games.pai_gow import parse_pai_gow_card
 from pelisali.money import format_cents
 from pelisali.platform import accounts, fairness, jackpots, metrics, table_layer
 from pelisali.platform.banked_family import (
     BANKED_GAMES,
     FAMILY,
     banked_engine,
+    commission,
     settled,
     short_result,
 )
 from pelisali.platform.kinds import RoundStatus
-from pelisali.platform.ledger import KeyConflict, append_audit, balance, now_utc
+from pelisali.platform.ledger import KeyConflict, append_audit, balance, move, now_utc
 from pelisali.platform.models import BetRow, GameTable, Jackpot, JackpotEntry, RoundRow
 from pelisali.platform.rounds import (
     PENDING_HOURS,
@@ -103,14 +112,16 @@ from pelisali.rng import Rng, SecureRng
 PLAYING, SETTLED = RoundStatus.PLAYING, RoundStatus.SETTLED
 DEFAULT_DECISION = {"three-card-poker": ("fold",), "red-dog": ("stand",),
                     "ultimate-texas-holdem": ("check", "fold"),
-                    "texas-holdem-bonus": ("fold", "check"), "oasis-stud": ("fold",)}
+                    "texas-holdem-bonus": ("fold", "check"), "oasis-stud": ("fold",),
+                    "pai-gow-poker": ("house",)}
 """What the house decides for a player who does not (the round's 24 hours past): the
 first of these open at each decision, until the round is over."""
 
 
 @dataclass(frozen=True)
 class BankedView:
-    """A round as its player sees it: the stakes so far, what it paid (once over), the
+    """A round as its player sees it: the stakes so far, what its bets paid (once over:
+    Pai Gow Poker's commission on a win is taken apart, ``view["commission"]``), the
     engine's view of seat 0, the decisions open now and the wallet after."""
 
     round_id: int
@@ -176,29 +187,41 @@ def _forced(state: State, rng: Rng, order: str | None = None) -> State:
 
 def _canonical(action: str) -> str:
     """A decision as the engine writes it, so that a retry matches its first however the
-    cards were typed; a word that is not a card is left for the engine to refuse.
+    cards were typed (Pai Gow Poker's joker as ``Jk``); a word that is not a card is left
+    for the engine to refuse.
 
     >>> _canonical("exchange 7H 10c"), _canonical("exchange Zz"), _canonical("raise")
     ('exchange 7h Tc', 'exchange Zz', 'raise')
+    >>> _canonical("set joker 10D"), _canonical("house way")
+    ('set Jk Td', 'house')
     """
     words = action.split()
-    if words[:1] != ["exchange"]:
+    if words == ["house", "way"]:
+        return "house"
+    if words[:1] not in (["exchange"], ["set"]):
         return action
+    parse = parse_pai_gow_card if words[0] == "set" else parse_card
     try:
-        return " ".join(["exchange", *(parse_card(word) for word in words[1:])])
+        return " ".join([words[0], *(parse(word) for word in words[1:])])
     except CardError:
         return action
 
 
 def offered(actions: tuple[str, ...]) -> list[str]:
     """The decisions open, as a line names them: Oasis Stud Poker's exchanges (one for
-    each set of cards) as one ``exchange CARDS``.
+    each set of cards) as one ``exchange CARDS``, Pai Gow Poker's settings as one ``set
+    CARD CARD``.
 
     >>> offered(("fold", "raise", "exchange 7h", "exchange 7h 2c"))
     ['fold', 'raise', 'exchange CARDS']
+    >>> offered(("house", "set 7h 2c", "set 7h Jk"))
+    ['house', 'set CARD CARD']
     """
-    out = [a for a in actions if not a.startswith("exchange ")]
-    return [*out, "exchange CARDS"] if len(out) < len(actions) else out
+    out = list(actions)
+    for word, named in (("exchange ", "exchange CARDS"), ("set ", "set CARD CARD")):
+        kept = [a for a in out if not a.startswith(word)]
+        out = [*kept, named] if len(kept) < len(out) else kept
+    return out
 
 
 def _stakes(state: State) -> dict[int, tuple[str, int]]:
@@ -336,6 +359,13 @@ def _step(session: Session, table: GameTable, row: RoundRow, record: RoundRecord
             if s.spot == PROGRESSIVE:  # a pool share is the jackpot entry's, not the bet's
                 won = _progressive_paid(session, table, row, record.players[0], s,
                                         f"{reason}: {s.result}")
+        taken = commission(state)
+        if taken:  # Pai Gow Poker's, on the win just paid: back to the house, on its own
+            rules = getattr(state.game, "rules")  # noqa: B009
+            move(session, f"commission:{row.id}", accounts.wallet_code(record.players[0]),
+                 "house:bank", taken, "commission", round_id=row.id,
+                 reason=f"{reason}: {rules.commission_percent} % of the win, rounded "
+                        f"{rules.commission_rounding} to the cent")
     _write(row, record, state, at, key, won, action)
     session.flush()
     return _answer(session, table, row)
@@ -440,9 +470,13 @@ def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int]
     first = session.scalars(select(BetRow).where(BetRow.key == key)).first()
     if first is not None:
         return _again(session, first, table, player, placed)
+    waiting = playing_row(session, table)
+    decided = _retried_decision(session, table, waiting, key)
+    if decided is not None:  # a decision's key that staked nothing (a fold, a setting)
+        raise KeyConflict(f"idempotency key {key!r} was used for a decision of round "
+                          f"{decided.id}", f"a decision of round {decided.id}")
     if table.status != "open":
         raise TableError(f"{table.name} is closed")
-    waiting = playing_row(session, table)
     if waiting is not None:
         actions = ", ".join(offered(_answer(session, table, waiting).actions))
         raise TableError(f"{table.name}: round {waiting.id} waits for a decision ({actions})")
@@ -484,11 +518,12 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
     """The decision of the round waiting at ``player``'s table: ``play`` or ``fold``
     (Three Card Poker), ``raise N`` or ``stand`` (Red Dog), ``check``, ``play N`` or
     ``fold`` (Ultimate Texas Hold'em: the play bet N times the ante), Texas Hold'em
-    Bonus' street bets, Oasis Stud Poker's ``exchange CARDS``, ``raise`` or ``fold``. A
-    play, raise, bet or exchange fee is debited under ``key`` (a second stake of the same
-    request, the raise an exchange of five forces, under ``KEY:N``); the same key again
-    answers it. The cards are drawn to the next decision, or to the end and every bet
-    paid."""
+    Bonus' street bets, Oasis Stud Poker's ``exchange CARDS``, ``raise`` or ``fold``,
+    Pai Gow Poker's ``set CARD CARD`` or ``house``. A play, raise, bet or exchange fee
+    is debited under ``key`` (a second stake of the same request, the raise an exchange
+    of five forces, under ``KEY:N``); the same key again answers it, and so does a
+    decision's key that staked nothing, as long as the decision is the same. The cards
+    are drawn to the next decision, or to the end and every bet paid."""
     at = at or now_utc()
     action = _canonical(action)
     table = _table(session, table_name)

@@ -56,6 +56,7 @@ from sqlalchemy.orm import Session
 from pelisali.cards import DECK, Shoe
 from pelisali.engine import CHANCE, ChanceOutcome, IllegalMove, State
 from pelisali.games import GameError
+from pelisali.games.pai_gow import JOKER
 from pelisali.platform.banked_family import BANKED_GAMES
 from pelisali.platform.banked_family import FAMILY as BANKED_FAMILY
 from pelisali.platform.kinds import RoundStatus
@@ -73,7 +74,7 @@ from pelisali.platform.table_layer import (
 )
 from pelisali.platform.wager_family import FAMILY as WAGER_FAMILY
 from pelisali.platform.wager_family import game_id_of, wager_engine
-from pelisali.rng import FairRng, commitment, new_client_seed, new_server_seed
+from pelisali.rng import FairRng, commitment, new_client_seed, new_server_seed, shuffle
 
 __all__ = [
     "CLIENT_SEED",
@@ -85,6 +86,7 @@ __all__ = [
     "drawn_fair",
     "full_deck",
     "keep",
+    "new_deck",
     "owns",
     "pair",
     "part",
@@ -332,7 +334,8 @@ def keep(session: Session, table: GameTable, round_id: int, proof: dict[str, Any
 def full_deck(state: State) -> int:
     """How many decks the round at ``state`` (chance's first card) is dealt from: the
     engine's weights must be every card of the deck, each as often (a full deck or
-    shoe), or it is not shuffled provably fair.
+    shoe, with a joker a deck where the game has one), or it is not shuffled provably
+    fair.
 
     >>> from pelisali.engine import GAMES, Seats
     >>> state = GAMES["red-dog"].new_state(Seats(1))
@@ -341,10 +344,43 @@ def full_deck(state: State) -> int:
     >>> full_deck(state)
     6
     """
+    return _deck_of(state)[0]
+
+
+def _deck_of(state: State) -> tuple[int, int]:
+    """The decks and the jokers the round at ``state`` is dealt from (Pai Gow Poker's 53
+    cards: one deck and one joker).
+
+    >>> from pelisali.engine import GAMES, Seats
+    >>> state = GAMES["pai-gow-poker"].new_state(Seats(1))
+    >>> for move in ("bet ante 100", "done"):
+    ...     state = state.apply(move).state
+    >>> _deck_of(state)
+    (1, 1)
+    """
     outcomes, weights, _ = state.chance_weights()
-    if sorted(o.label for o in outcomes) != sorted(DECK) or len(set(weights)) != 1:
+    labels = [o.label for o in outcomes]
+    jokers = labels.count(JOKER)
+    if sorted(c for c in labels if c != JOKER) != sorted(DECK) or len(set(weights)) != 1 \
+            or jokers > 1:
         raise FairError("the round is not dealt from a full deck or shoe")
-    return weights[0]
+    return weights[0], weights[0] * jokers
+
+
+def new_deck(decks: int, jokers: int = 0) -> list[str]:
+    """A round's deck before its shuffle: ``decks`` decks one after another, each in
+    :data:`pelisali.cards.DECK`'s order, then the jokers (``Jk``), as
+    ``scripts/verify_round.py`` lays it out.
+
+    >>> new_deck(1, 1)[-3:], len(new_deck(6))
+    (['Ah', 'As', 'Jk'], 312)
+    """
+    return list(DECK) * decks + [JOKER] * jokers
+
+
+def _shoe(decks: int, jokers: int) -> dict[str, int]:
+    """The deck a proof names: ``jokers`` only where there are any, as before them."""
+    return {"decks": decks, "first": 0, **({"jokers": jokers} if jokers else {})}
 
 
 def shuffled_deck(session: Session, table: GameTable, player: str, state: State,
@@ -356,11 +392,10 @@ def shuffled_deck(session: Session, table: GameTable, player: str, state: State,
     fair = draw_rng(session, table, {player})
     if fair is None:
         return None, []
-    shoe = Shoe(full_deck(state), 0)
-    shoe.shuffle(fair[0])
+    order = shuffle(new_deck(*_deck_of(state)), fair[0])  # as a Shoe shuffles its decks
     proof = proof_of(*fair)
     keep(session, table, round_id, proof)
-    return "".join(shoe.cards), [proof]
+    return "".join(order), [proof]
 
 
 def deal_from(order: str, state: State) -> ChanceOutcome:
@@ -395,7 +430,8 @@ class Verification:
     recorded: list[str]
     recomputed: list[str] = field(default_factory=list)
     problem: str | None = None
-    shoe: dict[str, int] | None = None  # a shuffled deck: {"decks", "first" card dealt}
+    shoe: dict[str, int] | None = None  # a shuffled deck: {"decks", "first" card dealt,
+    # and "jokers" where the deck has them}
 
     @property
     def matches(self) -> bool:
@@ -515,20 +551,18 @@ def _banked_draws(record: RoundRecord, rngs: list[FairRng]) -> Replayed:
     card and dealt from in order; whether that order is the recorded one."""
     (rng,) = rngs
     state = BANKED_FAMILY.start(record)
-    order, decks, out = "", 0, []
+    order, deck, out = "", (0, 0), []
     for move in record.history:
         if move.actor != CHANCE:
             state = state.apply(move.text, move.actor).state
             continue
         if not order:
-            decks = full_deck(state)
-            shoe = Shoe(decks, 0)
-            shoe.shuffle(rng)
-            order = "".join(shoe.cards)
+            deck = _deck_of(state)
+            order = "".join(shuffle(new_deck(*deck), rng))
         card = deal_from(order, state)
         out.append(card.label)
         state = state.apply(card).state
-    return out, bool(order) and order == record.shuffle_order, {"decks": decks, "first": 0}
+    return out, bool(order) and order == record.shuffle_order, _shoe(*deck)
 
 
 def _slot_draws(record: RoundRecord, rngs: list[FairRng]) -> Replayed:

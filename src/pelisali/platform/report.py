@@ -10,7 +10,10 @@ exact odds of a full shoe. Blackjack's depends on the players' decisions and pok
 none, so neither gets one.
 
 Gross gaming revenue is what the players staked less what they were paid, plus the
-fees the house took (poker rake and time charges, jackpot participation fees). The
+fees the house took (poker rake and time charges, jackpot participation fees) and the
+commissions it took from the players' wallets (Pai Gow Poker's on a win, paid in full
+and then taken back: line ``commission``; chemin de fer's comes out of the coup's escrow,
+so it is already stakes less payouts). The
 jackpot lines are shown beside it: contributions to a pool are the players' money held
 for a later winner, not revenue, and a pool's payouts are not the house's cost.
 
@@ -34,7 +37,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from pelisali.platform.families import family_of
-from pelisali.platform.models import BetRow, GameTable, RoundRow, Transfer
+from pelisali.platform.models import Account, BetRow, GameTable, RoundRow, Transfer
 
 # Ledger lines a table's rounds carry besides stakes and payouts.
 LINES = ("fee", "jackpot_contribution", "jackpot_payout", "rounding")
@@ -58,8 +61,8 @@ class TableDay:
     @property
     def ggr(self) -> int:
         """Gross gaming revenue: stakes less payouts (refunds of void rounds excluded),
-        plus the fees taken."""
-        return self.staked - self.paid + self.fees
+        plus the fees and the commissions taken from the wallets."""
+        return self.staked - self.paid + self.fees + self.lines.get("commission", 0)
 
     @property
     def observed_rtp(self) -> Fraction | None:
@@ -80,6 +83,13 @@ def day_report(session: Session, day: date) -> list[TableDay]:
             select(Transfer.kind, func.sum(Transfer.amount))
             .where(Transfer.round_id.in_(rounds), Transfer.kind.in_(LINES))
             .group_by(Transfer.kind))}
+        taken = session.scalar(  # commissions from the players' wallets, not an escrow's
+            select(func.coalesce(func.sum(Transfer.amount), 0))
+            .join(Account, Account.id == Transfer.source_id)
+            .where(Transfer.round_id.in_(rounds), Transfer.kind == "commission",
+                   Account.kind == "player"))
+        if taken:
+            lines["commission"] = int(taken)
         staked = sum(b.stake for b in bets if not b.carried)
         rtp = family_of(table.game).theoretical_rtp(table.game, table.variant,
                                                     json.loads(table.settings))

@@ -114,6 +114,10 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "exchange_not_held": (r"^(?P<card>\S+) is not in seat \d+'s hand \((?P<hand>[^)]*)\)$",),
     "exchange_twice": (r"^(?P<card>\S+) is named twice; each card is exchanged once$",),
     "exchange_once": (r"^seat \d+ has exchanged its cards; a box exchanges once$",),
+    # Pai Gow Poker's setting: the two cards of the low hand (one not held is
+    # exchange_not_held's sentence)
+    "low_hand_count": (r"^the low hand is 2 cards, not (?P<count>\d+)$",),
+    "low_hand_twice": (r"^(?P<card>\S+) is named twice; the low hand is two cards$",),
     # -- the slots: the bet from the rule lists, free spins one at a time ------------------
     "slot_lines": (r"^(?P<lines>\d+) lines cannot be played; lines: (?P<choices>\d+(?:, \d+)*)$",),
     "slot_level": (r"^(?P<cents>\d+) cents a line is not a bet level; "

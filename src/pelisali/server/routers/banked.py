@@ -1,11 +1,13 @@
-"""Three Card Poker, Red Dog, Ultimate Texas Hold'em, Texas Hold'em Bonus and Oasis Stud
-Poker over the API, each player at their own RNG table
+"""Three Card Poker, Red Dog, Ultimate Texas Hold'em, Texas Hold'em Bonus, Oasis Stud
+Poker and Pai Gow Poker over the API, each player at their own RNG table
 (:mod:`pelisali.platform.banked_rounds`): the game's rules and pay tables with the round
 waiting for the player's decision (after a reload too: GGPoker house rules 2.3), a deal
 (the bets, in cents, under a key), and the decisions. A retried deal or decision gets
 its first answer and is taken once; its key sent with another request is refused with
 409."""
 
+from collections.abc import Callable
+from itertools import combinations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -16,6 +18,7 @@ from pelisali.cards import CardError, parse_card
 from pelisali.engine import GAMES
 from pelisali.engine.holdem_bonus import MULTIPLES
 from pelisali.engine.ultimate import FIXED_HANDS
+from pelisali.games.pai_gow import HAND_NAMES, fouls, hand_name, parse_pai_gow_card
 from pelisali.platform import banked_rounds, jackpots
 from pelisali.platform.banked_family import BANKED_GAMES
 from pelisali.platform.banked_rounds import BankedView
@@ -29,7 +32,8 @@ router = APIRouter(tags=["banked games"], route_class=RetryingRoute)
 Cents = Annotated[int, Strict(), Field(ge=0, le=10**9)]
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
          "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus"),
-         "oasis-stud": ("ante",)}
+         "oasis-stud": ("ante",), "pai-gow-poker": ("ante",)}
+PAI_GOW = "pai-gow-poker"
 Card = Annotated[str, Field(min_length=1, max_length=8)]
 
 
@@ -49,9 +53,12 @@ class DecideRequest(BaseModel):
     Texas Hold'em Bonus' ``fold``, ``check`` or ``bet`` (with ``street``: ``flop``,
     ``turn`` or ``river``); Oasis Stud Poker's ``exchange`` (with ``cards``, the one to
     five to discard: ``["7h", "2c"]``), ``raise`` (no amount: 2 times the ante) or
-    ``fold``; a play, raise, bet or exchange under a key."""
+    ``fold``; Pai Gow Poker's ``set`` (with ``cards``, the two of the low hand: ``["7h",
+    "2c"]``, the joker ``"Jk"``) or ``house`` (the house way sets the hand); each under a
+    key."""
 
-    action: Literal["play", "fold", "raise", "stand", "check", "bet", "exchange"]
+    action: Literal["play", "fold", "raise", "stand", "check", "bet", "exchange", "set",
+                    "house"]
     amount: Cents | None = None
     multiple: Annotated[int, Strict(), Field(ge=1, le=4)] | None = None
     street: Literal["flop", "turn", "river"] | None = None
@@ -66,9 +73,25 @@ def _game(game: str) -> str:
 
 
 def _answer(view: BankedView) -> dict[str, Any]:
-    return {"round_id": view.round_id, "game": view.game, "status": view.status,
-            "staked": view.staked, "paid": view.paid, "actions": list(view.actions),
-            "balance": view.balance, **view.view}
+    shown = {"round_id": view.round_id, "game": view.game, "status": view.status,
+             "staked": view.staked, "paid": view.paid, "actions": list(view.actions),
+             "balance": view.balance, **view.view}
+    if view.game == PAI_GOW and view.status == "playing":
+        shown["settings"] = _settings(view.view["cards"])
+    return shown
+
+
+def _settings(cards: list[str]) -> list[dict[str, Any]]:
+    """Pai Gow Poker: each of the 21 settings of the box's seven cards, so that the page
+    tells the hand and a foul before the setting is sent: the low hand's two cards, the
+    high hand's name and whether it fouls (taken, and lost)."""
+    wheel = getattr(GAMES[PAI_GOW], "rules").wheel  # noqa: B009
+    out: list[dict[str, Any]] = []
+    for low in combinations(cards, 2):
+        high = [card for card in cards if card not in low]
+        out.append({"low": list(low), "high_hand": hand_name(high, wheel),
+                    "foul": fouls(high, low, wheel)})
+    return out
 
 
 def _rules(game: str) -> dict[str, Any]:
@@ -97,6 +120,11 @@ def _rules(game: str) -> dict[str, Any]:
                          "raise_multiple": rules.raise_multiple,
                          "five_must_raise": rules.five_must_raise,
                          "dealer_qualifies": "ace_king"}
+    elif game == PAI_GOW:
+        shown["pays"] = {"win": "1:1", "commission_percent": rules.commission_percent,
+                         "commission_rounding": rules.commission_rounding,
+                         "wheel": rules.wheel, "copies": "dealer", "jokers": 1,
+                         "house_way": rules.house_way.name, "hands": list(HAND_NAMES)}
     else:
         shown["pays"] = {"spread": {str(k): v for k, v in rules.pays.items()},
                          "three_of_a_kind": rules.three_of_a_kind, "decks": rules.decks}
@@ -153,10 +181,16 @@ def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> di
     """The decision of the round waiting; the answer is the round settled."""
     name = state.own_table(login.name, _game(game))
     oasis = game == "oasis-stud"
+    if (game == PAI_GOW) != (body.action in ("set", "house")):
+        raise HTTPException(422, "Pai Gow Poker's decision is set (with its two cards) or "
+                                 "house, and no other game's")
+    if (body.action == "set") != (body.cards is not None and game == PAI_GOW):
+        raise HTTPException(422, "Pai Gow Poker's set names the two cards of the low hand; "
+                                 "nothing else does")
     if (body.action == "raise" and not oasis) != (body.amount is not None):
         raise HTTPException(422, "a raise carries its amount in cents (Oasis Stud Poker's "
                                  "none: it is 2 times the ante); nothing else does")
-    if (body.action == "exchange") != (body.cards is not None) or (
+    if (body.action == "exchange") != (body.cards is not None and game != PAI_GOW) or (
             body.action == "exchange" and not oasis):
         raise HTTPException(422, "Oasis Stud Poker's exchange names its cards; nothing "
                                  "else does")
@@ -169,6 +203,8 @@ def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> di
         raise HTTPException(422, "Texas Hold'em Bonus' bet names its street (flop, turn, "
                                  "river); nothing else does")
     action = (f"raise {body.amount}" if body.action == "raise" and not oasis
+              else _named("set", body.cards, parse_pai_gow_card)
+              if body.cards is not None and game == PAI_GOW
               else _exchange(body.cards) if body.cards is not None
               else f"play {body.multiple}" if multiple_needed
               else f"bet {body.street}" if body.action == "bet" else body.action)
@@ -182,7 +218,14 @@ def _exchange(cards: list[str]) -> str:
     """Oasis Stud Poker's exchange of ``cards`` as the engine takes it (``exchange 7h
     Tc``); a word that is not a card is refused here (400, coded for the player), one
     not in the hand or named twice by the engine."""
+    return _named("exchange", cards, parse_card)
+
+
+def _named(word: str, cards: list[str], parse: Callable[[str], str]) -> str:
+    """A decision naming ``cards`` as the engine takes it (``set Jk Td``); a word that is
+    not a card is refused here (400, coded for the player), a card not in the hand, named
+    twice or too many by the engine."""
     try:
-        return "exchange " + " ".join(parse_card(card) for card in cards)
+        return f"{word} " + " ".join(parse(card) for card in cards)
     except CardError as exc:
         raise HTTPException(400, str(exc)) from None

@@ -9,13 +9,18 @@
 // the player's language and changes nothing. Texas Hold'em Bonus goes as Ultimate Texas
 // Hold'em does: the ante and the Bonus, then fold or the flop bet (2x), check or the turn
 // bet (1x), check or the river bet (1x), the board turned between them. Oasis Stud
-// Poker's own parts (the cards chosen to exchange, the fee, the showdown) are oasis.js's.
+// Poker's own parts (the cards chosen to exchange, the fee, the showdown) are oasis.js's;
+// Pai Gow Poker's (the low hand chosen, the house way, a foul warned of, both hands and
+// the commission) pai_gow.js's.
 
 import {
   $, addStrings, api, ApiError, cardEl, el, euros, parseEuros, setBalance, setMessage,
   showView, state, t, uniqueKey,
 } from "./core.js";
 import { OASIS, oasisControls, oasisHands, oasisPays, oasisStage } from "./oasis.js";
+import {
+  PAI_GOW, paiGowControls, paiGowHands, paiGowPays, paiGowResult, paiGowStage, paiGowSummary,
+} from "./pai_gow.js";
 
 addStrings({
   fi: {
@@ -120,14 +125,14 @@ addStrings({
 });
 
 const banked = { list: null, game: null, rules: null, round: null, busy: false, progressive: false,
-  picked: new Set() }; // Oasis Stud Poker's cards chosen to exchange
+  picked: new Set() }; // Oasis Stud Poker's cards chosen to exchange, Pai Gow's low hand
 const UTH = "ultimate-texas-holdem";
 const THB = "texas-holdem-bonus";
 const HOLDEM = [UTH, THB]; // the games with a board, turned street by street
 // The hold'em games' decision points as the server names them, by string key.
 const STREETS = { "before the flop": "preflop", "on the flop": "flop", "on the turn": "turn",
   "after the river": "river" };
-const ART = { "red-dog": "♦", [UTH]: "♠", [THB]: "♥", [OASIS]: "♧" };
+const ART = { "red-dog": "♦", [UTH]: "♠", [THB]: "♥", [OASIS]: "♧", [PAI_GOW]: "♤" };
 
 // Texas Hold'em Bonus: its bets, buttons, notes and the Bonus table's hands.
 addStrings({
@@ -235,7 +240,8 @@ function render() {
   // Ultimate Texas Hold'em's round stays the same between its decisions: the street (and
   // the board's cards) tell the page's states apart.
   view.dataset.street = STREETS[banked.round?.street]
-    ?? (banked.game === OASIS ? oasisStage(banked.round) : "");
+    ?? (banked.game === OASIS ? oasisStage(banked.round)
+      : banked.game === PAI_GOW ? paiGowStage(banked.round) : "");
   $("#banked-title").textContent = rules.name[state.lang] ?? rules.name.en;
   $("#banked-note").textContent = `${t("banked.standard")} · `
     + t("banked.limits", { min: euros(rules.min), max: euros(rules.max) });
@@ -256,6 +262,8 @@ function renderTable() {
     parts.push(...uthHands(round));
   } else if (banked.game === OASIS) {
     parts.push(...oasisHands(round, banked.picked, pick, handName));
+  } else if (banked.game === PAI_GOW) {
+    parts.push(...paiGowHands(round, banked.picked, pick, handName));
   } else if (banked.game === "three-card-poker") {
     const dealer = round.dealer?.length ? round.dealer : [null, null, null];
     parts.push(el("div", { class: "banked-hand banked-dealer" },
@@ -277,7 +285,12 @@ function renderTable() {
       el("li", { "data-bet": s.spot, "data-paid": s.paid, text:
         `${t(`banked.spot.${s.spot}`)}: ${euros(s.stake)} → ${euros(s.paid)} `
         + (s.spot === "exchange" ? `(${t("banked.res.fee")})` // Oasis Stud Poker's fee
-          : `(${t(`banked.res.${s.result.split(",")[0]}`)}${detail(s.result)})`) }))));
+          : banked.game === PAI_GOW ? `(${paiGowResult(s.result)})`
+            : `(${t(`banked.res.${s.result.split(",")[0]}`)}${detail(s.result)})`) }))));
+    if (banked.game === PAI_GOW) {
+      parts.push(...paiGowSummary(round, banked.rules));
+      return table.replaceChildren(...parts);
+    }
     if (round.jackpot) {
       parts.push(el("p", { class: "banked-jackpot", "data-paid": round.jackpot.paid, text: t("banked.jackpot_won", {
         percent: round.jackpot.percent, amount: euros(round.jackpot.paid) }) }));
@@ -285,7 +298,7 @@ function renderTable() {
     parts.push(el("p", { class: "banked-summary", role: "status", text: t("banked.result", {
       round: round.round_id, staked: euros(round.staked), paid: euros(round.paid ?? 0) }) }));
   } else {
-    if (HOLDEM.includes(banked.game) || banked.game === OASIS) {
+    if (HOLDEM.includes(banked.game) || banked.game === OASIS || banked.game === PAI_GOW) {
       parts.push(el("ul", { class: "banked-bets small", style: "margin: 0; padding-left: 1.2rem" },
         (round.bets ?? []).map((b) => el("li", { "data-bet": b.spot,
           text: `${t(`banked.spot.${b.spot}`)}: ${euros(b.stake)}` }))));
@@ -341,6 +354,10 @@ function renderControls() {
   const round = banked.round;
   if (round?.status === "playing" && banked.game === OASIS) {
     box.replaceChildren(el("div", { class: "banked-decide" }, oasisControls(round, banked.rules, banked.picked, send)));
+    return;
+  }
+  if (round?.status === "playing" && banked.game === PAI_GOW) {
+    box.replaceChildren(el("div", { class: "banked-decide" }, paiGowControls(round, banked.picked, send)));
     return;
   }
   if (round?.status === "playing") {
@@ -403,6 +420,9 @@ function renderPays() {
   if (banked.game === THB) return renderThbPays(pays);
   if (banked.game === OASIS) {
     return $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }), ...oasisPays(pays, handName));
+  }
+  if (banked.game === PAI_GOW) {
+    return $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }), ...paiGowPays(pays, handName));
   }
   const rows = banked.game === "three-card-poker"
     ? [...Object.entries(pays.ante_bonus).map(([hand, n]) => [`${t("banked.ante_bonus")}: ${handName(hand)}`, `${n}:1`]),
@@ -473,7 +493,8 @@ async function deal() {
   return send("deal", { bets });
 }
 
-/** Oasis Stud Poker: a card tapped is chosen to exchange, or no longer. */
+/** Oasis Stud Poker: a card tapped is chosen to exchange, or no longer; Pai Gow Poker:
+ * for the low hand. */
 function pick(card) {
   if (banked.busy) return;
   if (banked.picked.has(card)) banked.picked.delete(card);

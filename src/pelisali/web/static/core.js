@@ -428,9 +428,17 @@ export function gameTitle(game) {
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const RANKS = { T: "10" };
 
-/** A playing card ("As", "Td") face up, or its back (``null``: a card nobody may see). */
+/** A playing card ("As", "Td") face up, Pai Gow Poker's joker ("Jk"), or its back
+ * (``null``: a card nobody may see). */
 export function cardEl(card, { small = false, fresh = false } = {}) {
   const size = small ? " small" : "";
+  if (card === "Jk") {
+    const corner = (where) => el("span", { class: `corner ${where}`, "aria-hidden": "true" },
+      el("b", { text: "J" }), el("i", { text: "★" }));
+    return el("span", { class: `pcard face joker${size}${fresh ? " fresh" : ""}`, "data-card": card,
+      "aria-label": t("card.joker"), title: t("card.joker") },
+    corner("top"), el("span", { class: "pip-big", "aria-hidden": "true", text: "★" }), corner("bottom"));
+  }
   if (!card || card.length !== 2 || !SUITS[card[1]]) {
     return el("span", { class: `pcard back${size}${fresh ? " fresh" : ""}`, "aria-label": t("card.back") });
   }
@@ -459,7 +467,7 @@ export function dieEl(value, cls = "") {
 }
 
 addStrings({
-  fi: { "card.back": "Kortti selkäpuoli ylöspäin" },
-  sv: { "card.back": "Kort med baksidan upp" },
-  en: { "card.back": "A face-down card" },
+  fi: { "card.back": "Kortti selkäpuoli ylöspäin", "card.joker": "Jokeri" },
+  sv: { "card.back": "Kort med baksidan upp", "card.joker": "Joker" },
+  en: { "card.back": "A face-down card", "card.joker": "Joker" },
 });
