@@ -439,6 +439,10 @@ def test_simulate_oasis_stud_from_the_command_line() -> None:
     assert data["rounds"] == 200 and data["settings"]["fees"] == "1-2-3-2-1"
     assert sum(data["hands"].values()) == 200
     assert data["mean_return_per_ante"] == simulate_oasis(200, seed=3).mean
+    # beside it the exact return of the same strategy, every deal counted
+    assert data["exact_return_per_ante"] == "-77776828573/4651087120680"
+    low, high = data["ci99"]
+    assert data["agrees"] is (low <= -77776828573 / 4651087120680 <= high)
     refused = CliRunner().invoke(app, ["simulate", "oasis-stud", "--rounds", "10", "--seed",
                                        "1", "--set", "fees=1-1"])
     assert refused.exit_code == 2 and "no fee table '1-1'" in refused.output
