@@ -10,10 +10,10 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+from banked_fixtures import house, replayed, whole
 from dbfixtures import setup, stored, wallet
 from sqlalchemy import Engine, func, select
 
-from pelisali.engine import GAMES, Seats, State
 from pelisali.platform import accounts, tables
 from pelisali.platform.banked_rounds import (
     complete_banked_round,
@@ -25,9 +25,9 @@ from pelisali.platform.banked_rounds import (
     recall_banked_round,
 )
 from pelisali.platform.db import transaction
-from pelisali.platform.ledger import KeyConflict, balance, check, verify_audit
+from pelisali.platform.ledger import KeyConflict
 from pelisali.platform.models import AuditEntry, BetRow, RoundRow
-from pelisali.platform.rounds import TableError, reconcile_bets
+from pelisali.platform.rounds import TableError
 from pelisali.rng import SeededRng
 
 AT = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
@@ -43,27 +43,9 @@ def casino(engine: Engine) -> Engine:
     return engine
 
 
-def replayed(game: str, record: dict[str, Any]) -> State:
-    """The engine's own round from the record's moves: what the wallet must show."""
-    state = GAMES[game].new_state(Seats(1))
-    for move in record["history"]:
-        state = state.apply(move["text"]).state
-    return state
-
-
-def house(engine: Engine) -> int:
-    with transaction(engine) as s:
-        return balance(s, "house:bank")
-
-
 def rounds_at(engine: Engine) -> int:
     with transaction(engine) as s:
         return int(s.scalar(select(func.count()).select_from(RoundRow)) or 0)
-
-
-def whole(engine: Engine) -> None:
-    with transaction(engine) as s:
-        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
 
 
 @pytest.mark.parametrize("decision", ["play", "fold"])

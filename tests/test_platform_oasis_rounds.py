@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import itertools
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from functools import partial
 
 import pytest
+from banked_fixtures import StackedDeck, house, whole
+from banked_fixtures import replayed as replayed_round
 from dbfixtures import setup, stored, wallet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, select
 
-from pelisali.cards import DECK
-from pelisali.engine import GAMES, Seats, State
 from pelisali.engine.oasis import OasisState
 from pelisali.games.oasis_stud import decision, exchange_choice
 from pelisali.platform import accounts, fairness, tables
@@ -35,9 +35,9 @@ from pelisali.platform.banked_rounds import (
     recover_banked_rounds,
 )
 from pelisali.platform.db import transaction
-from pelisali.platform.ledger import KeyConflict, balance, check, verify_audit
+from pelisali.platform.ledger import KeyConflict, balance
 from pelisali.platform.models import AuditEntry, BetRow
-from pelisali.platform.rounds import TableError, reconcile_bets
+from pelisali.platform.rounds import TableError
 from pelisali.platform.table_layer import cards_of
 from pelisali.rng import SeededRng
 
@@ -46,22 +46,8 @@ MONEY = 200_000
 TABLE = "oasis-ann"
 
 
-class Stacked(SeededRng):
-    """The cards of a round in the order the engine deals them (the box's five, the
-    dealer's five, the last face up, then the replacements of an exchange), drawn from the
-    one deck; kept across the round's requests, each drawing up to the next decision."""
-
-    def __init__(self, cards: str) -> None:
-        super().__init__(0)
-        self.cards = cards.split()
-        self.left = list(DECK)
-
-    def randbelow(self, n: int) -> int:
-        assert n == len(self.left)  # the round's deck, as the table deals it
-        card = self.cards.pop(0)
-        index = self.left.index(card)
-        self.left.remove(card)
-        return index
+Stacked = StackedDeck
+replayed = partial(replayed_round, "oasis-stud", kind=OasisState)
 
 
 @pytest.fixture
@@ -71,24 +57,6 @@ def casino(engine: Engine) -> Engine:
         create_banked_table(s, TABLE, "oasis-stud")
         create_banked_table(s, "oasis-bob", "oasis-stud")
     return engine
-
-
-def replayed(record: dict[str, Any]) -> OasisState:
-    state: State = GAMES["oasis-stud"].new_state(Seats(1))
-    for move in record["history"]:
-        state = state.apply(move["text"]).state
-    assert isinstance(state, OasisState)
-    return state
-
-
-def whole(engine: Engine) -> None:
-    with transaction(engine) as s:
-        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
-
-
-def house(engine: Engine) -> int:
-    with transaction(engine) as s:
-        return balance(s, "house:bank")
 
 
 # Each: the ante, the cards (box, dealer with the up card last, replacements), the

@@ -16,17 +16,19 @@ import json
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from banked_fixtures import StackedDeck, house, whole
+from banked_fixtures import replayed as replayed_round
 from dbfixtures import setup, stored, wallet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import aliased
 
-from pelisali.engine import GAMES, Seats, State
 from pelisali.engine.pai_gow import PaiGowState
 from pelisali.games.pai_gow import PAI_GOW_DECK, house_way
 from pelisali.platform import accounts, fairness, tables
@@ -39,10 +41,10 @@ from pelisali.platform.banked_rounds import (
     recover_banked_rounds,
 )
 from pelisali.platform.db import transaction
-from pelisali.platform.ledger import KeyConflict, balance, check, verify_audit
+from pelisali.platform.ledger import KeyConflict, balance
 from pelisali.platform.models import Account, AuditEntry, BetRow, GameTable, Transfer
 from pelisali.platform.report import day_report
-from pelisali.platform.rounds import TableError, reconcile_bets
+from pelisali.platform.rounds import TableError
 from pelisali.platform.table_layer import cards_of
 from pelisali.rng import SeededRng
 
@@ -56,23 +58,8 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "verify_round.py"
 DEALER = "Ac Jd 8h 6s 5d 3c 2c"
 
 
-class Stacked(SeededRng):
-    """The cards of rounds in the order the engine deals them (the box's seven, then the
-    dealer's seven), each round's drawn from its 53."""
-
-    def __init__(self, cards: str) -> None:
-        super().__init__(0)
-        self.cards = cards.split()
-        self.left = list(PAI_GOW_DECK)
-
-    def randbelow(self, n: int) -> int:
-        if n == len(PAI_GOW_DECK):  # a round's first card: a full deck again
-            self.left = list(PAI_GOW_DECK)
-        assert n == len(self.left)  # the round's 53 cards, as the table deals them
-        card = self.cards.pop(0)
-        index = self.left.index(card)
-        self.left.remove(card)
-        return index
+Stacked = partial(StackedDeck, deck=PAI_GOW_DECK)
+replayed = partial(replayed_round, "pai-gow-poker", kind=PaiGowState)
 
 
 @pytest.fixture
@@ -82,24 +69,6 @@ def casino(engine: Engine) -> Engine:
         create_banked_table(s, TABLE, "pai-gow-poker")
         create_banked_table(s, "pai-gow-bob", "pai-gow-poker")
     return engine
-
-
-def replayed(record: dict[str, Any]) -> PaiGowState:
-    state: State = GAMES["pai-gow-poker"].new_state(Seats(1))
-    for move in record["history"]:
-        state = state.apply(move["text"]).state
-    assert isinstance(state, PaiGowState)
-    return state
-
-
-def whole(engine: Engine) -> None:
-    with transaction(engine) as s:
-        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
-
-
-def house(engine: Engine) -> int:
-    with transaction(engine) as s:
-        return balance(s, "house:bank")
 
 
 def moved(engine: Engine, round_id: int) -> list[tuple[str, str, str, int]]:

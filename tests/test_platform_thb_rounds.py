@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import itertools
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from functools import partial
 
 import pytest
+from banked_fixtures import StackedDeck, whole
+from banked_fixtures import replayed as replayed_round
 from dbfixtures import setup, stored, wallet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, select
 
-from pelisali.cards import DECK
-from pelisali.engine import GAMES, Seats, State
 from pelisali.engine.holdem_bonus import HoldemBonusState
 from pelisali.platform import accounts, tables
 from pelisali.platform.banked_rounds import (
@@ -32,9 +32,9 @@ from pelisali.platform.banked_rounds import (
     recover_banked_rounds,
 )
 from pelisali.platform.db import transaction
-from pelisali.platform.ledger import KeyConflict, balance, check, verify_audit
+from pelisali.platform.ledger import KeyConflict, balance
 from pelisali.platform.models import AuditEntry, BetRow
-from pelisali.platform.rounds import TableError, reconcile_bets
+from pelisali.platform.rounds import TableError
 from pelisali.rng import SeededRng
 
 AT = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
@@ -42,22 +42,8 @@ MONEY = 200_000
 TABLE = "thb-ann"
 
 
-class Stacked(SeededRng):
-    """The cards of a round in the order given (the player's two, the dealer's two, then
-    the board), drawn from the one deck the engine deals from; kept across the round's
-    requests, since each draws the cards up to the next decision."""
-
-    def __init__(self, *cards: str) -> None:
-        super().__init__(0)
-        self.cards = list(cards)
-        self.left = list(DECK)
-
-    def randbelow(self, n: int) -> int:
-        assert n == len(self.left)  # the round's deck, as the table deals it
-        card = self.cards.pop(0)
-        index = self.left.index(card)
-        self.left.remove(card)
-        return index
+Stacked = StackedDeck
+replayed = partial(replayed_round, "texas-holdem-bonus", kind=HoldemBonusState)
 
 
 @pytest.fixture
@@ -66,19 +52,6 @@ def casino(engine: Engine) -> Engine:
     with transaction(engine) as s:
         create_banked_table(s, TABLE, "texas-holdem-bonus")
     return engine
-
-
-def replayed(record: dict[str, Any]) -> HoldemBonusState:
-    state: State = GAMES["texas-holdem-bonus"].new_state(Seats(1))
-    for move in record["history"]:
-        state = state.apply(move["text"]).state
-    assert isinstance(state, HoldemBonusState)
-    return state
-
-
-def whole(engine: Engine) -> None:
-    with transaction(engine) as s:
-        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
 
 
 # Each: the cards, the bets at the deal, the decisions, and every bet's (spot, stake,

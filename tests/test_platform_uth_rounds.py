@@ -8,13 +8,14 @@ round left waiting checked and folded by the house after 24 hours (GGPoker house
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from functools import partial
 
 import pytest
+from banked_fixtures import replayed as replayed_round
+from banked_fixtures import whole
 from dbfixtures import setup, stored, wallet
 from sqlalchemy import Engine, select
 
-from pelisali.engine import GAMES, Seats, State
 from pelisali.platform import tables
 from pelisali.platform.banked_rounds import (
     create_banked_table,
@@ -25,14 +26,17 @@ from pelisali.platform.banked_rounds import (
     recover_banked_rounds,
 )
 from pelisali.platform.db import transaction
-from pelisali.platform.ledger import KeyConflict, balance, check, verify_audit
+from pelisali.platform.ledger import KeyConflict, balance
 from pelisali.platform.models import AuditEntry, BetRow
-from pelisali.platform.rounds import TableError, reconcile_bets
+from pelisali.platform.rounds import TableError
 from pelisali.rng import SeededRng
 
 AT = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
 MONEY = 100_000
 TABLE = "uth-ann"
+
+
+replayed = partial(replayed_round, "ultimate-texas-holdem")
 
 
 @pytest.fixture
@@ -41,18 +45,6 @@ def casino(engine: Engine) -> Engine:
     with transaction(engine) as s:
         create_banked_table(s, TABLE, "ultimate-texas-holdem")
     return engine
-
-
-def replayed(record: dict[str, Any]) -> State:
-    state = GAMES["ultimate-texas-holdem"].new_state(Seats(1))
-    for move in record["history"]:
-        state = state.apply(move["text"]).state
-    return state
-
-
-def whole(engine: Engine) -> None:
-    with transaction(engine) as s:
-        assert check(s).ok and verify_audit(s).ok and reconcile_bets(s).ok
 
 
 @pytest.mark.parametrize("plan", [["play 4"], ["check", "play 2"], ["check", "check", "play 1"],
