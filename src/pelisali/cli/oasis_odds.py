@@ -22,26 +22,39 @@ PUBLISHED_PAYS = "100-50-20-7-5-4-3-2-1-1"
 """The pay table the published totals are for."""
 NEVER_EXCHANGE_WORDS = {"A-K-J-8-3": "raise on A-K-J-8-3 or better",
                         "pair": "raise on a pair or better", "everything": "always raise"}
+STRATEGIES = ("basic", "best-blind")
+"""``--set strategy=``: the stated basic strategy, or the best that reads only the player's
+cards and exchanges one card at most (:mod:`pelisali.cli.oasis_best_odds`)."""
 EXCHANGE_WORDS = {"four-flush": "four to a flush (rule 2)",
                   "open-ended": "four in a row open at both ends (rule 3)"}
 
 
 def oasis_odds_command(sets: list[str] | None, as_json: bool) -> None:
     """Oasis Stud Poker's exact house edge under the basic strategy, every deal counted
-    (``--set fees=TABLE pays=TABLE``); kept in the user's cache."""
+    (``--set fees=TABLE pays=TABLE``, ``strategy=best-blind`` for the best strategy that
+    reads only the player's cards); kept in the user's cache."""
     from pelisali.games.oasis_count import STRATEGY, cached_exact
     from pelisali.rules.loader import RuleDataError
     from pelisali.rules.oasis import load_oasis
 
     settings = parse_sets(sets)
-    unknown = sorted(set(settings) - {"fees", "pays"})
+    unknown = sorted(set(settings) - {"fees", "pays", "strategy"})
     if unknown:
-        fail(f"oasis-stud takes the settings fees and pays, not {', '.join(unknown)}")
+        fail(f"oasis-stud takes the settings fees and pays (and strategy), not "
+             f"{', '.join(unknown)}")
+    strategy = str(settings.get("strategy", "basic"))
+    if strategy not in STRATEGIES:
+        fail(f"strategy is one of {', '.join(STRATEGIES)}, not {strategy!r}")
     try:
         rules = load_oasis(*(str(settings[k]) if k in settings else None
                              for k in ("fees", "pays")))
     except RuleDataError as exc:
         fail(str(exc))
+    if strategy == "best-blind":
+        from pelisali.cli.oasis_best_odds import oasis_best_odds_command
+
+        oasis_best_odds_command(rules, as_json)
+        return
     started = time.perf_counter()
     with progress_bar(as_json) as progress:
         task = progress.add_task("counting every deal (suit patterns of the player's hand)",
