@@ -5,13 +5,17 @@ Both pages fit the screen with targets a finger can use."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from test_browser_phone import check_page
+from test_platform_pai_gow_rounds import DEALER, Stacked
 from test_server_browser import (  # noqa: F401 - served: the real server, a fixture
     Player,
     Served,
     chromium,
     page_fetch,
     served,
+    serving,
 )
 
 SPOTS = ["red", "black", "even", "odd", "low"]
@@ -22,6 +26,8 @@ PLAY = """async ([key, spots]) => {
                               bets: spots.map((spot) => ({spot, amount: 100}))})});
     return r.status;
 }"""
+POST = """async ([path, body]) => (await fetch(path, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})).status"""
 
 
 def test_the_history_pages_and_a_round_opens_its_recall(served: Served) -> None:  # noqa: F811
@@ -61,4 +67,28 @@ def test_the_history_pages_and_a_round_opens_its_recall(served: Served) -> None:
         page.click("#recall-view .back")
         expect(page.locator("#history-view")).to_be_visible()
         assert faults == [], "\n".join(faults)
+        assert aino.errors == []
+
+
+def test_a_pai_gow_win_shows_its_commission_beside_what_was_paid(tmp_path: Path) -> None:
+    """The win paid 1:1 in full (10.00 € on 5.00 €) and the 5 % commission taken back
+    (0.25 €) beside it, in the page's language."""
+    from playwright.sync_api import expect
+
+    with serving(tmp_path, rng=Stacked(f"Kc Kd Qh 9s 7d 4c 2h {DEALER}")) as running, \
+            chromium() as browser:
+        aino = Player(browser, running.url, "aino", viewport=(360, 640))
+        page = aino.page
+        assert page.evaluate(POST, ["/api/banked/pai-gow-poker/deal",
+                                    {"bets": {"ante": 500}, "key": "g1"}]) == 200
+        assert page.evaluate(POST, ["/api/banked/pai-gow-poker/decide",
+                                    {"action": "house", "key": "g2"}]) == 200
+        page.click("#nav-history")
+        paid = page.locator("#history-rows tr .paid")
+        expect(paid).to_have_text("10.00 € (provisio 0.25 €)")
+        for lang, word in (("sv", "provision"), ("en", "commission")):
+            page.click(f'#lang [data-lang="{lang}"]')
+            page.click("#nav-lobby")
+            page.click("#nav-history")
+            expect(paid).to_have_text(f"10.00 € ({word} 0.25 €)")
         assert aino.errors == []

@@ -31,7 +31,7 @@ from sqlalchemy.orm import aliased
 
 from pelisali.engine.pai_gow import PaiGowState
 from pelisali.games.pai_gow import PAI_GOW_DECK, house_way
-from pelisali.platform import accounts, fairness, tables
+from pelisali.platform import accounts, fairness, queries, tables
 from pelisali.platform.banked_rounds import (
     create_banked_table,
     deal,
@@ -255,6 +255,29 @@ def test_the_commission_is_the_house_s_revenue_and_the_player_s_loss(casino: Eng
         (day,) = [r for r in day_report(s, table.gaming_day) if r.table == TABLE]
     assert (day.staked, day.paid, day.lines.get("commission"), day.ggr) == (
         1_000, 2_000, 50, -950)
+
+
+def test_the_history_shows_the_win_paid_in_full_and_the_commission_taken(
+        casino: Engine) -> None:
+    """A win's line: paid the gross 1:1, its commission (5 % of 10.10 rounded up: 0.51)
+    beside it; a push's none. Each on its bet, on whichever page it falls."""
+    rng = Stacked(f"Kc Kd Qh 9s 7d 4c 2h {DEALER}", f"Kc Kd Qh 9s 7d 4c 2h {DEALER}")
+    with transaction(casino) as s:
+        deal(s, TABLE, "ann", {"ante": 1_010}, key="h0", rng=rng, at=AT)
+        won = decide(s, TABLE, "ann", "set Qh 9s", key="h1", rng=rng, at=AT)
+        deal(s, TABLE, "ann", {"ante": 1_000}, key="h2", rng=rng, at=AT)
+        pushed = decide(s, TABLE, "ann", "set 7d 4c", key="h3", rng=rng, at=AT)
+    with transaction(casino) as s:
+        found = queries.history(s, "ann")
+        first = queries.history(s, "ann", limit=1)
+        rest = queries.history(s, "ann", bets_before=first.bets_before, limit=1)
+        assert queries.history(s, "bob").bets == []
+    assert [(b.round_id, b.spot, b.stake, b.paid, b.commission, b.result)
+            for b in found.bets] == [
+        (pushed.round_id, "ante", 1_000, 1_000, 0, "push"),
+        (won.round_id, "ante", 1_010, 2_020, 51, "win")]
+    assert first.bets + rest.bets == found.bets and rest.bets_before is None
+    assert wallet(casino, "ann") == MONEY - 1_010 + 2_020 - 51
 
 
 def test_a_fair_round_is_dealt_from_its_own_53_card_deck(casino: Engine, tmp_path: Path

@@ -58,8 +58,8 @@ def test_register_log_in_deposit_play_and_see_the_history(client: TestClient, db
     assert replayed == played  # a retried request gets its first answer, taken once
     assert client.get("/api/me").json()["balance"] == played["balance"]
     history = client.get("/api/history").json()["bets"]
-    assert [(b["spot"], b["stake"], b["paid"]) for b in history] == [
-        ("dozen 2", 500, 1_500), ("straight 17", 100, 3_600), ("red", 1_000, 0)]
+    assert [(b["spot"], b["stake"], b["paid"], b["commission"]) for b in history] == [
+        ("dozen 2", 500, 1_500, 0), ("straight 17", 100, 3_600, 0), ("red", 1_000, 0, 0)]
     recalled = client.get(f"/api/recall/{played['round_id']}").json()
     assert recalled["same"] and len(recalled["recorded"]) == 3
     with transaction(db) as s:

@@ -505,5 +505,9 @@ def test_pai_gow_poker_s_house_way_is_one_request(db: Engine) -> None:
     assert done["low"] == ["Qh", "9s"] and done["high_hand"] == "pair"
     assert (done["paid"], done["commission"]) == (1_000, 25)
     assert done["balance"] == 10_000 - 500 + 1_000 - 25 == client.get("/api/me").json()["balance"]
+    (line,) = client.get("/api/history").json()["bets"]  # paid the gross, the commission apart
+    assert {k: line[k] for k in ("round_id", "spot", "stake", "paid", "commission", "result")} \
+        == {"round_id": done["round_id"], "spot": "ante", "stake": 500, "paid": 1_000,
+            "commission": 25, "result": "win"}
     with transaction(db) as s:
         assert check(s).ok and reconcile_bets(s).ok

@@ -37,9 +37,9 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from pelisali.platform import accounts, bonus, poker_tables, rounds, tables
-from pelisali.platform.kinds import RoundStatus
+from pelisali.platform.kinds import RoundStatus, TransferKind
 from pelisali.platform.ledger import balance
-from pelisali.platform.models import BetRow, GameTable, RoundRow
+from pelisali.platform.models import Account, BetRow, GameTable, RoundRow, Transfer
 from pelisali.platform.tables import RoundRecall
 
 HANDS_SHOWN = 200  # the poker hands looked through for a page of a player's history
@@ -270,6 +270,9 @@ class BetLine:
     paid: int | None
     result: str | None
     at: datetime
+    # taken back from the wallet apart from ``paid`` (Pai Gow Poker's on a win): the
+    # player got ``paid - commission``
+    commission: int = 0
 
 
 @dataclass(frozen=True)
@@ -408,12 +411,32 @@ def bonus_lines(session: Session, player: str, limit: int = 50) -> list[BonusLin
     return lines[:limit]
 
 
+def _commissions(session: Session, player: str, round_ids: set[int]) -> dict[int, int]:
+    """The commissions taken from ``player``'s wallet in rounds ``round_ids`` (Pai Gow
+    Poker's on a win), by the id of the player's first bet in each round: one query.
+    A banked round has one bet; were there several, the round's commission is on its
+    first (lowest id), so it shows once whichever page that bet is on."""
+    if not round_ids:
+        return {}
+    first_bet = (select(func.min(BetRow.id))
+                 .where(BetRow.round_id == Transfer.round_id, BetRow.player == player)
+                 .scalar_subquery())
+    wallet_id = (select(Account.id).where(Account.code == accounts.wallet_code(player))
+                 .scalar_subquery())
+    return {int(bet): int(total) for bet, total in session.execute(
+        select(first_bet, func.sum(Transfer.amount))
+        .where(Transfer.source_id == wallet_id, Transfer.kind == TransferKind.COMMISSION,
+               Transfer.round_id.in_(round_ids))
+        .group_by(Transfer.round_id)) if bet is not None}
+
+
 def history(session: Session, player: str, bets_before: int | None = None,
             hands_before: int | None = None, limit: int = 50) -> History:
     """A page of ``player``'s bets (:func:`pelisali.platform.rounds.history`) and of the
     poker hands they played, ``limit`` of each at most, older than bet ``bets_before``
     and round ``hands_before`` when given; and the newest ``limit`` steps of their
-    free-spin bonuses (:func:`bonus_lines`).
+    free-spin bonuses (:func:`bonus_lines`). A bet line's ``commission`` is what the
+    round took back from the wallet apart from ``paid`` (:func:`_commissions`).
 
     >>> from datetime import date
     >>> from pelisali.platform import accounts
@@ -434,9 +457,10 @@ def history(session: Session, player: str, bets_before: int | None = None,
     if ids:
         names = {row.id: row.name for row in session.execute(
             select(GameTable.id, GameTable.name).where(GameTable.id.in_(ids)))}
+    commissions = _commissions(session, player, {r.id for r, _ in bets})
     return History(
         [BetLine(b.id, r.id, names.get(r.table_id, ""), b.spot, b.stake, b.paid, b.result,
-                 b.created_at) for r, b in bets],
+                 b.created_at, commissions.get(b.id, 0)) for r, b in bets],
         [HandLine(row.id, names.get(row.table_id, ""), row.finished_at,
                   next((seat[2] for seat in record.get("seats", []) if seat[1] == player),
                        None)) for row, record in hands],

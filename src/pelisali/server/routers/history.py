@@ -20,14 +20,16 @@ def history(login: Player, state: AppState, bets_before: Cursor = None,
             limit: Annotated[int, Query(ge=1, le=100)] = 50) -> dict[str, Any]:
     """A page of the player's bets and poker hands, newest first; ``more`` says where
     the next page of each starts (pass it back as ``bets_before``, ``hands_before``),
-    null when there is no more. ``bonuses``: their free-spin bonuses granted, released
-    and forfeited (GGPoker RNG slots 5), newest first, with the bonus balance."""
+    null when there is no more. A bet's ``commission`` (cents, 0 when none) was taken
+    back from the wallet apart from ``paid`` (Pai Gow Poker's on a win). ``bonuses``:
+    their free-spin bonuses granted, released and forfeited (GGPoker RNG slots 5),
+    newest first, with the bonus balance."""
     with state.db() as session:
         found = queries.history(session, login.name, bets_before, hands_before, limit)
         bonus_balance = bonus.bonus_balance(session, login.name)
     return {"bets": [{"round_id": b.round_id, "table": b.table, "spot": b.spot,
-                      "stake": b.stake, "paid": b.paid, "result": b.result,
-                      "at": b.at.isoformat()} for b in found.bets],
+                      "stake": b.stake, "paid": b.paid, "commission": b.commission,
+                      "result": b.result, "at": b.at.isoformat()} for b in found.bets],
             "hands": [{"round_id": h.round_id, "table": h.table,
                        "at": h.at.isoformat() if h.at else None, "chips": h.chips}
                       for h in found.hands],

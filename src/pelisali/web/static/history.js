@@ -22,6 +22,7 @@ addStrings({
     "history.bonusBalance": "Bonussaldo {amount}: ilmaiskierrosten voitot, jotka on kierrätettävä 72 tunnin kuluessa, muuten ne menetetään.",
     "bonus.granted": "Myönnetty", "bonus.released": "Kierrätetty, pelitilille",
     "bonus.forfeited": "Menetetty (ei kierrätetty ajoissa)",
+    "history.commission": "provisio {amount}",
   },
   sv: {
     "history.more": "Äldre insatser", "history.hands": "Pokerhänder",
@@ -37,6 +38,7 @@ addStrings({
     "history.bonusBalance": "Bonussaldo {amount}: vinster från gratissnurr som ska omsättas inom 72 timmar, annars förverkas de.",
     "bonus.granted": "Beviljad", "bonus.released": "Omsatt, till spelkontot",
     "bonus.forfeited": "Förverkad (inte omsatt i tid)",
+    "history.commission": "provision {amount}",
   },
   en: {
     "history.more": "Older bets", "history.hands": "Poker hands",
@@ -52,6 +54,7 @@ addStrings({
     "history.bonusBalance": "Bonus balance {amount}: free-spin winnings to wager within 72 hours, or they are forfeited.",
     "bonus.granted": "Granted", "bonus.released": "Wagered through, to the wallet",
     "bonus.forfeited": "Forfeited (not wagered in time)",
+    "history.commission": "commission {amount}",
   },
 });
 
@@ -83,7 +86,10 @@ function betRow(bet) {
   el("td", { class: "table-name", title: bet.table, text: tableLabel(bet.table) }),
   el("td", { class: "spot-name", title: bet.spot, text: spotLabel(bet.spot) }),
   el("td", { class: "stake", text: euros(bet.stake) }),
-  el("td", { class: "paid", text: euros(bet.paid) }),
+  // Pai Gow Poker's commission on a win is taken back apart from what was paid
+  el("td", { class: "paid" }, euros(bet.paid), bet.commission ? el("span", {
+    class: "commission", text: ` (${t("history.commission", { amount: euros(bet.commission) })})`,
+  }) : null),
   el("td", { class: `result result-${bet.result}`, text: resultLabel(bet.result) }),
   el("td", { class: "at", text: when(bet.at) }));
 }
