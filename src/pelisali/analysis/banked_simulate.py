@@ -20,7 +20,7 @@ from a fresh shoe, raised by the whole ante where
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from pelisali.analysis.simulate import SimResult, SimRow
 from pelisali.engine.chemin_de_fer import Banco, CheminEngine, CheminState, Draw, PutUpBank
@@ -123,19 +123,36 @@ def simulate_red_dog(rounds: int, seed: int, settings: Mapping[str, str | bool] 
     return SimResult("red-dog", "", chosen, rounds, seed, [row])
 
 
+def play_rounds(engine: Game, policy: Callable[[State], Action], rounds: int, seed: int,
+                progress: Callable[[int], None] | None, seats: int = 1) -> Iterator[State]:
+    """Each of ``rounds`` rounds at ``seats`` seats played to its end by ``policy``, dealt
+    from the engine's own chance nodes with a generator seeded ``seed``; ``progress`` is
+    told the rounds played since it was last told, every thousand rounds and at the end.
+
+    >>> ends = list(play_rounds(RedDogEngine(), red_dog_policy, 3, seed=1, progress=print))
+    3
+    >>> len(ends), all(state.is_terminal() for state in ends)
+    (3, True)
+    """
+    rng = SeededRng(seed)
+    at = Seats(seats)
+    for number in range(rounds):
+        state: State = engine.new_state(at)
+        while not state.is_terminal():
+            move = sample_chance(state, rng) if state.is_chance() else policy(state)
+            state = state.apply(move).state
+        yield state
+        if progress and (number % 1000 == 999 or number + 1 == rounds):
+            progress(min(1000, number % 1000 + 1))
+
+
 def _play(engine: Game, policy: Callable[[State], Action], rounds: int, seed: int,
           progress: Callable[[int], None] | None, apart: tuple[str, ...]) -> list[int]:
     """Play ``rounds`` rounds of one seat; the sums of each round's main value (paid back
     less what was staked after the deal, per ante) and its square, then of the bets on
     the ``apart`` spots (paid back) and their square."""
-    rng = SeededRng(seed)
-    seats = Seats(1)
     main_sum = main_square = side_sum = side_square = 0
-    for number in range(rounds):
-        state: State = engine.new_state(seats)
-        while not state.is_terminal():
-            move = sample_chance(state, rng) if state.is_chance() else policy(state)
-            state = state.apply(move).state
+    for state in play_rounds(engine, policy, rounds, seed, progress):
         main = side = 0
         for settled in getattr(state, "settlements", ()):
             if settled.spot in apart:
@@ -146,8 +163,6 @@ def _play(engine: Game, policy: Callable[[State], Action], rounds: int, seed: in
         main_square += main * main
         side_sum += side
         side_square += side * side
-        if progress and (number % 1000 == 999 or number + 1 == rounds):
-            progress(min(1000, number % 1000 + 1))
     return [main_sum, main_square, side_sum, side_square]
 
 
@@ -240,21 +255,13 @@ def simulate_chemin(rounds: int, seed: int, settings: Mapping[str, str | bool] |
     engine = CheminEngine.from_settings(settings)
     rules = engine.rules
     found = chemin_de_fer.exact(decks=rules.decks)
-    rng = SeededRng(seed)
-    seats = Seats(2)
     sums = [0, 0, 0, 0]
-    for number in range(rounds):
-        state: State = engine.new_state(seats)
-        while not state.is_terminal():
-            move = sample_chance(state, rng) if state.is_chance() else chemin_policy(state)
-            state = state.apply(move).state
+    for state in play_rounds(engine, chemin_policy, rounds, seed, progress, seats=2):
         bank, punter = (STAKE + r for r in state.returns())
         sums[0] += punter
         sums[1] += punter * punter
         sums[2] += bank
         sums[3] += bank * bank
-        if progress and (number % 1000 == 999 or number + 1 == rounds):
-            progress(min(1000, number % 1000 + 1))
     cells = ", ".join(f"{total} against {third}: {choice}"
                       for (total, third), choice in sorted(rules.options.items()))
     rows = [SimRow.from_sums("the punter",

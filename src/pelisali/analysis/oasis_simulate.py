@@ -15,16 +15,15 @@ the raise came up.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pelisali.analysis.simulate import Z99
-from pelisali.engine.contract import CHANCE, Action, Seats, State, sample_chance
+from pelisali.analysis.banked_simulate import play_rounds
+from pelisali.analysis.simulate import mean_interval
+from pelisali.engine.contract import CHANCE, Action, State
 from pelisali.engine.oasis import HAND, OasisEngine, OasisState
 from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.oasis_stud import HAND_NAMES, decision, hand_name
-from pelisali.rng import SeededRng
 
 STAKE = 1000
 """The ante of every simulated round, in cents."""
@@ -94,16 +93,10 @@ def simulate_oasis(rounds: int, seed: int, settings: Mapping[str, str | bool] | 
                    progress: Callable[[int], None] | None = None) -> OasisSimulation:
     """``rounds`` rounds of one box through the engine by :func:`basic_policy`."""
     engine = OasisEngine.from_settings(settings)
-    rng = SeededRng(seed)
-    seats = Seats(1)
     total = square = raised = fees = 0
     hands = dict.fromkeys(HAND_NAMES, 0)
     exchanged = dict.fromkeys(range(HAND + 1), 0)
-    for number in range(rounds):
-        state: State = engine.new_state(seats)
-        while not state.is_terminal():
-            move = sample_chance(state, rng) if state.is_chance() else basic_policy(state)
-            state = state.apply(move).state
+    for state in play_rounds(engine, basic_policy, rounds, seed, progress):
         if not isinstance(state, OasisState):
             raise TypeError("the engine made a state of another game")
         net = state.returns()[0]
@@ -113,11 +106,7 @@ def simulate_oasis(rounds: int, seed: int, settings: Mapping[str, str | bool] | 
         exchanged[len(state.discards[0])] += 1
         raised += state.decisions[0] == "raise"
         fees += sum(b.stake for b in state.bets if b.spot == "exchange")
-        if progress and (number % 1000 == 999 or number + 1 == rounds):
-            progress(min(1000, number % 1000 + 1))
-    mean = total / (rounds * STAKE)
-    variance = max(square / (rounds * STAKE * STAKE) - mean * mean, 0.0)
+    mean, half_width = mean_interval(total, square, rounds, STAKE)
     rules = engine.rules
     return OasisSimulation(rounds, seed, {"fees": rules.fee_table, "pays": rules.pay_table},
-                           mean, Z99 * math.sqrt(variance / rounds), hands, exchanged,
-                           raised, fees)
+                           mean, half_width, hands, exchanged, raised, fees)

@@ -19,11 +19,11 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pelisali.analysis.simulate import Z99
-from pelisali.engine.contract import CHANCE, Action, Seats, State, sample_chance
+from pelisali.analysis.banked_simulate import play_rounds
+from pelisali.analysis.simulate import Z99, mean_interval
+from pelisali.engine.contract import CHANCE, Action, State
 from pelisali.engine.pai_gow import PaiGowEngine, PaiGowState, SetHouseWay
 from pelisali.engine.wager import EndBetting, PlaceBet
-from pelisali.rng import SeededRng
 
 STAKE = 1000
 """The bet of every simulated round, in cents (its 5 % commission is whole cents)."""
@@ -136,15 +136,9 @@ def simulate_pai_gow(rounds: int, seed: int,
                      progress: Callable[[int], None] | None = None) -> PaiGowSimulation:
     """``rounds`` rounds of one box through the engine by :func:`house_policy`."""
     engine = PaiGowEngine.from_settings(settings)
-    rng = SeededRng(seed)
-    seats = Seats(1)
     total = square = commissions = fouls = high_copies = low_copies = 0
     results = {"win": 0, "push": 0, "lose": 0}
-    for number in range(rounds):
-        state: State = engine.new_state(seats)
-        while not state.is_terminal():
-            move = sample_chance(state, rng) if state.is_chance() else house_policy(state)
-            state = state.apply(move).state
+    for state in play_rounds(engine, house_policy, rounds, seed, progress):
         if not isinstance(state, PaiGowState):
             raise TypeError("the engine made a state of another game")
         net = state.returns()[0]
@@ -156,13 +150,9 @@ def simulate_pai_gow(rounds: int, seed: int,
         high_copies += settled.high == "copy"
         low_copies += settled.low == "copy"
         commissions += sum(c.amount for c in state.commissions)
-        if progress and (number % 1000 == 999 or number + 1 == rounds):
-            progress(min(1000, number % 1000 + 1))
-    mean = total / (rounds * STAKE)
-    variance = max(square / (rounds * STAKE * STAKE) - mean * mean, 0.0)
+    mean, half_width = mean_interval(total, square, rounds, STAKE)
     rules = engine.rules
     return PaiGowSimulation(rounds, seed, {"house_way": rules.house_way.name,
                                            "wheel": rules.wheel},
-                            mean, Z99 * math.sqrt(variance / rounds), results["win"],
-                            results["push"], results["lose"], high_copies, low_copies,
-                            fouls, commissions)
+                            mean, half_width, results["win"], results["push"],
+                            results["lose"], high_copies, low_copies, fouls, commissions)

@@ -43,6 +43,21 @@ CHUNK = 1 << 18
 Z99 = 2.5758293035489004  # two-sided 99 % normal quantile
 
 
+def mean_interval(total: int, square: int, rounds: int, stake: int) -> tuple[float, float]:
+    """The mean return per ``stake`` of ``rounds`` bets of ``stake`` cents from the sum of
+    their returns and of their squares, and its 99 % interval's half width.
+
+    >>> mean_interval(total=-40, square=400, rounds=4, stake=10)  # lost every time
+    (-1.0, 0.0)
+    >>> mean, half = mean_interval(total=0, square=400, rounds=4, stake=10)  # two won, two lost
+    >>> mean, round(half, 4)
+    (0.0, 1.2879)
+    """
+    mean = total / (rounds * stake)
+    variance = max(square / (rounds * stake * stake) - mean * mean, 0.0)
+    return mean, Z99 * math.sqrt(variance / rounds)
+
+
 @dataclass(frozen=True)
 class SimRow:
     bet: str
@@ -63,9 +78,7 @@ class SimRow:
     def from_sums(cls, bet: str, spot: str, exact: Fraction, total: int, square: int,
                   rounds: int, stake: int) -> SimRow:
         """A row from the sums of the returns and of their squares over ``rounds`` bets."""
-        mean = total / (rounds * stake)
-        variance = max(square / (rounds * stake * stake) - mean * mean, 0.0)
-        return cls(bet, spot, exact, mean, Z99 * math.sqrt(variance / rounds))
+        return cls(bet, spot, exact, *mean_interval(total, square, rounds, stake))
 
     @property
     def agrees(self) -> bool:

@@ -49,6 +49,26 @@ def _validated(schema: type[_File], path: Path) -> _File:
         raise RuleDataError(f"{path}: key {where!r}: {first['msg']}") from None
 
 
+_Table = TypeVar("_Table")
+
+
+def _named(tables: Mapping[str, _Table], name: str, what: str, kind: str = "tables") -> _Table:
+    """The table ``name`` of a file's ``tables``; else an error naming ``what`` was asked
+    for and the ``kind`` there are.
+
+    >>> _named({"b": 2, "a": 1}, "a", "pay table")
+    1
+    >>> _named({"b": 2, "a": 1}, "c", "house way", "house ways")
+    Traceback (most recent call last):
+    ...
+    pelisali.rules.loader.RuleDataError: no house way 'c'; house ways: a, b
+    """
+    table = tables.get(name)
+    if table is None:
+        raise RuleDataError(f"no {what} {name!r}; {kind}: {', '.join(sorted(tables))}")
+    return table
+
+
 class _AnteBonus(Strict):
     straight: _Pay
     three_of_a_kind: _Pay
@@ -132,14 +152,8 @@ def load_three_card_poker(
     path = path or data_dir("banked") / "three-card-poker.toml"
     data = _validated(_ThreeCardFile, path)
     bonus_name, plus_name = ante_bonus or data.ante_bonus, pair_plus or data.pair_plus
-    bonus = data.ante_bonus_tables.get(bonus_name)
-    if bonus is None:
-        raise RuleDataError(f"no ante bonus table {bonus_name!r}; tables: "
-                            f"{', '.join(sorted(data.ante_bonus_tables))}")
-    plus = data.pair_plus_tables.get(plus_name)
-    if plus is None:
-        raise RuleDataError(f"no Pair Plus table {plus_name!r}; tables: "
-                            f"{', '.join(sorted(data.pair_plus_tables))}")
+    bonus = _named(data.ante_bonus_tables, bonus_name, "ante bonus table")
+    plus = _named(data.pair_plus_tables, plus_name, "Pair Plus table")
     return ThreeCardRules(
         data.name, data.standard, bonus_name, bonus.model_dump(exclude={"section"}), plus_name,
         plus.model_dump(exclude={"section"}), data.dealer.qualifies,
@@ -209,10 +223,7 @@ def load_red_dog(decks: int | None = None, pay_table: str | None = None,
         raise RuleDataError(f"Red Dog is dealt from {listed} or {data.shoe.allowed[-1]} "
                             f"decks, not {shoe}")
     table_name = pay_table or data.pay_table
-    table = data.pay_tables.get(table_name)
-    if table is None:
-        raise RuleDataError(f"no Red Dog pay table {table_name!r}; tables: "
-                            f"{', '.join(sorted(data.pay_tables))}")
+    table = _named(data.pay_tables, table_name, "Red Dog pay table")
     return RedDogRules(
         data.name, data.standard, shoe, table_name,
         {1: table.spread_1, 2: table.spread_2, 3: table.spread_3, 4: table.spread_4_or_more},
@@ -478,14 +489,8 @@ def load_ultimate(blind: str | None = None, trips: str | None = None,
     path = path or data_dir("banked") / "ultimate-texas-holdem.toml"
     data = _validated(_UthFile, path)
     blind_name, trips_name = blind or data.blind, trips or data.trips
-    blind_table = data.blind_tables.get(blind_name)
-    if blind_table is None:
-        raise RuleDataError(f"no blind table {blind_name!r}; tables: "
-                            f"{', '.join(sorted(data.blind_tables))}")
-    trips_table = data.trips_tables.get(trips_name)
-    if trips_table is None:
-        raise RuleDataError(f"no Trips table {trips_name!r}; tables: "
-                            f"{', '.join(sorted(data.trips_tables))}")
+    blind_table = _named(data.blind_tables, blind_name, "blind table")
+    trips_table = _named(data.trips_tables, trips_name, "Trips table")
     odds = {k: Fraction(v) for k, v in blind_table.model_dump(exclude={"section"}).items()}
     if any(o.denominator not in (1, 2) for o in odds.values()):
         raise RuleDataError(f"{path}: key 'blind_tables.{blind_name}': the blind pays whole "

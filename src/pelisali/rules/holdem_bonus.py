@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from pelisali.rules.banked import _Cited, _Limits, _Pay, _Progressive, _validated
+from pelisali.rules.banked import _Cited, _Limits, _named, _Pay, _Progressive, _validated
 from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir
 
@@ -97,14 +97,8 @@ def load_holdem_bonus(ante: str | None = None, bonus: str | None = None,
     path = path or data_dir("banked") / "texas-holdem-bonus.toml"
     data = _validated(_HoldemBonusFile, path)
     ante_name, bonus_name = ante or data.ante, bonus or data.bonus
-    ante_rule = data.ante_rules.get(ante_name)
-    if ante_rule is None:
-        raise RuleDataError(f"no ante rule {ante_name!r}; rules: "
-                            f"{', '.join(sorted(data.ante_rules))}")
-    table = data.bonus_tables.get(bonus_name)
-    if table is None:
-        raise RuleDataError(f"no Bonus table {bonus_name!r}; tables: "
-                            f"{', '.join(sorted(data.bonus_tables))}")
+    ante_rule = _named(data.ante_rules, ante_name, "ante rule", "rules")
+    table = _named(data.bonus_tables, bonus_name, "Bonus table")
     if data.limits.min > data.limits.max:
         raise RuleDataError(f"{path}: key 'limits': the least above the most")
     return HoldemBonusRules(

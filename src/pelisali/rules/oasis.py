@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from pelisali.rules.banked import _Cited, _Limits, _Pay, _validated
+from pelisali.rules.banked import _Cited, _Limits, _named, _Pay, _validated
 from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir
 
@@ -112,14 +112,8 @@ def load_oasis(fees: str | None = None, pays: str | None = None,
     path = path or data_dir("banked") / "oasis-stud.toml"
     data = _validated(_OasisFile, path)
     fee_name, pay_name = fees or data.fees, pays or data.pays
-    fee_table = data.fee_tables.get(fee_name)
-    if fee_table is None:
-        raise RuleDataError(f"no fee table {fee_name!r}; tables: "
-                            f"{', '.join(sorted(data.fee_tables))}")
-    pay_table = data.pay_tables.get(pay_name)
-    if pay_table is None:
-        raise RuleDataError(f"no raise pay table {pay_name!r}; tables: "
-                            f"{', '.join(sorted(data.pay_tables))}")
+    fee_table = _named(data.fee_tables, fee_name, "fee table")
+    pay_table = _named(data.pay_tables, pay_name, "raise pay table")
     if data.limits.min > data.limits.max:
         raise RuleDataError(f"{path}: key 'limits': the least above the most")
     return OasisRules(

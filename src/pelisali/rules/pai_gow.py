@@ -31,7 +31,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from pelisali.cards import RANKS
-from pelisali.rules.banked import _Cited, _Limits, _validated
+from pelisali.rules.banked import _Cited, _Limits, _named, _validated
 from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir
 
@@ -144,10 +144,7 @@ def load_pai_gow(house_way: str | None = None, path: Path | None = None) -> PaiG
     path = path or data_dir("banked") / "pai-gow-poker.toml"
     data = _validated(_PaiGowFile, path)
     way_name = house_way or data.house_way
-    way = data.house_ways.get(way_name)
-    if way is None:
-        raise RuleDataError(f"no house way {way_name!r}; house ways: "
-                            f"{', '.join(sorted(data.house_ways))}")
+    way = _named(data.house_ways, way_name, "house way", "house ways")
     if data.limits.min > data.limits.max:
         raise RuleDataError(f"{path}: key 'limits': the least above the most")
     rules_way = HouseWay(
