@@ -45,12 +45,13 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from pelisali.cards import DECK
 from pelisali.games.holdem_count import (
     DEALER_HANDS,
     PLAYER_HANDS,
     board_classes,
+    card_indices,
     combinations_array,
+    one_hand,
     showdown,
 )
 from pelisali.games.ultimate_texas import FIVE_CARD_HANDS, royal
@@ -177,31 +178,19 @@ def river_bets(hole: npt.NDArray[np.int64], board: npt.NDArray[np.int64]
     return bet
 
 
-def _indices(cards: Sequence[str]) -> list[int]:
-    try:
-        out = [DECK.index(c) for c in cards]
-    except ValueError:
-        raise ValueError(f"cards of the deck, not {list(cards)!r}") from None
-    if len(set(out)) != len(out):
-        raise ValueError(f"every card once, not {list(cards)!r}")
-    return out
-
-
 def plays(hole: Sequence[str]) -> bool:
     """Whether the basic strategy bets the flop on these two cards (else it folds)."""
-    return bool(preflop_plays(np.array([_indices(hole)]))[0])
+    return bool(preflop_plays(np.array([card_indices(hole)]))[0])
 
 
 def bets_turn(hole: Sequence[str], flop: Sequence[str]) -> bool:
     """Whether the basic strategy bets the turn on these two cards and this flop."""
-    cards = _indices([*hole, *flop])
-    return bool(turn_bets(np.array([cards[:2]]), np.array([cards[2:]]))[0])
+    return one_hand(turn_bets, hole, flop)
 
 
 def bets_river(hole: Sequence[str], board: Sequence[str]) -> bool:
     """Whether the basic strategy bets the river on these two cards and the turn's board."""
-    cards = _indices([*hole, *board])
-    return bool(river_bets(np.array([cards[:2]]), np.array([cards[2:]]))[0])
+    return one_hand(river_bets, hole, board)
 
 
 # -- what a hand pays --------------------------------------------------------------------
@@ -237,7 +226,7 @@ def hand_return(hole: Sequence[str], dealer: Sequence[str], board: Sequence[str]
                 fold: bool = False) -> Fraction:
     """The main bets' net return, in antes, for one deal (``fold``: the player folded
     before the flop and lost the ante)."""
-    cards = _indices([*hole, *dealer, *board])
+    cards = card_indices([*hole, *dealer, *board])
     if len(cards) != 9:
         raise ValueError("two cards each and five on the board")
     if fold:
@@ -255,7 +244,7 @@ def bonus_hand(hole: Sequence[str], dealer: Sequence[str] = ()) -> str | None:
     >>> bonus_hand(["Qs", "Ah"]), bonus_hand(["Ts", "Th"]), bonus_hand(["Ks", "Qs"])
     ('ace_queen_or_jack', 'twos_to_tens', None)
     """
-    cards = _indices([*hole, *dealer])
+    cards = card_indices([*hole, *dealer])
     ranks = sorted((c >> 2 for c in cards[:2]), reverse=True)
     suited = (cards[0] & 3) == (cards[1] & 3)
     if ranks == [12, 12]:
@@ -396,7 +385,7 @@ def count_boards(boards: npt.NDArray[np.int64], weights: npt.NDArray[np.int64],
 def board_returns(board: Sequence[str], rules: HoldemBonusRules | None = None) -> int:
     """The ante's return summed over every player hand, dealer hand and order of one
     board: what :func:`exact` adds up, for checking against a hand-by-hand count."""
-    cards = np.array([sorted(_indices(board))])
+    cards = np.array([sorted(card_indices(board))])
     return int(_batch(cards, rules or load_holdem_bonus())["returns"][0])
 
 

@@ -13,6 +13,7 @@ sorted ranks with inclusion-exclusion, never one dealer hand at a time.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
@@ -20,12 +21,41 @@ from itertools import permutations
 import numpy as np
 import numpy.typing as npt
 
+from pelisali.cards import DECK
 from pelisali.poker.evaluate import high_values
 
 DEALER_HANDS = 990
 """The dealer's two cards from the 45 left: C(45, 2)."""
 PLAYER_HANDS = 1081
 """The player's two cards from the 47 off a board: C(47, 2)."""
+
+
+def card_indices(cards: Sequence[str]) -> list[int]:
+    """The deck indices of ``cards``, each a card of the deck and named once.
+
+    >>> card_indices(["2c", "As"])
+    [0, 51]
+    >>> card_indices(["As", "As"])
+    Traceback (most recent call last):
+    ...
+    ValueError: every card once, not ['As', 'As']
+    """
+    try:
+        out = [DECK.index(c) for c in cards]
+    except ValueError:
+        raise ValueError(f"cards of the deck, not {list(cards)!r}") from None
+    if len(set(out)) != len(out):
+        raise ValueError(f"every card once, not {list(cards)!r}")
+    return out
+
+
+def one_hand(rule: Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+                            npt.NDArray[np.bool_]],
+             hole: Sequence[str], board: Sequence[str]) -> bool:
+    """An array strategy ``rule`` (hole cards, board cards) read for one hand: the one
+    definition the bot and the exact count share."""
+    cards = card_indices([*hole, *board])
+    return bool(rule(np.array([cards[:2]]), np.array([cards[2:]]))[0])
 
 
 @cache

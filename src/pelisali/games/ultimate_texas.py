@@ -43,7 +43,9 @@ from pelisali.cards import DECK
 from pelisali.games.holdem_count import (
     DEALER_HANDS,
     board_classes,
+    card_indices,
     flop_index,
+    one_hand,
     pair_index,
     showdown,
 )
@@ -77,16 +79,6 @@ def royal() -> int:
 DEALER_OUTS_BELOW = 21
 """The river rule: play with fewer dealer outs than this."""
 _PAY_NAMES = (*CATEGORIES, "royal_flush")
-
-
-def _indices(cards: Sequence[str]) -> list[int]:
-    try:
-        out = [DECK.index(c) for c in cards]
-    except ValueError:
-        raise ValueError(f"cards of the deck, not {list(cards)!r}") from None
-    if len(set(out)) != len(out):
-        raise ValueError(f"every card once, not {list(cards)!r}")
-    return out
 
 
 def pay_category(value: int) -> str:
@@ -148,13 +140,12 @@ def river_rule(player: npt.ArrayLike, board: npt.ArrayLike, outs: npt.ArrayLike
 
 def preflop_raise(hole: Sequence[str]) -> bool:
     """Whether the simple strategy plays 4x on these two cards."""
-    return bool(preflop_raises(np.array([_indices(hole)]))[0])
+    return bool(preflop_raises(np.array([card_indices(hole)]))[0])
 
 
 def flop_raise(hole: Sequence[str], flop: Sequence[str]) -> bool:
     """Whether the simple strategy plays 2x on these two cards and this flop."""
-    cards = _indices([*hole, *flop])
-    return bool(flop_raises(np.array([cards[:2]]), np.array([cards[2:]]))[0])
+    return one_hand(flop_raises, hole, flop)
 
 
 def dealer_outs(hole: Sequence[str], board: Sequence[str]) -> int:
@@ -164,7 +155,7 @@ def dealer_outs(hole: Sequence[str], board: Sequence[str]) -> int:
     >>> dealer_outs(["Ah", "3d"], ["Kc", "Kd", "8s", "7h", "2c"])  # an 8, 7, 2 or king
     11
     """
-    cards = _indices([*hole, *board])
+    cards = card_indices([*hole, *board])
     mine = int(high_values([cards])[0])
     unseen = [c for c in range(52) if c not in cards]
     sixes = high_values([[*cards[2:], c] for c in unseen])
@@ -173,7 +164,7 @@ def dealer_outs(hole: Sequence[str], board: Sequence[str]) -> int:
 
 def river_bet(hole: Sequence[str], board: Sequence[str]) -> bool:
     """Whether the simple strategy plays 1x after the river (else it folds)."""
-    cards = _indices([*hole, *board])
+    cards = card_indices([*hole, *board])
     mine, alone = int(high_values([cards])[0]), int(high_values([cards[2:]])[0])
     return bool(river_rule(mine, alone, dealer_outs(hole, board)))
 
@@ -184,7 +175,7 @@ def hand_return(hole: Sequence[str], dealer: Sequence[str], board: Sequence[str]
     """Ante, blind and play's net return, in antes, for one deal: ``play`` the play
     bet's multiple of the ante (0: the player folded)."""
     rules = rules or load_ultimate()
-    cards = _indices([*hole, *dealer, *board])
+    cards = card_indices([*hole, *dealer, *board])
     if len(cards) != 9:
         raise ValueError("two cards each and five on the board")
     if play == 0:
@@ -347,9 +338,8 @@ def trips_edge(categories: dict[str, int], rules: UltimateRules) -> Fraction:
 def board_returns(board: Sequence[str], rules: UltimateRules | None = None) -> int:
     """Twenty times the ante's return summed over every player and dealer hand on one
     board: what :func:`exact` adds up, for checking against a hand-by-hand count."""
-    cards = np.array([sorted(_indices(board))])
+    cards = np.array([sorted(card_indices(board))])
     return int(_batch(cards, rules or load_ultimate())["returns"][0])
-
 
 
 # -- the exact figures kept between runs ---------------------------------------------------
