@@ -25,7 +25,12 @@ Run from the repository root::
   counted once (``--no-oasis`` leaves it out); its dealer-count tables and the hand
   patterns are timed apart (``oasis_tables_seconds``). The strategies that never exchange
   are Caribbean Stud's: the one raising on A-K-J-8-3 or better is shown beside the Wizard
-  of Odds' exact total.
+  of Odds' exact total;
+* Russian Poker: :func:`pelisali.games.russian_count.exact`, the basic strategy, the best
+  strategy on the player's cards (a sixth card at most) and never drawing, over every
+  player hand, every sixth card and every dealer hand, counted once (``--no-russian``
+  leaves it out); the tables it reads that are not yet built (Oasis Stud's, and the
+  four-card counts) are timed apart (``russian_tables_seconds``).
 
 Times are wall seconds, the best of ``--repeat`` runs in this process, each counting
 afresh (the first run of Three Card Poker also builds its hand tables: it is timed
@@ -46,8 +51,11 @@ from machine import cpu_line  # benchmarks/machine.py, beside this script
 from pelisali.games import (
     chemin_de_fer,
     holdem_bonus,
+    holdem_count,
+    oasis_best,
     oasis_count,
     red_dog,
+    russian_count,
     three_card_poker,
     ultimate_texas,
 )
@@ -98,6 +106,7 @@ def main() -> None:
     parser.add_argument("--no-ultimate", action="store_true")
     parser.add_argument("--no-holdem-bonus", action="store_true")
     parser.add_argument("--no-oasis", action="store_true")
+    parser.add_argument("--no-russian", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
@@ -186,9 +195,32 @@ def main() -> None:
                   "figure": "ante", "pelisali": percent(oasis.never_exchange_edge("A-K-J-8-3")),
                   "exact": str(oasis.never_exchange_edge("A-K-J-8-3")),
                   "published": PUBLISHED_CARIBBEAN_AKJ83, "seconds": seconds}]
+    russian_tables = 0.0
+    if not args.no_russian:
+        start = time.perf_counter()
+        oasis_count.tables()
+        holdem_count.board_classes()
+        oasis_best.four_counts()
+        russian_tables = time.perf_counter() - start
+        seconds, russian = timed(1, russian_count.exact)
+        rows += [{"game": "Russian Poker", "rules": "basic strategy, pays 100-...-1-1",
+                  "figure": "ante", "pelisali": percent(russian.ante_edge),
+                  "exact": str(russian.ante_edge), "published": None, "seconds": seconds},
+                 {"game": "Russian Poker", "rules": "the same", "figure": "element of risk",
+                  "pelisali": percent(russian.element_of_risk),
+                  "exact": str(russian.element_of_risk), "published": None,
+                  "seconds": seconds},
+                 {"game": "Russian Poker", "rules": "best on the player's cards",
+                  "figure": "ante", "pelisali": percent(russian.best_edge),
+                  "exact": str(russian.best_edge), "published": None, "seconds": seconds},
+                 {"game": "Russian Poker", "rules": "never draw, A-K-J-8-3",
+                  "figure": "ante", "pelisali": percent(russian.never_draw_edge),
+                  "exact": str(russian.never_draw_edge), "published": None,
+                  "seconds": seconds}]
     out = {"machine": f"{cpu_line()}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
            "three_card_first_seconds": first, "ultimate_tables_seconds": tables,
-           "oasis_tables_seconds": oasis_tables, "rows": rows}
+           "oasis_tables_seconds": oasis_tables, "russian_tables_seconds": russian_tables,
+           "rows": rows}
     if args.json:
         print(json.dumps(out, indent=2))
         return
@@ -199,6 +231,8 @@ def main() -> None:
               "(its published ante figure is the optimal strategy's)")
     if oasis_tables:
         print(f"Oasis Stud Poker, dealer-count tables and hand patterns: {oasis_tables:.2f} s")
+    if russian_tables:
+        print(f"Russian Poker, the dealer-count tables not yet built: {russian_tables:.2f} s")
     print(f"{'game':17s} {'rules':30s} {'figure':16s} {'pelisali %':>11s} {'published':>10s} "
           f"{'seconds':>8s}")
     for r in rows:

@@ -1,7 +1,7 @@
 """``pelisali play three-card-poker``, ``red-dog``, ``ultimate-texas-holdem``,
-``texas-holdem-bonus``, ``oasis-stud`` and ``pai-gow-poker`` as a user runs them: a
-quick wallet whose ledger holds every round, the house's decision for a round left
-waiting, refusals that change nothing, and a registered player's round that waits on
+``texas-holdem-bonus``, ``oasis-stud``, ``pai-gow-poker`` and ``russian-poker`` as a user
+runs them: a quick wallet whose ledger holds every round, the house's decision for a round
+left waiting, refusals that change nothing, and a registered player's round that waits on
 their account for their return."""
 
 from __future__ import annotations
@@ -272,3 +272,72 @@ def test_pai_gow_poker_at_the_terminal_sets_by_hand_and_by_the_house_way(
     assert "round 3: staked 2.00 €, paid 4.00 €, commission 0.10 €" in out
     assert "round 4 was waiting: the house decides house" in out
     assert end.wallet == 20_000 - 2_010 + 2_420 - 61 == final_balance(out)
+
+
+def test_russian_poker_at_the_terminal_draws_bets_and_buys_the_dealer_a_game(
+        quick_end: list[QuickEnd]) -> None:
+    # seed 3: the first box Qh 3c 4d 5d 4h (a sixth card, 6s), the dealer without a game;
+    # the third 7c Kh 8h 7d 7h against Ts 9h 3s Js Qc, the bought game still without one
+    lines = ["deal 10", "sixth", "raise", "take", "deal 10", "fold", "deal 10",
+             "exchange 2c", "raise 5", "buy", "raise", "buy",
+             "deal 3"]  # the last left waiting: the house folds it
+    code, out = run("play", "russian-poker", "--seed", "3", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    out = " ".join(out.split())  # the console's line breaks apart
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 4
+    assert end.bets == [
+        ("ante", 1_000, 2_000), ("sixth", 1_000, 0), ("raise", 2_000, 2_000),  # taken
+        ("ante", 1_000, 0),  # folded
+        ("ante", 1_000, 2_000), ("raise", 2_000, 2_000), ("buy", 1_000, 0),  # no game again
+        ("ante", 300, 0)]  # folded by the house
+    assert "Your cards: Qh 3c 4d 5d 4h 6s (pair)" in out
+    assert "sixth (a sixth card, 10.00 €)" in out and "exchange CARDS (1 to 5 cards" in out
+    assert "Dealer: Ts 9h 3s Js Qc (does not qualify)" in out
+    assert "The bought game: put away Qc, Ts 9h 3s Js Ah (high card, does not qualify)" in out
+    assert "2c is not in seat 0's hand" in out and "usage: raise (2 times the ante)" in out
+    assert "a box may buy when the dealer does not qualify" in out
+    assert "the house decides fold" in out
+    assert end.wallet == 20_000 - 1_300 == final_balance(out)
+
+
+def test_pai_gow_poker_at_the_terminal_banks_after_a_round_against_the_house(
+        quick_end: list[QuickEnd]) -> None:
+    # seed 32: Kh 4c Kc 9d 7d 6s 5h against the house's bank (lost), then the bank's
+    # Jd Th 9c Kc Ad 7h 9h, whose A-K copies the dealer's; then 7d 7h 2s 9h Td 7c Ts
+    # against the house's bank, then a bank left waiting
+    lines = ["bank 5", "deal 10", "bank 5", "house", "bank", "bank 5 5", "bank 11.01",
+             "bank 11", "house", "bank 5", "deal 4", "house",
+             "bank 4.40"]  # the last left waiting: the house sets it by the house way
+    code, out = run("play", "pai-gow-poker", "--seed", "32", "--balance", "200",
+                    stdin="\n".join(lines))
+    assert code == 0, out
+    out = " ".join(out.split())  # the console's line breaks apart
+    [end] = quick_end
+    assert end.whole and end.statuses == ["settled"] * 4
+    assert end.bets == [("ante", 1_000, 0), ("bank", 1_100, 2_200), ("ante", 400, 800),
+                        ("bank", 440, 440)]
+    assert "bank AMOUNT (you bank against the dealer's hand)" in out
+    assert "> bank 5 a player banks after a round bet against the house's bank " \
+           "(nothing changed)" in out
+    assert "round 1 waits for a decision (house, set CARD CARD)" in out
+    assert out.count("usage: bank AMOUNT (you bank: the dealer's hand plays against yours; "
+                     "copies are yours) (nothing changed)") == 2
+    assert "a bank is at most 11.00: your last bet against the house's bank, 10.00, and " \
+           "10 % more; not 11.01 (nothing changed)" in out
+    assert "Your cards: Jd Th 9c Kc Ad 7h 9h (you bank: the dealer's hand plays against " \
+           "yours, copies are yours)" in out
+    assert "Dealer (set by the house way): high 9s 8h 8d 5h 4s (pair), low Ac Kd" in out
+    assert "bank: 11.00 € → 22.00 € (win: high box, low copy (the bank's))" in out
+    assert "commission: 0.55 € (5 % of the win, rounded up to the cent)" in out  # 5 % of 11
+    assert "> bank 5 the house banks every other round: bet against its bank before you " \
+           "bank again (nothing changed)" in out
+    assert "round 4 was waiting: the house decides house" in out
+    assert "bank: 4.40 € → 4.40 € (push: high box, low dealer)" in out
+    commissions = sum(-(-stake * 5 // 100) for spot, stake, paid in end.bets
+                      if paid == 2 * stake)  # on each win, rounded up to the cent
+    assert commissions == 55 + 20
+    staked = sum(stake for _, stake, _ in end.bets)
+    paid = sum(p or 0 for _, _, p in end.bets)
+    assert end.wallet == 20_000 - staked + paid - commissions == final_balance(out) == 20_425

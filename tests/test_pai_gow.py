@@ -353,6 +353,74 @@ def test_the_house_action_sets_the_hand_as_the_house_way_does() -> None:
 
 
 # -- refusals ------------------------------------------------------------------------------
+# -- a player banking ---------------------------------------------------------------------
+def banked(box: str, dealer: str, stake: int = BET) -> list[str]:
+    return [f"bet bank {stake}", "done", *cards(box), *cards(dealer)]
+
+
+def test_a_bank_plays_against_the_dealer_s_hand_and_takes_the_copies() -> None:
+    # the bank's K-K and Q-9 against the dealer's ace high and J-8: both won, 1:1 less 5 %
+    won = play([*banked(BOX, DEALER), "set Qh 9s"])
+    assert (won.settlements[0].spot, won.settlements[0].outcome) == ("bank", "win")
+    assert (won.settlements[0].high, won.settlements[0].low) == ("box", "box")
+    assert [(c.win, c.amount) for c in won.commissions] == [(BET, 50)]
+    assert won.returns() == (BET - 50,)
+    # both hands copies: against the house's bank the bet lost; banking, the copies are
+    # the bank's and it wins
+    copied = play([*banked("Ad 6d 5h 3h 2h Js 8s", DEALER), "house"])
+    assert (copied.settlements[0].high, copied.settlements[0].low) == ("copy", "copy")
+    assert copied.settlements[0].outcome == "win" and copied.returns() == (BET - 50,)
+    assert "(the bank's)" in copied.settlements[0].result
+    # one copy (the low hand, J-9) and the high hand lost (K-K to A-A): a push
+    pushed = play([*banked("Kc Kd Qh Js 9s 7d 2c", "As Ah 9c 7h 4d Jd 8h"), "set Js 9s"])
+    assert (pushed.settlements[0].high, pushed.settlements[0].low) == ("dealer", "copy")
+    assert pushed.returns() == (0,) and pushed.settlements[0].outcome == "push"
+    # both hands lower: the bank loses its stake
+    lost = play([*banked("9c 8d 6h 5s 3d Tc 2h", DEALER), "house"])
+    assert lost.returns() == (-BET,) and lost.settlements[0].outcome == "lose"
+
+
+def test_a_fouled_bank_loses_and_the_commission_is_on_the_bank_s_stake() -> None:
+    weak_dealer = "9c 7d 6h 4s 3d 2c Td"
+    fouled = play([*banked("As Kd Qh Jc 8s 5d 2h", weak_dealer), "set As Kd"])
+    assert fouled.settlements[0].foul and fouled.returns() == (-BET,)
+    assert not fouled.commissions
+    big = play([*banked("As Kd Qh Jc 8s 5d 2h", weak_dealer, 1010), "house"])
+    assert big.commissions[0].amount == 51 and big.returns() == (1010 - 51,)
+
+
+def test_a_box_bets_against_the_bank_or_banks_not_both() -> None:
+    betting = play(["bet bank 1000"])
+    assert [a.text() for a in betting.legal_actions()] == ["bet bank 1", "bet bank 49000",
+                                                          "done"]
+    before = snapshot(betting, 1)
+    with pytest.raises(IllegalMove, match="bets against the bank or banks, not both"):
+        betting.apply("bet ante 500")
+    assert snapshot(betting, 1) == before
+    assert play(["bet ante 1000", "bet ante 500"]).bets[-1].stake == 500
+    fresh = play([])
+    assert [a.text() for a in fresh.legal_actions()][:4] == [
+        "bet ante 100", "bet ante 50000", "bet bank 100", "bet bank 50000"]
+
+
+def test_a_hall_where_players_never_bank_refuses_the_bank() -> None:
+    engine = PaiGowEngine(rules=replace(RULES, player_banks=False))
+    fresh = play([], engine)
+    assert [a.text() for a in fresh.legal_actions()] == ["bet ante 100", "bet ante 50000",
+                                                         "done"]
+    with pytest.raises(IllegalMove, match=r"no bet 'bank'; bets: ante$"):
+        fresh.apply("bet bank 1000")
+
+
+def test_two_boxes_one_banking_one_betting_against_the_house() -> None:
+    state = play(["bet bank 1000", "done", "bet ante 1000", "done", *cards(BOX),
+                  *cards("Ah 6h 5s 3s 2d Jc 8d"), *cards(DEALER), "set Qh 9s", "house"],
+                 seats=2)
+    # seat 0 banks and wins both hands; seat 1 bets against the house with two copies: lost
+    assert state.returns() == (BET - 50, -BET)
+    assert [s.spot for s in state.settlements] == ["bank", "ante"]
+
+
 def test_illegal_moves_are_refused_and_change_nothing() -> None:
     cases: list[tuple[PaiGowState, Action | str, str, int | None]] = []
     betting = play(["bet ante 1000"])
@@ -446,12 +514,20 @@ def test_two_boxes_set_in_seat_order_and_replay() -> None:
 # -- random play ---------------------------------------------------------------------------
 def expected(state: PaiGowState, seat: int) -> int:
     """A seat's return worked out from its setting and the dealer's by the game's
-    functions."""
-    stake = state._stake(seat, "ante")
+    functions; a bank's from the dealer's hand settled as a player's against it (copies
+    the bank's), read back, a fouled bank losing."""
+    bank = state._stake(seat, "bank")
+    stake = bank or state._stake(seat, "ante")
     low = state.lows[seat] or ()
     high = tuple(c for c in state.boxes[seat] if c not in low)
     dealer_high, dealer_low = house_way(state.dealer)
-    result = pg.settle(high, low, dealer_high, dealer_low).result
+    if not bank:
+        result = pg.settle(high, low, dealer_high, dealer_low).result
+    elif pg.fouls(high, low):
+        result = "lose"
+    else:
+        result = {"win": "lose", "lose": "win", "push": "push"}[
+            pg.settle(dealer_high, dealer_low, high, low).result]
     paid, _ = pg.payout(stake, result)
     return paid - stake - (RULES.commission(stake) if result == "win" else 0)
 
@@ -510,12 +586,25 @@ def test_simulate_pai_gow_poker_from_the_command_line() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["rounds"] == 200 and data["settings"] == {"house_way": "foxwoods",
-                                                          "wheel": "second"}
+                                                          "wheel": "second", "side": "ante"}
     assert sum(r["rounds"] for r in data["results"].values()) == 200
     assert data["published"]["Wizard of Odds"]["win"] == 0.2855
     refused = CliRunner().invoke(app, ["simulate", "pai-gow-poker", "--rounds", "5",
                                        "--seed", "1", "--set", "wheel=middle"])
     assert refused.exit_code != 0 and "second or low" in refused.output
+    banking = CliRunner().invoke(app, ["simulate", "pai-gow-poker", "--rounds", "200",
+                                       "--seed", "3", "--set", "side=bank", "--json"])
+    assert banking.exit_code == 0, banking.output
+    bank = json.loads(banking.output)
+    assert bank["settings"]["side"] == "bank"
+    # the same cards, the sides swapped: every win of the house's bank is the bank's win
+    # here, less the copies, which change sides; so the bank wins at least the box's losses
+    # without a copy, and pushes as often as the box pushed with no copy in a push
+    assert bank["results"]["win"]["rounds"] >= data["results"]["lose"]["rounds"] \
+        - data["high_copies"] - data["low_copies"]
+    refused = CliRunner().invoke(app, ["simulate", "pai-gow-poker", "--rounds", "5",
+                                       "--seed", "1", "--set", "side=dealer"])
+    assert refused.exit_code != 0 and "side is ante or bank" in refused.output
     refused = CliRunner().invoke(app, ["odds", "pai-gow-poker", "--set", "decks=2"])
     assert refused.exit_code != 0 and "takes no settings" in refused.output
 

@@ -161,6 +161,47 @@ def test_each_setting_is_paid_exactly_and_the_commission_is_its_own_transfer(
     whole(casino)
 
 
+def test_a_player_banks_after_a_round_against_the_house_for_at_most_its_bet_and_10_percent(
+        casino: Engine) -> None:
+    """The bank (rule data ``[banking]``): refused before any round against the house's
+    bank, above that round's bet and 10 %, and twice running; within them the dealer's hand
+    plays against the player's, copies the bank's, a win 1:1 with the commission taken
+    back as its own transfer."""
+    with transaction(casino) as s, pytest.raises(TableError, match="a player banks after"):
+        deal(s, TABLE, "ann", {"bank": 1_000}, key="b0", at=AT)
+    rng = Stacked(f"Kc Kd Qh 9s 7d 4c 2h {DEALER}")
+    with transaction(casino) as s:
+        deal(s, TABLE, "ann", {"ante": 1_000}, key="a1", rng=rng, at=AT)
+        decide(s, TABLE, "ann", "house", key="a2", rng=rng, at=AT)
+    before = (wallet(casino, "ann"), house(casino))
+    for bets, words in (({"bank": 1_101}, r"at most 11\.00: your last bet against the "
+                                           r"house's bank, 10\.00, and 10 % more; not 11\.01"),
+                        ({"bank": 500, "ante": 500}, "not both")):
+        with transaction(casino) as s, pytest.raises(TableError, match=words):
+            deal(s, TABLE, "ann", bets, key="b1", at=AT)
+    assert (wallet(casino, "ann"), house(casino)) == before
+    # the bank's A-6-5-3-2 and J-8 copy the dealer's both ways: the copies are the bank's
+    rng = Stacked(f"Ah 6h 5s 3s 2d Jc 8d {DEALER}")
+    with transaction(casino) as s:
+        dealt = deal(s, TABLE, "ann", {"bank": 1_100}, key="b2", rng=rng, at=AT)
+        assert dealt.view["bets"] == [{"bet_id": 1, "spot": "bank", "stake": 1_100}]
+        done = decide(s, TABLE, "ann", "house", key="b3", rng=rng, at=AT)
+    assert (done.status, done.paid, done.view["commission"]) == ("settled", 2_200, 55)
+    assert done.view["settlements"][0]["result"] == "win: high copy, low copy (the bank's)"
+    assert wallet(casino, "ann") == before[0] - 1_100 + 2_200 - 55 == done.balance
+    assert house(casino) == before[1] + 1_100 - 2_200 + 55
+    ann = accounts.wallet_code("ann")
+    assert moved(casino, done.round_id) == [("stake", ann, "house:bank", 1_100),
+                                            ("win", "house:bank", ann, 2_200),
+                                            ("commission", ann, "house:bank", 55)]
+    assert replayed(stored(casino, done.round_id)).returns() == (1_100 - 55,)
+    with transaction(casino) as s, pytest.raises(TableError, match="every other round"):
+        deal(s, TABLE, "ann", {"bank": 1_000}, key="b4", at=AT)
+    with transaction(casino) as s:
+        assert recall_banked_round(s, done.round_id).same
+    whole(casino)
+
+
 def test_retries_are_answered_once_keys_are_bound_and_refusals_change_nothing(
         casino: Engine) -> None:
     with transaction(casino) as s, pytest.raises(TableError, match="no round waits"):

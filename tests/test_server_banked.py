@@ -54,7 +54,8 @@ def recorded(client: TestClient, round_id: int) -> dict[str, Any]:
 def test_the_games_show_their_rules_limits_and_pay_tables(client: TestClient) -> None:
     listed = client.get("/api/banked").json()["games"]
     assert [g["game"] for g in listed] == ["three-card-poker", "red-dog", "ultimate-texas-holdem",
-                                           "texas-holdem-bonus", "oasis-stud", "pai-gow-poker"]
+                                           "texas-holdem-bonus", "oasis-stud", "pai-gow-poker",
+                                           "russian-poker"]
     tcp = client.get("/api/banked/three-card-poker").json()
     assert (tcp["min"], tcp["max"], tcp["spots"], tcp["playing"]) == (
         100, 50_000, ["ante", "pair-plus"], None)
@@ -425,11 +426,12 @@ def test_pai_gow_poker_sets_the_low_hand_and_takes_the_commission_apart(db: Engi
     client = TestClient(create_app(db, rng=Stacked(f"{' '.join(box)} {DEALER}")))
     sign_up(client, "ann", STAFF_PASSWORD, 10_000)
     rules = client.get("/api/banked/pai-gow-poker").json()
-    assert rules["spots"] == ["ante"] and (rules["min"], rules["max"]) == (100, 50_000)
+    assert rules["spots"] == ["ante", "bank"] and (rules["min"], rules["max"]) == (100, 50_000)
     pays = rules["pays"]
     assert (pays["commission_percent"], pays["commission_rounding"], pays["wheel"]) == (
         5, "up", "second")
-    assert pays["hands"][:2] == ["five_aces", "royal_flush"] and pays["copies"] == "dealer"
+    assert pays["hands"][:2] == ["five_aces", "royal_flush"] and pays["copies"] == {
+        "ante": "dealer", "bank": "bank"}
     dealt = client.post("/api/banked/pai-gow-poker/deal",
                         json={"bets": {"ante": 1_010}, "key": "g1"}).json()
     assert dealt["status"] == "playing" and dealt["balance"] == 10_000 - 1_010
@@ -509,5 +511,139 @@ def test_pai_gow_poker_s_house_way_is_one_request(db: Engine) -> None:
     assert {k: line[k] for k in ("round_id", "spot", "stake", "paid", "commission", "result")} \
         == {"round_id": done["round_id"], "spot": "ante", "stake": 500, "paid": 1_000,
             "commission": 25, "result": "win"}
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+def test_russian_poker_draws_bets_and_answers_the_dealer_and_pays_as_the_engine(
+        client: TestClient, db: Engine) -> None:
+    rules = client.get("/api/banked/russian-poker").json()
+    assert rules["spots"] == ["ante"] and rules["name"]["fi"] == "Venäläinen pokeri"
+    pays = rules["pays"]
+    assert pays["combinations"]["royal_flush"] == 100 and pays["combinations"]["ace_king"] == 1
+    assert (pays["most_combinations"], pays["bet_multiple"], pays["draw_price"],
+            pays["buy_price"], pays["sixth_card"], pays["buy_game"]) == (2, 2, 1, 1, True, True)
+    for seed in range(40):  # deals until the dealer does not qualify after a sixth card
+        dealt = client.post("/api/banked/russian-poker/deal",
+                            json={"bets": {"ante": 500}, "key": f"d{seed}"}).json()
+        assert dealt["actions"][:3] == ["fold", "raise", "sixth"] and dealt["dealer"] == []
+        if seed == 0:
+            for body, status, code in (
+                    ({"action": "buy"}, 400, "no_game_not_yet"),
+                    ({"action": "take"}, 400, "no_game_not_yet"),
+                    ({"action": "raise", "amount": 1_000}, 422, None),  # the bet is 2x
+                    ({"action": "sixth", "cards": [dealt["cards"][0]]}, 422, None)):
+                refused = client.post("/api/banked/russian-poker/decide",
+                                      json={**body, "key": "bad"})
+                assert refused.status_code == status, (body, refused.text)
+                assert code is None or refused.json()["code"] == code
+            other = client.post("/api/banked/red-dog/decide", json={"action": "sixth",
+                                                                     "key": "bad2"})
+            assert other.status_code == 422
+        before = client.get("/api/me").json()["balance"]
+        sixth = client.post("/api/banked/russian-poker/decide",
+                            json={"action": "sixth", "key": f"s{seed}"}).json()
+        assert len(sixth["cards"]) == 6 and sixth["cards"][:5] == dealt["cards"]
+        assert sixth["fees"] == 500 and sixth["balance"] == before - 500
+        again = client.post("/api/banked/russian-poker/decide",
+                            json={"action": "sixth", "key": f"s{seed}"}).json()
+        assert again == sixth  # a retry answered, the price taken once
+        once = client.post("/api/banked/russian-poker/decide",
+                           json={"action": "exchange", "cards": [sixth["cards"][0]],
+                                 "key": f"x{seed}"})
+        assert once.status_code == 400 and once.json()["code"] == "draw_once"
+        bet = client.post("/api/banked/russian-poker/decide",
+                          json={"action": "raise", "key": f"r{seed}"}).json()
+        if bet["status"] == "playing":
+            break
+    else:
+        pytest.fail("the dealer qualified in every round")
+    assert bet["actions"] == ["take", "buy"] and bet["dealer_qualifies"] is False
+    assert len(bet["dealer"]) == 5 and bet["dealer"][4] == dealt["dealer_up"]
+    answer = client.post("/api/banked/russian-poker/decide", json={"action": "fold",
+                                                                    "key": "f1"})
+    assert answer.status_code == 400 and answer.json()["code"] == "no_game_answer"
+    done = client.post("/api/banked/russian-poker/decide",
+                       json={"action": "buy", "key": "b1"}).json()
+    assert done["status"] == "settled" and done["staked"] == 500 * 5
+    assert done["put_away"] and done["dealer_first"] == bet["dealer"]
+    engine = engine_round("russian-poker", _history(db, done["round_id"]))
+    assert [(x["spot"], x["stake"], x["paid"]) for x in done["settlements"]] == [
+        (x.spot, x.stake, x.paid) for x in engine.settlements]
+    assert [x["spot"] for x in done["settlements"]] == ["ante", "sixth", "raise", "buy"]
+    assert recorded(client, done["round_id"])["same"]
+    with transaction(db) as s:
+        assert check(s).ok and reconcile_bets(s).ok
+
+
+def test_pai_gow_poker_s_bank_over_the_api(db: Engine) -> None:
+    """A player banks: refused before a round against the house's bank, above that
+    round's bet and 10 % (110 % + 1 cent, the amounts in the params), twice running and
+    with an ante beside it, each coded and changing nothing; within the most the dealer's
+    hand plays against the bank, the copies the bank's, the win paid 1:1 as the engine
+    replays it and the commission taken apart, as on the ante."""
+    from test_platform_pai_gow_rounds import DEALER, Stacked
+
+    from pelisali.engine.pai_gow import PaiGowState
+
+    against = "Kc Kd Qh 9s 7d 4c 2h"  # K-K and Q-9 by the house way: both above DEALER's
+    copies = "Ah 6h 5s 3s 2d Jc 8d"  # A-6-5-3-2 and J-8 by the house way: DEALER's both ways
+    client = TestClient(create_app(db, rng=Stacked(f"{against} {DEALER} {copies} {DEALER}")))
+    sign_up(client, "ann", STAFF_PASSWORD, 10_000)
+    rules = client.get("/api/banked/pai-gow-poker").json()
+    assert rules["spots"] == ["ante", "bank"]
+    assert {k: rules["pays"][k] for k in ("player_banks", "bank_house_between",
+                                          "bank_most_percent")} == {
+        "player_banks": True, "bank_house_between": True, "bank_most_percent": 110}
+
+    def refused(bets: dict[str, int], key: str) -> dict[str, Any]:
+        before = client.get("/api/me").json()["balance"]
+        answer = client.post("/api/banked/pai-gow-poker/deal", json={"bets": bets, "key": key})
+        assert answer.status_code == 400, answer.text
+        assert client.get("/api/me").json()["balance"] == before
+        found: dict[str, Any] = answer.json()
+        return found
+
+    first = refused({"bank": 1_000}, "k1")
+    assert (first["code"], first["params"]) == ("bank_first", {})
+    dealt = client.post("/api/banked/pai-gow-poker/deal",
+                        json={"bets": {"ante": 1_010}, "key": "k2"}).json()
+    assert dealt["bets"] == [{"bet_id": 1, "spot": "ante", "stake": 1_010}]
+    house = client.post("/api/banked/pai-gow-poker/decide",
+                        json={"action": "house", "key": "k3"}).json()
+    assert (house["paid"], house["commission"]) == (2_020, 51)  # 5 % of 10.10, rounded up
+    assert house["balance"] == 10_000 - 1_010 + 2_020 - 51
+    most = refused({"bank": 1_112}, "k4")  # 10.10 and 10 % is 11.11; a cent more
+    assert (most["code"], most["params"]) == ("bank_most", {
+        "bank_most": "11.11", "last_bet": "10.10", "percent": "10", "stake": "11.12"})
+    banked = client.post("/api/banked/pai-gow-poker/deal",
+                         json={"bets": {"bank": 1_111}, "key": "k5"}).json()
+    assert banked["status"] == "playing" and banked["cards"] == copies.split()
+    assert banked["bets"] == [{"bet_id": 1, "spot": "bank", "stake": 1_111}]
+    assert banked["balance"] == house["balance"] - 1_111
+    assert banked["house_way"] == {"high": ["Ah", "6h", "5s", "3s", "2d"], "low": ["Jc", "8d"]}
+    done = client.post("/api/banked/pai-gow-poker/decide",
+                       json={"action": "set", "cards": ["Jc", "8d"], "key": "k6"}).json()
+    assert (done["dealer_high"], done["dealer_low"]) == (["Ac", "6s", "5d", "3c", "2c"],
+                                                         ["Jd", "8h"])
+    assert [(x["spot"], x["stake"], x["paid"], x["result"]) for x in done["settlements"]] == [
+        ("bank", 1_111, 2_222, "win: high copy, low copy (the bank's)")]
+    assert (done["paid"], done["commission"]) == (2_222, 56)  # 5 % of 11.11 = 55.55, up
+    assert done["balance"] == house["balance"] - 1_111 + 2_222 - 56 \
+        == client.get("/api/me").json()["balance"]
+    engine = engine_round("pai-gow-poker", _history(db, done["round_id"]))
+    assert isinstance(engine, PaiGowState)
+    assert [(s.spot, s.stake, s.paid, s.result) for s in engine.settlements] == [
+        (x["spot"], x["stake"], x["paid"], x["result"]) for x in done["settlements"]]
+    assert engine.returns() == (2_222 - 56 - 1_111,)
+    lines = client.get("/api/history").json()["bets"]  # the gross paid, the commission apart
+    assert sorted((x["spot"], x["stake"], x["paid"], x["commission"]) for x in lines) == [
+        ("ante", 1_010, 2_020, 51), ("bank", 1_111, 2_222, 56)]
+    assert recorded(client, done["round_id"])["same"]
+    twice = refused({"bank": 1_000}, "k7")
+    assert (twice["code"], twice["params"]) == ("bank_house_between", {})
+    both = refused({"ante": 500, "bank": 500}, "k8")
+    assert (both["code"], both["params"]) == ("bank_or_bet", {})
+    assert client.get("/api/banked/pai-gow-poker").json()["playing"] is None
     with transaction(db) as s:
         assert check(s).ok and reconcile_bets(s).ok

@@ -699,9 +699,23 @@ LITERAL: list[Refusal] = [
      {"card": "2d", "hand": "As Kd 4c 7h 9s"}),
     ("4c is named twice; each card is exchanged once", "exchange_twice", {"card": "4c"}),
     ("seat 0 has exchanged its cards; a box exchanges once", "exchange_once", {}),
+    # Russian Poker's draw and bought game (tests/test_server_banked.py meets them for real)
+    ("seat 0 has drawn; a box draws once", "draw_once", {}),
+    ("the dealer does not qualify: 'take' the ante paid 1:1 or 'buy' the dealer a game for "
+     "one ante", "no_game_answer", {}),
+    ("a box may buy when the dealer does not qualify, once every box has bet or folded",
+     "no_game_not_yet", {}),
     # Pai Gow Poker's setting (tests/test_server_banked.py meets each for real)
     ("the low hand is 2 cards, not 3", "low_hand_count", {"count": "3"}),
     ("Jk is named twice; the low hand is two cards", "low_hand_twice", {"card": "Jk"}),
+    # Pai Gow Poker's bank (tests/test_server_banked.py meets them for real)
+    ("a box bets against the bank or banks, not both", "bank_or_bet", {}),
+    ("the house banks every other round: bet against its bank before you bank again",
+     "bank_house_between", {}),
+    ("a player banks after a round bet against the house's bank", "bank_first", {}),
+    ("a bank is at most 11.00: your last bet against the house's bank, 10.00, and 10 % "
+     "more; not 12.00", "bank_most",
+     {"bank_most": "11.00", "last_bet": "10.00", "percent": "10", "stake": "12.00"}),
     # provably fair draws (tests/test_provably_fair*.py meet each for real)
     ("a client seed is 1 to 64 letters, digits, - or _", "fair_client_seed", {}),
     ("provably fair draws are offered at the wheels, dice, slots, punto banco, blackjack "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from pelisali.analysis.banked_simulate import play_rounds
 from pelisali.analysis.simulate import Z99, mean_interval
@@ -61,13 +62,18 @@ way; 200,000 rounds of it, seed 2024, push 40.4 % and house edge 2.96 %, 99 % in
 2.53 % to 3.40 %). The house edge moves much less."""
 
 
-def house_policy(state: State) -> Action:
-    """The box's moves: a bet of :data:`STAKE`, then done, then the house way.
+SIDES = ("ante", "bank")
+"""The box's side as simulated: a bet against the house's bank, or the box banking."""
+
+
+def house_policy(state: State, side: str = "ante") -> Action:
+    """The box's moves: a bet of :data:`STAKE` on ``side`` (``ante``, or ``bank``: the box
+    banks), then done, then the house way.
 
     >>> from pelisali.engine import Seats
     >>> state = PaiGowEngine().new_state(Seats(1))
-    >>> house_policy(state).text()
-    'bet ante 1000'
+    >>> house_policy(state).text(), house_policy(state, "bank").text()
+    ('bet ante 1000', 'bet bank 1000')
     """
     if not isinstance(state, PaiGowState):
         raise TypeError("the house way is Pai Gow Poker's")
@@ -76,7 +82,7 @@ def house_policy(state: State) -> Action:
         raise ValueError("no box is to act")
     if not all(state.done):
         placed = any(b.seat == seat for b in state.bets)
-        return EndBetting() if placed else PlaceBet("ante", STAKE)
+        return EndBetting() if placed else PlaceBet(side, STAKE)
     return SetHouseWay()
 
 
@@ -134,11 +140,23 @@ class PaiGowSimulation:
 def simulate_pai_gow(rounds: int, seed: int,
                      settings: Mapping[str, str | bool] | None = None,
                      progress: Callable[[int], None] | None = None) -> PaiGowSimulation:
-    """``rounds`` rounds of one box through the engine by :func:`house_policy`."""
-    engine = PaiGowEngine.from_settings(settings)
+    """``rounds`` rounds of one box through the engine by :func:`house_policy`; the
+    settings are the engine's (``house_way``, ``wheel``) and ``side`` (:data:`SIDES`:
+    ``bank`` for the box banking, a copy then the box's).
+
+    >>> simulate_pai_gow(1, 1, {"side": "dealer"})
+    Traceback (most recent call last):
+    ...
+    ValueError: side is ante or bank, not 'dealer'
+    """
+    chosen = dict(settings or {})
+    side = str(chosen.pop("side", "ante"))
+    if side not in SIDES:
+        raise ValueError(f"side is ante or bank, not {side!r}")
+    engine = PaiGowEngine.from_settings(chosen)
     total = square = commissions = fouls = high_copies = low_copies = 0
     results = {"win": 0, "push": 0, "lose": 0}
-    for state in play_rounds(engine, house_policy, rounds, seed, progress):
+    for state in play_rounds(engine, partial(house_policy, side=side), rounds, seed, progress):
         if not isinstance(state, PaiGowState):
             raise TypeError("the engine made a state of another game")
         net = state.returns()[0]
@@ -153,6 +171,6 @@ def simulate_pai_gow(rounds: int, seed: int,
     mean, half_width = mean_interval(total, square, rounds, STAKE)
     rules = engine.rules
     return PaiGowSimulation(rounds, seed, {"house_way": rules.house_way.name,
-                                           "wheel": rules.wheel},
+                                           "wheel": rules.wheel, "side": side},
                             mean, half_width, results["win"], results["push"],
                             results["lose"], high_copies, low_copies, fouls, commissions)

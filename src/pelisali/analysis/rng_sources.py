@@ -39,7 +39,7 @@ Progress = Callable[[int], None]
 WAGER_GAMES = ("roulette", "boule", "money-wheel", "tuplanoppa", "sic-bo")
 CARD_GAMES = ("punto-banco", "blackjack", "red-dog", "three-card-poker",
               "ultimate-texas-holdem", "texas-holdem-bonus", "oasis-stud", "pai-gow-poker",
-              "chemin-de-fer")
+              "russian-poker", "chemin-de-fer")
 SLOT_GAMES = ("slot-fruit", "slot-video")
 SHUFFLE = "shuffle"
 SOURCES = (*WAGER_GAMES, *SLOT_GAMES, *CARD_GAMES, SHUFFLE)

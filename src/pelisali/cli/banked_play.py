@@ -47,7 +47,7 @@ from pelisali.rng import Rng, SecureRng, SeededRng
 TITLES = {"three-card-poker": "Three Card Poker", "red-dog": "Red Dog",
           "ultimate-texas-holdem": "Ultimate Texas Hold'em",
           "texas-holdem-bonus": "Texas Hold'em Bonus", "oasis-stud": "Oasis Stud Poker",
-          "pai-gow-poker": "Pai Gow Poker"}
+          "pai-gow-poker": "Pai Gow Poker", "russian-poker": "Russian Poker"}
 COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, help, quit",
             "red-dog": "deal ANTE, raise AMOUNT, stand, balance, help, quit",
             "ultimate-texas-holdem": "deal ANTE [TRIPS] [progressive], check, play N, fold, "
@@ -56,14 +56,21 @@ COMMANDS = {"three-card-poker": "deal ANTE [PAIR_PLUS], play, fold, balance, hel
                                   "help, quit",
             "oasis-stud": "deal ANTE, exchange CARD [CARD ...], raise, fold, balance, help, "
                           "quit",
-            "pai-gow-poker": "deal ANTE, set CARD CARD (the low hand), house (the house way), "
-                             "balance, help, quit"}
+            "pai-gow-poker": "deal ANTE, bank AMOUNT (you bank against the dealer's hand), "
+                             "set CARD CARD (the low hand), house (the house way), "
+                             "balance, help, quit",
+            "russian-poker": "deal ANTE, exchange CARD [CARD ...], sixth, raise (the bet), "
+                             "fold, take, buy, balance, help, quit"}
 PROMPTS = {"three-card-poker": "3cp> ", "red-dog": "red-dog> ", "ultimate-texas-holdem": "uth> ",
-           "texas-holdem-bonus": "thb> ", "oasis-stud": "oasis> ", "pai-gow-poker": "pai-gow> "}
+           "texas-holdem-bonus": "thb> ", "oasis-stud": "oasis> ", "pai-gow-poker": "pai-gow> ",
+           "russian-poker": "russian> "}
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
          "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus"),
-         "oasis-stud": ("ante",), "pai-gow-poker": ("ante",)}
+         "oasis-stud": ("ante",), "pai-gow-poker": ("ante",), "russian-poker": ("ante",)}
 OASIS = "oasis-stud"
+RUSSIAN = "russian-poker"
+DRAWING = (OASIS, RUSSIAN)
+"""The games whose box exchanges cards and raises 2 times the ante."""
 PAI_GOW = "pai-gow-poker"
 HOLDEM = ("ultimate-texas-holdem", "texas-holdem-bonus")
 """The games with a board, shown street by street."""
@@ -134,10 +141,16 @@ class BankedTerminal:
         """Carry out one command; a refusal raises and changes nothing."""
         if command == "deal":
             self.deal(args)
+        elif command == "bank" and self.game == PAI_GOW:
+            if len(args) != 1:
+                raise TableError("usage: bank AMOUNT (you bank: the dealer's hand plays "
+                                 "against yours; copies are yours)")
+            self._deal_bets({"bank": parse_amount(args[0])})
         elif (command in ("play", "fold", "stand", "raise", "check")
               and self.game != PAI_GOW) or (
                 command == "bet" and self.game == "texas-holdem-bonus") or (
-                command == "exchange" and self.game == OASIS) or (
+                command == "exchange" and self.game in DRAWING) or (
+                command in ("sixth", "buy", "take") and self.game == RUSSIAN) or (
                 command in ("set", "house") and self.game == PAI_GOW):
             self.decide(command, args)
         elif command == "balance":
@@ -163,6 +176,10 @@ class BankedTerminal:
         bets = {spot: amount for spot, amount in bets.items() if amount}
         if progressive:
             bets[banked_rounds.PROGRESSIVE] = banked_rounds.progressive_fee(self.game)
+        self._deal_bets(bets)
+
+    def _deal_bets(self, bets: dict[str, int]) -> None:
+        """Deal a round with ``bets`` placed (spot to cents)."""
         with transaction(self.db) as session:
             self.view = banked_rounds.deal(session, self.table, self.player, bets,
                                            key=f"cli:{uuid.uuid4().hex}", rng=self.rng)
@@ -188,7 +205,7 @@ class BankedTerminal:
             if args not in ([], ["way"]):
                 raise TableError("usage: house (the house way sets your hand)")
             action = "house"
-        elif command == "raise" and self.game == OASIS:
+        elif command == "raise" and self.game in DRAWING:
             if args:
                 raise TableError("usage: raise (2 times the ante)")
             action = "raise"
@@ -233,6 +250,9 @@ class BankedTerminal:
         shown = view.view
         if self.game == OASIS:
             self._show_oasis(view)
+            return
+        if self.game == RUSSIAN:
+            self._show_russian(view)
             return
         if self.game == PAI_GOW:
             self._show_pai_gow(view)
@@ -311,12 +331,59 @@ class BankedTerminal:
                           f"{format_cents(s['paid'])} € ({s['result']})")
         self._settled(view)
 
+    def _show_russian(self, view: BankedView) -> None:
+        """Russian Poker: the box's cards and hand, the dealer's up card, the draw made and
+        its price; while waiting, the choices with what each costs; when the dealer does
+        not qualify, the dealer's five and the answer to give; at the end the dealer's
+        hands (the first, and the bought game's), the combinations paid and every bet."""
+        shown = view.view
+        hand = f" ({shown['hand'].replace('_', ' ')})" if shown.get("hand") else ""
+        console.print(f"Your cards: {' '.join(shown['cards'])}{hand}; the dealer's up card: "
+                      f"{shown['dealer_up']}")
+        if shown["discarded"]:
+            console.print(f"Exchanged {' '.join(shown['discarded'])}")
+        ante = next(b["stake"] for b in shown["bets"] if b["spot"] == "ante")
+        rules = getattr(banked_engine(RUSSIAN), "rules")  # noqa: B009
+        if view.status == "playing" and "take" in view.actions:
+            console.print(f"Dealer: {' '.join(shown['dealer'])} (does not qualify)")
+            console.print(f"Staked {format_cents(view.staked)} €. Decide: take (the ante "
+                          f"paid 1:1), buy (a game for the dealer, "
+                          f"{format_cents(rules.buy_price * ante)} €)")
+            return
+        if view.status == "playing":
+            offered = ["fold", f"raise (the bet, {format_cents(rules.bet_multiple * ante)} €)"]
+            price = format_cents(rules.draw_price * ante)
+            if "sixth" in view.actions:
+                offered.append(f"sixth (a sixth card, {price} €)")
+            if any(a.startswith("exchange ") for a in view.actions):
+                offered.append(f"exchange CARDS ({rules.exchange_least} to 5 cards, {price} €)")
+            console.print(f"Staked {format_cents(view.staked)} €. Decide: {', '.join(offered)}")
+            return
+        first = shown["dealer_first"] or shown["dealer"]
+        console.print(f"Dealer: {' '.join(first)}"
+                      f"{'' if shown['dealer_qualifies'] else ' (does not qualify)'}")
+        if shown["put_away"]:
+            named = (shown.get("dealer_hand") or "").replace("_", " ")
+            console.print(f"The bought game: put away {' '.join(shown['put_away'])}, "
+                          f"{' '.join(shown['dealer'])} ({named}"
+                          f"{'' if shown['bought_qualifies'] else ', does not qualify'})")
+        if shown["combinations"] and shown["decisions"][0] == "raise":
+            console.print("Your combinations: " + ", ".join(
+                c.replace("_", " ") for c in shown["combinations"]))
+        for s in shown["settlements"]:
+            console.print(f"  {s['spot']}: {format_cents(s['stake'])} € → "
+                          f"{format_cents(s['paid'])} € ({s['result']})")
+        self._settled(view)
+
     def _show_pai_gow(self, view: BankedView) -> None:
         """Pai Gow Poker: the box's seven cards and, while it is to set them, the house
         way's setting of them; at the end both hands of the box (and whether its setting
         fouls) and of the dealer, the bet and the commission on a win."""
         shown = view.view
-        console.print(f"Your cards: {' '.join(shown['cards'])}")
+        banks = any(b["spot"] == "bank" for b in shown["bets"])
+        console.print(f"Your cards: {' '.join(shown['cards'])}"
+                      + (" (you bank: the dealer's hand plays against yours, copies are "
+                         "yours)" if banks else ""))
         if view.status == "playing":
             way = shown["house_way"]
             console.print(f"The house way: high {' '.join(way['high'])} "

@@ -77,7 +77,7 @@ app = typer.Typer(help="Pelisali: the RAY and GGPoker casino rulebooks as exact,
 GameArg = Annotated[str, typer.Argument(
     help="roulette, boule, money-wheel, tuplanoppa, sic-bo, baccarat (punto-banco), blackjack, "
          "three-card-poker, red-dog, ultimate-texas-holdem, texas-holdem-bonus, "
-         "oasis-stud, pai-gow-poker, chemin-de-fer (odds) "
+         "oasis-stud, pai-gow-poker, russian-poker, chemin-de-fer (odds) "
          "or slot")]
 VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="roulette version A-I")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="table setting KEY=VALUE")]
@@ -169,6 +169,13 @@ def odds(
         from pelisali.cli.oasis_odds import oasis_odds_command
 
         oasis_odds_command(sets, as_json)
+        return
+    if game.lower() == "russian-poker":
+        if decks is not None or remaining is not None or variant is not None:
+            fail("--decks, --remaining and --variant are not Russian Poker's")
+        from pelisali.cli.russian_odds import russian_odds_command
+
+        russian_odds_command(sets, as_json)
         return
     if game.lower() == "pai-gow-poker":
         if decks is not None or remaining is not None or variant is not None:
@@ -273,6 +280,13 @@ def simulate(
         from pelisali.cli.oasis_simulate import oasis_simulate_command
 
         oasis_simulate_command(rounds, seed, sets, as_json)
+        return
+    if game.lower() == "russian-poker":
+        if seats is not None or variant is not None:
+            fail("russian-poker is simulated with one seat; --seats and --variant do not apply")
+        from pelisali.cli.russian_simulate import russian_simulate_command
+
+        russian_simulate_command(rounds, seed, sets, as_json)
         return
     if game.lower() == "pai-gow-poker":
         if seats is not None or variant is not None:
@@ -433,7 +447,8 @@ def play(
         play_chemin(seed, account=account, table=table, start_balance=balance,
                     decks=int(str(decks)) if decks is not None else None)
         return
-    if game.lower() in (*BANKED_SIMULATIONS, "oasis-stud", "pai-gow-poker"):  # banked games
+    if game.lower() in (*BANKED_SIMULATIONS, "oasis-stud", "pai-gow-poker",
+                        "russian-poker"):  # banked games
         from pelisali.cli.banked_play import play_banked
 
         if variant or sets:

@@ -14,7 +14,8 @@ from pelisali.cli.common import console, fail, parse_sets, progress_bar
 
 def pai_gow_simulate_command(rounds: int, seed: int, sets: list[str] | None,
                              as_json: bool) -> None:
-    """``rounds`` rounds of one box by the house way (``--set house_way=NAME wheel=low``)."""
+    """``rounds`` rounds of one box by the house way (``--set house_way=NAME wheel=low``;
+    ``side=bank`` for the box banking against the dealer's hand, copies the box's)."""
     from pelisali.analysis.pai_gow_simulate import PUBLISHED, STAKE, simulate_pai_gow
     from pelisali.engine import IllegalMove
     from pelisali.money import format_cents
@@ -24,15 +25,17 @@ def pai_gow_simulate_command(rounds: int, seed: int, sets: list[str] | None,
         try:
             found = simulate_pai_gow(rounds, seed, parse_sets(sets),
                                      progress=lambda n: progress.advance(task, n))
-        except IllegalMove as exc:
+        except (IllegalMove, ValueError) as exc:
             fail(str(exc))
     if as_json:
         print(json.dumps(found.to_json(), indent=2))
         return
+    banks = found.settings["side"] == "bank"
     console.print(f"Pai Gow Poker: {rounds:,} rounds, seed {seed}, the box and the dealer "
                   f"setting by the {found.settings['house_way']} house way, through the engine "
                   f"(bet {format_cents(STAKE)} €, A-2-3-4-5 {found.settings['wheel']}, "
-                  "the house banking, copies to the dealer)")
+                  + ("the box banking against the dealer's hand, copies to the box)" if banks
+                     else "the house banking, copies to the dealer)"))
     console.print(f"mean net return per bet {found.mean:+.6f}, 99 % interval "
                   f"{found.low:+.6f} … {found.high:+.6f} (the house edge per bet is its "
                   "negative)")
@@ -52,7 +55,9 @@ def pai_gow_simulate_command(rounds: int, seed: int, sets: list[str] | None,
                   f"{found.low_copies / rounds * 100:.3f} % of rounds; fouls {found.fouls}; "
                   f"commission {found.commissions / (rounds * STAKE):.5f} bets a round")
     for name, published in PUBLISHED.items():
-        console.print(f"{name}: {published.source}")
+        console.print(f"{name}: {published.source}"
+                      + (" (the player's side against the house's bank, for comparison)"
+                         if banks else ""))
 
 
 def pai_gow_census_command(sets: list[str] | None, as_json: bool) -> None:

@@ -33,7 +33,7 @@ def run_battery(
         "--game", help="a source (repeat for more): roulette, boule, money-wheel, tuplanoppa, "
                        "sic-bo, slot-fruit, slot-video, punto-banco, blackjack, red-dog, "
                        "three-card-poker, ultimate-texas-holdem, texas-holdem-bonus, "
-                       "oasis-stud, pai-gow-poker, chemin-de-fer, shuffle "
+                       "oasis-stud, pai-gow-poker, russian-poker, chemin-de-fer, shuffle "
                        "(default: every one)")] = None,
     draws: Annotated[int, typer.Option(help="rounds drawn for each game")] = 1_000_000,
     shuffles: Annotated[int, typer.Option(

@@ -4,9 +4,11 @@ with the commission.
 
 Standard rules (RAY 2016 1.4.1.2 names the game; its text is not in the rulebook as
 extracted; :mod:`pelisali.games.pai_gow` holds the hands, the house way and the
-settlement). The house banks every round: players do not bank in this version (nor
-co-bank), and a box plays one bet against the dealer. A round: every seat places its bet
-(:class:`~pelisali.engine.wager.PlaceBet` on ``ante``) and says it is done. The cards are
+settlement). The house banks, and a box plays one bet against the dealer (``ante``); or,
+where the rule data lets players bank, a box banks (``bank``): the dealer's hand, set by
+the house way, plays against it for as much, and copies are the bank's. A round: every
+seat places its bet (:class:`~pelisali.engine.wager.PlaceBet` on ``ante`` or ``bank``,
+not both) and says it is done. The cards are
 chance nodes, one at a time from the 53: seven to each box with a bet, in seat order, then
 seven to the dealer, face down. Each box in turn, in seat order, sets its hand, naming its
 two-card low hand (``set 7h 2c``; the joker is ``Jk``) or asking for the house way
@@ -28,6 +30,14 @@ at the end. At most six boxes: 49 of the 53 cards are dealt.
 (('Ac', '6s', '5d', '3c', '2c'), ('Jd', '8h'))
 >>> state.returns(), [c.amount for c in state.commissions]  # 1:1 less 5 %
 ((950,), [50])
+>>> state = PaiGowEngine().new_state(Seats(1))
+>>> box, dealer = "Ac Jd 8h 6s 5d 3c 2c".split(), "Kc Kd Qh 9s 7d 4c 2h".split()
+>>> for move in ["bet bank 1000", "done", *box, *dealer, "set Jd 8h"]:
+...     state = state.apply(move).state
+>>> state.dealer_high, state.dealer_low  # the dealer plays K-K and Q-9 against the bank
+(('Kd', 'Kc', '7d', '4c', '2h'), ('Qh', '9s'))
+>>> state.returns(), state.settlements[0].result  # the bank loses both hands
+((-1000,), 'lose: high dealer, low dealer')
 """
 
 from __future__ import annotations
@@ -46,10 +56,12 @@ from pelisali.engine.one_deck import (
     others_cards,
     table_name,
 )
+from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.pai_gow import (
     DEALT,
     LOW,
     PAI_GOW_DECK,
+    Showdown,
     fouls,
     hand_name,
     house_way,
@@ -60,8 +72,13 @@ from pelisali.games.pai_gow import (
 from pelisali.money import format_cents
 from pelisali.rules.pai_gow import PaiGowRules, load_pai_gow
 
-SPOTS = ("ante",)
-"""The one bet a box places."""
+SPOTS = ("ante", "bank")
+"""The bets a box places, one of them: against the house's bank, or banking itself."""
+BANK = "bank"
+"""A box's bet when it banks against the dealer's hand."""
+_TAKEN_BY_BANK = {"box": "dealer", "dealer": "box", "copy": "copy"}
+"""Who took a hand, read from the dealer's side (the dealer's hand as the player's
+against the bank) back to the bank's."""
 
 
 @dataclass(frozen=True)
@@ -165,10 +182,12 @@ class PaiGowEngine(BankedEngine):
 
     def spot(self, text: str) -> str:
         """The bet named ``text``; :class:`IllegalMove` if there is none such, in this
-        game's own words (its one bet is the only one, so the refusal names no time)."""
+        game's own words (its bets are all placed before the deal, so the refusal names no
+        time), or if it is the bank where the rules let no player bank."""
         key = text.strip().lower()
-        if key not in SPOTS:
-            raise IllegalMove(f"Pai Gow Poker has no bet {text!r}; bets: {', '.join(SPOTS)}")
+        offered = SPOTS if self.rules.player_banks else SPOTS[:1]
+        if key not in offered:
+            raise IllegalMove(f"Pai Gow Poker has no bet {text!r}; bets: {', '.join(offered)}")
         return key
 
 
@@ -249,6 +268,17 @@ class PaiGowState(OneDeckRound):
         if all(self.done):
             raise IllegalMove("no more bets: 'set CARD CARD' (the low hand) or 'house'")
         self._check_bet(action)
+        if isinstance(action, PlaceBet):
+            spot = self.game.spot(action.spot)
+            if any(b.seat == mover and b.spot != spot for b in self.bets):
+                raise IllegalMove("a box bets against the bank or banks, not both")
+
+    def _bets_open(self, seat: int) -> list[Action]:
+        """Before the deal: the bet ``seat`` placed (more of it), or either bet, and
+        ``done``."""
+        placed = {b.spot for b in self.bets if b.seat == seat}
+        offered = tuple(placed) or (SPOTS if self.game.rules.player_banks else SPOTS[:1])
+        return [*self.betting_actions(seat, offered), EndBetting()]
 
     def _check_setting(self, seat: int, action: SetHand) -> None:
         low = action.low
@@ -296,9 +326,14 @@ class PaiGowState(OneDeckRound):
         out: list[PaiGowSettlement] = []
         commissions: list[PaiGowCommission] = []
         for seat in self._in_play():
-            seat_low = self.lows[seat] or ()
-            shown = settle(self.high_of(seat), seat_low, high, low, rules.wheel)
-            how = ", fouled" if shown.foul else f": high {shown.high}, low {shown.low}"
+            shown = self._showdown(seat, high, low)
+            banks = self._stake(seat, BANK) > 0
+            copies = " (the bank's)" if banks and "copy" in (shown.high, shown.low) else ""
+            how = ", fouled" if shown.foul else \
+                f": high {shown.high}, low {shown.low}{copies}"
+            if banks:
+                events.append(Event("bank", f"the dealer plays its hand against seat {seat}'s "
+                                            "bank", (seat,)))
             for bet in (b for b in self.bets if b.seat == seat):
                 paid, _ = payout(bet.stake, shown.result, rules)
                 out.append(PaiGowSettlement(bet.bet_id, seat, bet.spot, bet.stake, paid,
@@ -308,7 +343,7 @@ class PaiGowState(OneDeckRound):
                                                f"{shown.result}{how}, {format_cents(paid)} back",
                                     (seat,), private=True))
             if shown.result == "win":  # the commission on the box's whole win, once
-                win = self._stake(seat, "ante")
+                win = self._stake(seat, BANK if banks else "ante")
                 amount = rules.commission(win)
                 commissions.append(PaiGowCommission(seat, win, rules.commission_percent,
                                                     amount))
@@ -321,6 +356,22 @@ class PaiGowState(OneDeckRound):
         state = replace(self, dealer_high=high, dealer_low=low, settlements=tuple(out),
                         commissions=tuple(commissions))
         return state, events
+
+    def _showdown(self, seat: int, dealer_high: tuple[str, ...],
+                  dealer_low: tuple[str, ...]) -> Showdown:
+        """The seat's setting against the dealer's: as a bet against the house's bank
+        (copies the dealer's), or as a bank against the dealer's hand (copies the bank's:
+        the dealer's hand is settled as a player's against it, and read back); a fouled
+        bank loses."""
+        rules = self.game.rules
+        seat_high, seat_low = self.high_of(seat), self.lows[seat] or ()
+        if not self._stake(seat, BANK):
+            return settle(seat_high, seat_low, dealer_high, dealer_low, rules.wheel)
+        if fouls(seat_high, seat_low, rules.wheel):
+            return Showdown("lose", "dealer", "dealer", True)
+        theirs = settle(dealer_high, dealer_low, seat_high, seat_low, rules.wheel)
+        result = {"win": "lose", "lose": "win"}.get(theirs.result, theirs.result)
+        return Showdown(result, _TAKEN_BY_BANK[theirs.high], _TAKEN_BY_BANK[theirs.low], False)
 
     # -- what a seat sees and what it came to -----------------------------------------
     def returns(self) -> tuple[int, ...]:

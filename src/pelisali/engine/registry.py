@@ -18,6 +18,7 @@ from pelisali.engine.oasis import oasis_engines
 from pelisali.engine.pai_gow import pai_gow_engines
 from pelisali.engine.poker import poker_engines
 from pelisali.engine.red_dog import red_dog_engines
+from pelisali.engine.russian import russian_engines
 from pelisali.engine.slots import slot_engines
 from pelisali.engine.three_card import three_card_engines
 from pelisali.engine.ultimate import ultimate_engines
@@ -29,7 +30,7 @@ def _build() -> dict[str, Game]:
     for family in (wager_engines, baccarat_engines, blackjack_engines, poker_engines,
                    chinese_engines, slot_engines, three_card_engines, red_dog_engines,
                    ultimate_engines, chemin_engines, holdem_bonus_engines, oasis_engines,
-                   pai_gow_engines):
+                   pai_gow_engines, russian_engines):
         games.update(family())
     return games
 
@@ -38,8 +39,8 @@ GAMES: Mapping[str, Game] = MappingProxyType(_build())
 """Every game and version by id: ``roulette-A`` … ``roulette-I``, ``boule``, ``money-wheel``,
 ``tuplanoppa``, ``sic-bo``, ``punto-banco``, ``blackjack``, the poker games, ``chinese``, the
 slots ``slot-fruit`` and ``slot-video``, ``three-card-poker``, ``red-dog``,
-``ultimate-texas-holdem``, ``chemin-de-fer``, ``texas-holdem-bonus``, ``oasis-stud`` and
-``pai-gow-poker``."""
+``ultimate-texas-holdem``, ``chemin-de-fer``, ``texas-holdem-bonus``, ``oasis-stud``,
+``pai-gow-poker`` and ``russian-poker``."""
 
 
 def game(game_id: str) -> Game:

@@ -38,7 +38,8 @@ __all__ = ["BANKED_GAMES", "FAMILY", "BankedFamily", "banked_engine", "commissio
            "short_result"]
 
 BANKED_GAMES: tuple[str, ...] = ("three-card-poker", "red-dog", "ultimate-texas-holdem",
-                                  "texas-holdem-bonus", "oasis-stud", "pai-gow-poker")
+                                  "texas-holdem-bonus", "oasis-stud", "pai-gow-poker",
+                                  "russian-poker")
 """The banked card games played on the wallet, by id."""
 
 

@@ -83,6 +83,7 @@ from sqlalchemy.orm import Session
 
 from pelisali.cards import CardError, parse_card
 from pelisali.engine import CHANCE, IllegalMove, Seats, State
+from pelisali.engine.pai_gow import BANK
 from pelisali.engine.ultimate import POOL_HANDS
 from pelisali.games.pai_gow import parse_pai_gow_card
 from pelisali.money import format_cents
@@ -113,7 +114,7 @@ PLAYING, SETTLED = RoundStatus.PLAYING, RoundStatus.SETTLED
 DEFAULT_DECISION = {"three-card-poker": ("fold",), "red-dog": ("stand",),
                     "ultimate-texas-holdem": ("check", "fold"),
                     "texas-holdem-bonus": ("fold", "check"), "oasis-stud": ("fold",),
-                    "pai-gow-poker": ("house",)}
+                    "pai-gow-poker": ("house",), "russian-poker": ("fold", "take")}
 """What the house decides for a player who does not (the round's 24 hours past): the
 first of these open at each decision, until the round is over."""
 
@@ -481,6 +482,8 @@ def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int]
         actions = ", ".join(offered(_answer(session, table, waiting).actions))
         raise TableError(f"{table.name}: round {waiting.id} waits for a decision ({actions})")
     accounts.find(session, player)
+    if BANK in placed:
+        _bank_allowed(session, table, placed[BANK], getattr(engine, "rules"))  # noqa: B009
     if PROGRESSIVE in placed:
         _progressive(session, table)  # refused before anything is written
     _covered(session, player, sum(placed.values()))
@@ -496,6 +499,32 @@ def deal(session: Session, table_name: str, player: str, bets: Mapping[str, int]
                          opened_at=at.isoformat(), status=PLAYING, players=[player],
                          shuffle_order=order)
     return _step(session, table, row, record, _draw(state, rng or SecureRng(), order), at)
+
+
+def _bank_allowed(session: Session, table: GameTable, stake: int, rules: Any) -> None:
+    """Pai Gow Poker's bank at a player's table: after a round the player bet against the
+    house's bank (where the rules send every other round back to the house: the round
+    just before), for at most that bet and the rules' share more (goldstarschool.com,
+    chukchansigold.com; the rule data's ``[banking]``)."""
+    rounds = session.scalars(select(RoundRow.id).where(RoundRow.table_id == table.id)
+                             .order_by(RoundRow.id.desc()))
+    last_bet = None
+    for round_id in rounds:
+        spots = {b.spot: b.stake for b in session.scalars(
+            select(BetRow).where(BetRow.round_id == round_id))}
+        if "ante" in spots:
+            last_bet = spots["ante"]
+            break
+        if rules.house_between:
+            raise TableError("the house banks every other round: bet against its bank "
+                             "before you bank again")
+    if last_bet is None:
+        raise TableError("a player banks after a round bet against the house's bank")
+    most = rules.bank_most(last_bet)
+    if stake > most:
+        raise TableError(f"a bank is at most {format_cents(most)}: your last bet against "
+                         f"the house's bank, {format_cents(last_bet)}, and "
+                         f"{rules.bank_most_percent - 100} % more; not {format_cents(stake)}")
 
 
 def _again(session: Session, first: BetRow, table: GameTable, player: str,

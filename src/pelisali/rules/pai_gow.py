@@ -66,6 +66,13 @@ class _HouseWay(Strict):
     section: Section
 
 
+class _Banking(Strict):
+    allowed: bool
+    house_between: bool
+    most_percent: Annotated[int, Field(ge=100, le=1000)]
+    section: Section
+
+
 class _PaiGowFile(Strict):
     game: Literal["pai-gow-poker"]
     standard: Annotated[str, Field(min_length=10)]
@@ -77,6 +84,7 @@ class _PaiGowFile(Strict):
     ranking: _Ranking
     play: _Cited
     settle: _Settle
+    banking: _Banking
     house_ways: dict[str, _HouseWay]
 
 
@@ -103,7 +111,9 @@ class HouseWay:
 class PaiGowRules:
     """Pai Gow Poker's numbers: where A-2-3-4-5 ranks (``second`` or ``low``), the
     commission on a win in percent and its rounding to the cent (``up``: the house's way),
-    the house way in force, the limits, and where each comes from."""
+    the house way in force, the limits, whether a player may bank (and only after a round
+    against the house's bank, for at most ``bank_most_percent`` of that round's bet), and
+    where each comes from."""
 
     name: Names
     standard: str
@@ -113,6 +123,18 @@ class PaiGowRules:
     house_way: HouseWay
     sections: dict[str, str]
     limits: tuple[int, int] = (100, 50_000)
+    player_banks: bool = True
+    house_between: bool = True
+    bank_most_percent: int = 110
+
+    def bank_most(self, last_bet: int) -> int:
+        """The most a player banks, in cents, after a bet of ``last_bet`` cents against the
+        house's bank (the rule data's percent of it, rounded down to the cent).
+
+        >>> load_pai_gow().bank_most(1000), load_pai_gow().bank_most(999)
+        (1100, 1098)
+        """
+        return last_bet * self.bank_most_percent // 100
 
     def commission(self, win: int) -> int:
         """The commission in whole cents on a win of ``win`` cents.
@@ -159,6 +181,7 @@ def load_pai_gow(house_way: str | None = None, path: Path | None = None) -> PaiG
         data.settle.commission_rounding, rules_way,
         {"game": data.section, "deck": data.deck.section, "ranking": data.ranking.section,
          "play": data.play.section, "settle": data.settle.section, "house_way": way.section,
-         "limits": data.limits.section},
-        (data.limits.min, data.limits.max),
+         "limits": data.limits.section, "banking": data.banking.section},
+        (data.limits.min, data.limits.max), data.banking.allowed,
+        data.banking.house_between, data.banking.most_percent,
     )

@@ -114,10 +114,24 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "exchange_not_held": (r"^(?P<card>\S+) is not in seat \d+'s hand \((?P<hand>[^)]*)\)$",),
     "exchange_twice": (r"^(?P<card>\S+) is named twice; each card is exchanged once$",),
     "exchange_once": (r"^seat \d+ has exchanged its cards; a box exchanges once$",),
+    # Russian Poker: one draw, and the answer to a dealer who does not qualify
+    "draw_once": (r"^seat \d+ has drawn; a box draws once$",),
+    "no_game_answer": (r"^the dealer does not qualify: 'take' the ante paid 1:1 or 'buy' "
+                       r"the dealer a game for one ante$",),
+    "no_game_not_yet": (r"^a box may (?:buy|take) when the dealer does not qualify, once "
+                        r"every box has bet or folded$",),
     # Pai Gow Poker's setting: the two cards of the low hand (one not held is
     # exchange_not_held's sentence)
     "low_hand_count": (r"^the low hand is 2 cards, not (?P<count>\d+)$",),
     "low_hand_twice": (r"^(?P<card>\S+) is named twice; the low hand is two cards$",),
+    # Pai Gow Poker's bank: a player banks after a round against the house's bank
+    "bank_or_bet": (r"^a box bets against the bank or banks, not both$",),
+    "bank_house_between": (r"^the house banks every other round: bet against its bank "
+                           r"before you bank again$",),
+    "bank_first": (r"^a player banks after a round bet against the house's bank$",),
+    "bank_most": (rf"^a bank is at most (?P<bank_most>{_EUROS}): your last bet against the "
+                  rf"house's bank, (?P<last_bet>{_EUROS}), and (?P<percent>\d+) % more; "
+                  rf"not (?P<stake>{_EUROS})$",),
     # -- the slots: the bet from the rule lists, free spins one at a time ------------------
     "slot_lines": (r"^(?P<lines>\d+) lines cannot be played; lines: (?P<choices>\d+(?:, \d+)*)$",),
     "slot_level": (r"^(?P<cents>\d+) cents a line is not a bet level; "

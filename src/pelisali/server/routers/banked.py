@@ -1,5 +1,5 @@
 """Three Card Poker, Red Dog, Ultimate Texas Hold'em, Texas Hold'em Bonus, Oasis Stud
-Poker and Pai Gow Poker over the API, each player at their own RNG table
+Poker, Pai Gow Poker and Russian Poker over the API, each player at their own RNG table
 (:mod:`pelisali.platform.banked_rounds`): the game's rules and pay tables with the round
 waiting for the player's decision (after a reload too: GGPoker house rules 2.3), a deal
 (the bets, in cents, under a key), and the decisions. A retried deal or decision gets
@@ -32,17 +32,21 @@ router = APIRouter(tags=["banked games"], route_class=RetryingRoute)
 Cents = Annotated[int, Strict(), Field(ge=0, le=10**9)]
 SPOTS = {"three-card-poker": ("ante", "pair-plus"), "red-dog": ("ante",),
          "ultimate-texas-holdem": ("ante", "trips"), "texas-holdem-bonus": ("ante", "bonus"),
-         "oasis-stud": ("ante",), "pai-gow-poker": ("ante",)}
+         "oasis-stud": ("ante",), "pai-gow-poker": ("ante", "bank"), "russian-poker": ("ante",)}
 PAI_GOW = "pai-gow-poker"
+DRAWING = ("oasis-stud", "russian-poker")
+"""The games whose box exchanges cards and raises 2 times the ante (no amount)."""
 Card = Annotated[str, Field(min_length=1, max_length=8)]
 
 
 class DealRequest(BaseModel):
     """The bets of a round in cents (``{"ante": 500, "pair-plus": 200}``; Ultimate Texas
     Hold'em's blind goes with its ante; Texas Hold'em Bonus' ``bonus``; the ``progressive``
-    of both is its fee), under a key."""
+    of both is its fee; Pai Gow Poker's ``bank``, the player banking, instead of the
+    ``ante``), under a key."""
 
-    bets: Annotated[dict[Literal["ante", "pair-plus", "trips", "bonus", "progressive"], Cents],
+    bets: Annotated[dict[Literal["ante", "pair-plus", "trips", "bonus", "progressive",
+                                 "bank"], Cents],
                     Field(min_length=1, max_length=3)]
     key: Key
 
@@ -54,11 +58,13 @@ class DecideRequest(BaseModel):
     ``turn`` or ``river``); Oasis Stud Poker's ``exchange`` (with ``cards``, the one to
     five to discard: ``["7h", "2c"]``), ``raise`` (no amount: 2 times the ante) or
     ``fold``; Pai Gow Poker's ``set`` (with ``cards``, the two of the low hand: ``["7h",
-    "2c"]``, the joker ``"Jk"``) or ``house`` (the house way sets the hand); each under a
-    key."""
+    "2c"]``, the joker ``"Jk"``) or ``house`` (the house way sets the hand); Russian
+    Poker's ``exchange`` (as Oasis's), ``sixth`` (buy a sixth card), ``raise`` (the bet, 2
+    times the ante) or ``fold``, and when the dealer does not qualify ``take`` (the ante
+    paid 1:1) or ``buy`` (a game for the dealer); each under a key."""
 
     action: Literal["play", "fold", "raise", "stand", "check", "bet", "exchange", "set",
-                    "house"]
+                    "house", "sixth", "buy", "take"]
     amount: Cents | None = None
     multiple: Annotated[int, Strict(), Field(ge=1, le=4)] | None = None
     street: Literal["flop", "turn", "river"] | None = None
@@ -99,7 +105,9 @@ def _rules(game: str) -> dict[str, Any]:
     limits, the bets taken before the deal and the pay tables."""
     engine = GAMES[game]
     limits = getattr(engine, "limits")  # noqa: B009 - every banked engine has its limits
-    shown: dict[str, Any] = {"game": game, "spots": list(SPOTS[game]),
+    spots = [s for s in SPOTS[game]
+             if s != "bank" or getattr(engine, "rules").player_banks]  # noqa: B009
+    shown: dict[str, Any] = {"game": game, "spots": spots,
                              "min": limits.minimum, "max": limits.maximum}
     rules = getattr(engine, "rules")  # noqa: B009
     shown.update(name=rules.name.model_dump(), standard=rules.standard)
@@ -120,11 +128,23 @@ def _rules(game: str) -> dict[str, Any]:
                          "raise_multiple": rules.raise_multiple,
                          "five_must_raise": rules.five_must_raise,
                          "dealer_qualifies": "ace_king"}
+    elif game == "russian-poker":
+        shown["pays"] = {"combinations": rules.pays, "most_combinations":
+                         rules.most_combinations, "bet_multiple": rules.bet_multiple,
+                         "draw_price": rules.draw_price, "exchange_least": rules.exchange_least,
+                         "sixth_card": rules.sixth_card, "ante_on_win": rules.ante_on_win,
+                         "buy_game": rules.buy_game, "buy_price": rules.buy_price,
+                         "redraw_same_rank": rules.redraw_same_rank,
+                         "dealer_qualifies": "ace_king"}
     elif game == PAI_GOW:
         shown["pays"] = {"win": "1:1", "commission_percent": rules.commission_percent,
                          "commission_rounding": rules.commission_rounding,
-                         "wheel": rules.wheel, "copies": "dealer", "jokers": 1,
-                         "house_way": rules.house_way.name, "hands": list(HAND_NAMES)}
+                         "wheel": rules.wheel, "copies": {"ante": "dealer", "bank": "bank"},
+                         "jokers": 1,
+                         "house_way": rules.house_way.name, "hands": list(HAND_NAMES),
+                         "player_banks": rules.player_banks,
+                         "bank_house_between": rules.house_between,
+                         "bank_most_percent": rules.bank_most_percent}
     else:
         shown["pays"] = {"spread": {str(k): v for k, v in rules.pays.items()},
                          "three_of_a_kind": rules.three_of_a_kind, "decks": rules.decks}
@@ -180,7 +200,10 @@ def deal(game: str, body: DealRequest, login: Bettor, state: AppState) -> dict[s
 def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> dict[str, Any]:
     """The decision of the round waiting; the answer is the round settled."""
     name = state.own_table(login.name, _game(game))
-    oasis = game == "oasis-stud"
+    oasis = game in DRAWING
+    if (body.action in ("sixth", "buy", "take")) and game != "russian-poker":
+        raise HTTPException(422, "sixth, buy and take are Russian Poker's decisions, and no "
+                                 "other game's")
     if (game == PAI_GOW) != (body.action in ("set", "house")):
         raise HTTPException(422, "Pai Gow Poker's decision is set (with its two cards) or "
                                  "house, and no other game's")
@@ -189,11 +212,12 @@ def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> di
                                  "nothing else does")
     if (body.action == "raise" and not oasis) != (body.amount is not None):
         raise HTTPException(422, "a raise carries its amount in cents (Oasis Stud Poker's "
-                                 "none: it is 2 times the ante); nothing else does")
+                                 "and Russian Poker's none: it is 2 times the ante); "
+                                 "nothing else does")
     if (body.action == "exchange") != (body.cards is not None and game != PAI_GOW) or (
             body.action == "exchange" and not oasis):
-        raise HTTPException(422, "Oasis Stud Poker's exchange names its cards; nothing "
-                                 "else does")
+        raise HTTPException(422, "Oasis Stud Poker's and Russian Poker's exchange names "
+                                 "its cards; nothing else does")
     multiple_needed = body.action == "play" and game == "ultimate-texas-holdem"
     if multiple_needed != (body.multiple is not None):
         raise HTTPException(422, "Ultimate Texas Hold'em's play carries its multiple of the "
@@ -215,9 +239,9 @@ def decide(game: str, body: DecideRequest, login: Bettor, state: AppState) -> di
 
 
 def _exchange(cards: list[str]) -> str:
-    """Oasis Stud Poker's exchange of ``cards`` as the engine takes it (``exchange 7h
-    Tc``); a word that is not a card is refused here (400, coded for the player), one
-    not in the hand or named twice by the engine."""
+    """Oasis Stud Poker's or Russian Poker's exchange of ``cards`` as the engine takes it
+    (``exchange 7h Tc``); a word that is not a card is refused here (400, coded for the
+    player), one not in the hand or named twice by the engine."""
     return _named("exchange", cards, parse_card)
 
 

@@ -10,8 +10,10 @@
 // Hold'em does: the ante and the Bonus, then fold or the flop bet (2x), check or the turn
 // bet (1x), check or the river bet (1x), the board turned between them. Oasis Stud
 // Poker's own parts (the cards chosen to exchange, the fee, the showdown) are oasis.js's;
-// Pai Gow Poker's (the low hand chosen, the house way, a foul warned of, both hands and
-// the commission) pai_gow.js's.
+// Pai Gow Poker's (the side at the deal, against the house's bank or banking; the low
+// hand chosen, the house way, a foul warned of, both hands and the commission)
+// pai_gow.js's; Russian Poker's (the draw, the bet, a game bought for the dealer, the
+// combinations paid) russian.js's.
 
 import {
   $, addStrings, api, ApiError, cardEl, el, euros, parseEuros, setBalance, setMessage,
@@ -19,8 +21,12 @@ import {
 } from "./core.js";
 import { OASIS, oasisControls, oasisHands, oasisPays, oasisStage } from "./oasis.js";
 import {
-  PAI_GOW, paiGowControls, paiGowHands, paiGowPays, paiGowResult, paiGowStage, paiGowSummary,
+  PAI_GOW, paiGowBankNote, paiGowBets, paiGowControls, paiGowHands, paiGowPays, paiGowResult,
+  paiGowStage, paiGowStake, paiGowSummary,
 } from "./pai_gow.js";
+import {
+  RUSSIAN, russianControls, russianHands, russianPays, russianResult, russianSpot, russianStage,
+} from "./russian.js";
 
 addStrings({
   fi: {
@@ -125,14 +131,14 @@ addStrings({
 });
 
 const banked = { list: null, game: null, rules: null, round: null, busy: false, progressive: false,
-  picked: new Set() }; // Oasis Stud Poker's cards chosen to exchange, Pai Gow's low hand
+  picked: new Set() }; // Oasis Stud and Russian Poker's cards chosen to exchange, Pai Gow's low hand
 const UTH = "ultimate-texas-holdem";
 const THB = "texas-holdem-bonus";
 const HOLDEM = [UTH, THB]; // the games with a board, turned street by street
 // The hold'em games' decision points as the server names them, by string key.
 const STREETS = { "before the flop": "preflop", "on the flop": "flop", "on the turn": "turn",
   "after the river": "river" };
-const ART = { "red-dog": "♦", [UTH]: "♠", [THB]: "♥", [OASIS]: "♧", [PAI_GOW]: "♤" };
+const ART = { "red-dog": "♦", [UTH]: "♠", [THB]: "♥", [OASIS]: "♧", [PAI_GOW]: "♤", [RUSSIAN]: "♢" };
 
 // Texas Hold'em Bonus: its bets, buttons, notes and the Bonus table's hands.
 addStrings({
@@ -241,7 +247,8 @@ function render() {
   // the board's cards) tell the page's states apart.
   view.dataset.street = STREETS[banked.round?.street]
     ?? (banked.game === OASIS ? oasisStage(banked.round)
-      : banked.game === PAI_GOW ? paiGowStage(banked.round) : "");
+      : banked.game === PAI_GOW ? paiGowStage(banked.round)
+        : banked.game === RUSSIAN ? russianStage(banked.round) : "");
   $("#banked-title").textContent = rules.name[state.lang] ?? rules.name.en;
   $("#banked-note").textContent = `${t("banked.standard")} · `
     + t("banked.limits", { min: euros(rules.min), max: euros(rules.max) });
@@ -264,6 +271,8 @@ function renderTable() {
     parts.push(...oasisHands(round, banked.picked, pick, handName));
   } else if (banked.game === PAI_GOW) {
     parts.push(...paiGowHands(round, banked.picked, pick, handName));
+  } else if (banked.game === RUSSIAN) {
+    parts.push(...russianHands(round, banked.picked, pick, handName));
   } else if (banked.game === "three-card-poker") {
     const dealer = round.dealer?.length ? round.dealer : [null, null, null];
     parts.push(el("div", { class: "banked-hand banked-dealer" },
@@ -283,8 +292,9 @@ function renderTable() {
   if (round.status === "settled") {
     parts.push(el("ul", { class: "banked-settlements" }, (round.settlements ?? []).map((s) =>
       el("li", { "data-bet": s.spot, "data-paid": s.paid, text:
-        `${t(`banked.spot.${s.spot}`)}: ${euros(s.stake)} → ${euros(s.paid)} `
-        + (s.spot === "exchange" ? `(${t("banked.res.fee")})` // Oasis Stud Poker's fee
+        `${spotName(s.spot)}: ${euros(s.stake)} → ${euros(s.paid)} `
+        + (banked.game === RUSSIAN ? `(${russianResult(s.result, handName)})`
+          : s.spot === "exchange" ? `(${t("banked.res.fee")})` // Oasis Stud Poker's fee
           : banked.game === PAI_GOW ? `(${paiGowResult(s.result)})`
             : `(${t(`banked.res.${s.result.split(",")[0]}`)}${detail(s.result)})`) }))));
     if (banked.game === PAI_GOW) {
@@ -298,14 +308,19 @@ function renderTable() {
     parts.push(el("p", { class: "banked-summary", role: "status", text: t("banked.result", {
       round: round.round_id, staked: euros(round.staked), paid: euros(round.paid ?? 0) }) }));
   } else {
-    if (HOLDEM.includes(banked.game) || banked.game === OASIS || banked.game === PAI_GOW) {
+    if (HOLDEM.includes(banked.game) || [OASIS, PAI_GOW, RUSSIAN].includes(banked.game)) {
       parts.push(el("ul", { class: "banked-bets small", style: "margin: 0; padding-left: 1.2rem" },
         (round.bets ?? []).map((b) => el("li", { "data-bet": b.spot,
-          text: `${t(`banked.spot.${b.spot}`)}: ${euros(b.stake)}` }))));
+          text: `${spotName(b.spot)}: ${euros(b.stake)}` }))));
     }
     parts.push(el("p", { class: "small", text: t("banked.staked", { amount: euros(round.staked) }) }));
   }
   table.replaceChildren(...parts);
+}
+
+/** A bet's spot in the player's language (Russian Poker calls its raise the bet). */
+function spotName(spot) {
+  return banked.game === RUSSIAN ? russianSpot(spot) : t(`banked.spot.${spot}`);
 }
 
 /** A settlement's detail after its word: as the engine says it, or for Texas Hold'em
@@ -356,6 +371,10 @@ function renderControls() {
     box.replaceChildren(el("div", { class: "banked-decide" }, oasisControls(round, banked.rules, banked.picked, send)));
     return;
   }
+  if (round?.status === "playing" && banked.game === RUSSIAN) {
+    box.replaceChildren(el("div", { class: "banked-decide" }, russianControls(round, banked.rules, banked.picked, send)));
+    return;
+  }
   if (round?.status === "playing" && banked.game === PAI_GOW) {
     box.replaceChildren(el("div", { class: "banked-decide" }, paiGowControls(round, banked.picked, send)));
     return;
@@ -393,11 +412,13 @@ function renderControls() {
     box.replaceChildren(el("div", { class: "banked-decide" }, buttons));
     return;
   }
-  const inputs = banked.rules.spots.map((spot) =>
-    amountInput(`banked-${spot}`, t(`banked.${spot}`), spot === "ante" ? euros(banked.rules.min).replace(/\s*€$/, "") : ""));
+  const inputs = banked.game === PAI_GOW ? paiGowStake(banked.rules, amountInput) // one stake, a side
+    : banked.rules.spots.map((spot) =>
+      amountInput(`banked-${spot}`, t(`banked.${spot}`), spot === "ante" ? euros(banked.rules.min).replace(/\s*€$/, "") : ""));
   box.replaceChildren(...inputs, ...progressiveToggle(), el("button", { type: "button", id: "banked-deal", class: "primary spin",
     text: t("banked.deal"), onclick: deal }),
-  ...(banked.game === UTH ? [el("p", { class: "small banked-blind-note", text: t("banked.blind_note") })] : []));
+  ...(banked.game === UTH ? [el("p", { class: "small banked-blind-note", text: t("banked.blind_note") })] : []),
+  ...(banked.game === PAI_GOW ? paiGowBankNote(banked.rules) : []));
 }
 
 /** Where the casino runs the game's progressive: a toggle for its fee, with the pool as it
@@ -423,6 +444,9 @@ function renderPays() {
   }
   if (banked.game === PAI_GOW) {
     return $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }), ...paiGowPays(pays, handName));
+  }
+  if (banked.game === RUSSIAN) {
+    return $("#banked-pays").replaceChildren(el("summary", { text: t("banked.pays") }), ...russianPays(pays, handName));
   }
   const rows = banked.game === "three-card-poker"
     ? [...Object.entries(pays.ante_bonus).map(([hand, n]) => [`${t("banked.ante_bonus")}: ${handName(hand)}`, `${n}:1`]),
@@ -481,7 +505,7 @@ function progressivePays(note = "banked.progressive_note") {
 
 async function deal() {
   const bets = {};
-  for (const spot of banked.rules.spots) {
+  for (const spot of banked.game === PAI_GOW ? ["ante"] : banked.rules.spots) {
     const text = $(`#banked-${spot}`).value.trim();
     if (!text) continue;
     const cents = parseEuros(text);
@@ -490,11 +514,11 @@ async function deal() {
   }
   if (banked.rules.progressive && banked.progressive) bets.progressive = banked.rules.progressive.fee;
   if (!Object.keys(bets).length) return setMessage($("#banked-message"), t("banked.bad_amount"));
-  return send("deal", { bets });
+  return send("deal", { bets: banked.game === PAI_GOW ? paiGowBets(banked.rules, bets) : bets });
 }
 
-/** Oasis Stud Poker: a card tapped is chosen to exchange, or no longer; Pai Gow Poker:
- * for the low hand. */
+/** Oasis Stud and Russian Poker: a card tapped is chosen to exchange, or no longer; Pai
+ * Gow Poker: for the low hand. */
 function pick(card) {
   if (banked.busy) return;
   if (banked.picked.has(card)) banked.picked.delete(card);

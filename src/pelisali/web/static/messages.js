@@ -152,8 +152,15 @@ addStrings({
     "err.exchange_not_held": "Korttia {card} ei ole kädessäsi ({hand}).",
     "err.exchange_twice": "Kortti {card} on valittu kahdesti; kukin kortti vaihdetaan kerran.",
     "err.exchange_once": "Olet jo vaihtanut kortteja; vaihdon voi tehdä kerran.",
+    "err.draw_once": "Olet jo vaihtanut tai ostanut kortin; sen voi tehdä kerran.",
+    "err.no_game_answer": "Jakajalla ei ole peliä: ota ante (maksetaan 1:1) tai osta jakajalle peli yhden anten hinnalla.",
+    "err.no_game_not_yet": "Pelin voi ostaa tai anten ottaa vasta, kun jakajalla ei ole peliä ja kaikki ovat päättäneet.",
     "err.low_hand_count": "Kahden kortin käteen valitaan kaksi korttia, ei {count}.",
     "err.low_hand_twice": "Kortti {card} on valittu kahdesti; kahden kortin käsi on kaksi eri korttia.",
+    "err.bank_or_bet": "Pelaa joko talon pankkia vastaan tai ole itse pankki, ei molempia.",
+    "err.bank_house_between": "Talo on pankkina joka toisella kierroksella: pelaa sen pankkia vastaan ennen kuin olet taas pankki.",
+    "err.bank_first": "Voit olla pankki, kun olet ensin pelannut kierroksen talon pankkia vastaan.",
+    "err.bank_most": "Pankki on enintään {bank_most}: viimeisin panoksesi talon pankkia vastaan ({last_bet}) ja {percent} % lisää; ei {stake}.",
     "status.restricted": "rajoitettu", "status.barred": "suljettu",
     "field.name": "nimi", "field.password": "salasana", "field.born": "syntymäaika",
     "field.country": "asuinmaa", "field.amount": "summa", "field.bets": "panokset",
@@ -307,8 +314,15 @@ addStrings({
     "err.exchange_not_held": "Kortet {card} finns inte i din hand ({hand}).",
     "err.exchange_twice": "Kortet {card} är valt två gånger; varje kort byts en gång.",
     "err.exchange_once": "Du har redan bytt kort; ett byte görs en gång.",
+    "err.draw_once": "Du har redan bytt eller köpt kort; det görs en gång.",
+    "err.no_game_answer": "Given har inget spel: ta ante (betalas 1:1) eller köp ett spel åt given för en ante.",
+    "err.no_game_not_yet": "Ett spel köps eller ante tas först när given saknar spel och alla har bestämt sig.",
     "err.low_hand_count": "Tvåkortshanden är två kort, inte {count}.",
     "err.low_hand_twice": "Kortet {card} är valt två gånger; tvåkortshanden är två olika kort.",
+    "err.bank_or_bet": "Spela mot husets bank eller var själv bank, inte båda.",
+    "err.bank_house_between": "Huset är bank varannan omgång: spela mot dess bank innan du är bank igen.",
+    "err.bank_first": "Du kan vara bank efter en omgång mot husets bank.",
+    "err.bank_most": "Banken är högst {bank_most}: din senaste insats mot husets bank ({last_bet}) och {percent} % till; inte {stake}.",
     "status.restricted": "begränsat", "status.barred": "spärrat",
     "field.name": "namn", "field.password": "lösenord", "field.born": "födelsedatum",
     "field.country": "land", "field.amount": "belopp", "field.bets": "insatser",
@@ -462,8 +476,15 @@ addStrings({
     "err.exchange_not_held": "{card} is not in your hand ({hand}).",
     "err.exchange_twice": "{card} is chosen twice; each card is exchanged once.",
     "err.exchange_once": "You have exchanged cards already; an exchange is made once.",
+    "err.draw_once": "You have drawn already; a box exchanges cards or buys a sixth card once.",
+    "err.no_game_answer": "The dealer does not qualify: take the ante (paid 1:1) or buy the dealer a game for one ante.",
+    "err.no_game_not_yet": "A game is bought or the ante taken only when the dealer does not qualify and every box has decided.",
     "err.low_hand_count": "The low hand is two cards, not {count}.",
     "err.low_hand_twice": "{card} is chosen twice; the low hand is two different cards.",
+    "err.bank_or_bet": "Bet against the house's bank or bank yourself, not both.",
+    "err.bank_house_between": "The house banks every other round: bet against its bank before you bank again.",
+    "err.bank_first": "You may bank after a round bet against the house's bank.",
+    "err.bank_most": "A bank is at most {bank_most}: your last bet against the house's bank ({last_bet}) and {percent} % more; not {stake}.",
     "status.restricted": "restricted", "status.barred": "barred",
     "field.name": "name", "field.password": "password", "field.born": "date of birth",
     "field.country": "country", "field.amount": "amount", "field.bets": "bets",
@@ -474,7 +495,7 @@ addStrings({
 
 // Params holding euros ("12.50") or cents alone (a poker table's chips: "1250").
 const AMOUNTS = ["held", "wanted", "limit", "stake", "minimum", "maximum", "call", "raise_to", "fee",
-  "raise_min", "raise_max", "cents", "ante"];
+  "raise_min", "raise_max", "cents", "ante", "bank_most", "last_bet"];
 // A blackjack decision the server names in English, as the table's buttons say it.
 const DECISIONS = ["hit", "stand", "double", "split"];
 // The colour chips' palette (pelisali.platform.colour_chips.PALETTE), named in each language.

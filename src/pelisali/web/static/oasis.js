@@ -74,6 +74,37 @@ export function oasisStage(round) {
   return round.actions.some((a) => a.startsWith("exchange ")) ? "exchange" : "raise";
 }
 
+/** The round's ante in cents (0 before it is placed). */
+export function anteStake(round) {
+  return (round.bets ?? []).find((b) => b.spot === "ante")?.stake ?? 0;
+}
+
+/** A dealer's hand named in the player's language, with ", does not qualify" when not. */
+export function dealerNamed(hand, qualifies, handName) {
+  return qualifies ? handName(hand) : t("banked.dealer_no_qualify", { hand: handName(hand) });
+}
+
+/** The player's cards: tappable toggles while ``choosing`` (``picked`` the cards chosen,
+ * ``toggle`` called with a card), plain cards otherwise. */
+export function cardToggles(cards, choosing, picked, toggle) {
+  return (cards ?? []).map((card) => (choosing
+    ? el("button", { type: "button", class: "oasis-pick", "data-card": card,
+      "aria-pressed": String(picked.has(card)), "aria-label": card, onclick: () => toggle(card) },
+    cardEl(card))
+    : cardEl(card)));
+}
+
+/** The Exchange button: the ``fee`` in euros for the cards ``picked``, disabled (saying
+ * ``waiting``) until at least ``least`` are chosen; ``send`` posts the exchange. */
+export function exchangeButton(picked, fee, least, send, waiting = t("banked.exchange_none")) {
+  const count = picked.size;
+  return el("button", { type: "button", class: "primary", "data-action": "exchange",
+    "data-fee": String(fee), disabled: count < least,
+    text: count < least ? waiting
+      : t(count === 1 ? "banked.exchange_one" : "banked.exchange_n", { n: count, fee: euros(fee) }),
+    onclick: () => send("decide", { action: "exchange", cards: [...picked] }) });
+}
+
 /** The fee in cents for exchanging ``count`` cards on ``ante`` (the rule data's table). */
 export function oasisFee(rules, count, ante) {
   return count ? (rules.pays.fees[count - 1] ?? 0) * ante : 0;
@@ -85,14 +116,9 @@ export function oasisFee(rules, count, ante) {
 export function oasisHands(round, picked, toggle, handName) {
   const over = round.status === "settled";
   const dealer = over ? round.dealer : [null, null, null, null, round.dealer_up];
-  const named = round.dealer_hand && (round.dealer_qualifies ? handName(round.dealer_hand)
-    : t("banked.dealer_no_qualify", { hand: handName(round.dealer_hand) }));
+  const named = round.dealer_hand && dealerNamed(round.dealer_hand, round.dealer_qualifies, handName);
   const choosing = oasisStage(round) === "exchange";
-  const mine = (round.cards ?? []).map((card) => (choosing
-    ? el("button", { type: "button", class: "oasis-pick", "data-card": card,
-      "aria-pressed": String(picked.has(card)), "aria-label": card, onclick: () => toggle(card) },
-    cardEl(card))
-    : cardEl(card)));
+  const mine = cardToggles(round.cards, choosing, picked, toggle);
   const parts = [
     el("div", { class: "banked-hand banked-dealer" },
       el("span", { class: "small", text: named ? `${t("banked.dealer")}: ${named}`
@@ -114,17 +140,13 @@ export function oasisHands(round, picked, toggle, handName) {
 /** The decision's buttons: Exchange with the fee of the cards chosen (disabled until one
  * is), Raise with its amount and Fold; ``send`` posts a decision. */
 export function oasisControls(round, rules, picked, send) {
-  const ante = (round.bets ?? []).find((b) => b.spot === "ante")?.stake ?? 0;
+  const ante = anteStake(round);
   const raise = (rules.pays.raise_multiple ?? 2) * ante;
   const parts = [];
   if (oasisStage(round) === "exchange") {
     const count = picked.size;
     const fee = oasisFee(rules, count, ante);
-    parts.push(el("button", { type: "button", class: "primary", "data-action": "exchange",
-      "data-fee": String(fee), disabled: count === 0,
-      text: count === 0 ? t("banked.exchange_none")
-        : t(count === 1 ? "banked.exchange_one" : "banked.exchange_n", { n: count, fee: euros(fee) }),
-      onclick: () => send("decide", { action: "exchange", cards: [...picked] }) }));
+    parts.push(exchangeButton(picked, fee, 1, send));
     if (count === 5 && rules.pays.five_must_raise) {
       parts.push(el("p", { class: "small oasis-five", text: t("banked.exchange_five", {
         fee: euros(fee), raise: euros(raise) }) }));

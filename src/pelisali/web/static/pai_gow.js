@@ -4,12 +4,21 @@
 // five make and a warning before a setting that fouls (it is taken, and loses), a House
 // way button and a Set button enabled when exactly two cards are chosen; the dealer's
 // seven face down until the showdown, which shows both hands of the box and of the dealer
-// (set by the house way) and, on a win, the commission in euros. The page (banked.js)
-// sends the decisions; this module draws the game's own parts.
+// (set by the house way) and, on a win, the commission in euros. Where the rules let a
+// player bank, the deal offers a choice beside the stake (bet against the house's bank,
+// or be the bank: the dealer's hand plays against the player's and copies are the
+// bank's) with the rule that a bank follows a round against the house's bank, for at
+// most its bet and the rule data's share more; a bank's result is read from its side.
+// The page (banked.js) sends the deal and the decisions; this module draws the game's
+// own parts.
 
 import { addStrings, cardEl, el, euros, t } from "./core.js";
 
 export const PAI_GOW = "pai-gow-poker";
+const BANK = "bank"; // the spot of a box that banks
+// The deal's side, kept as the player left it from round to round: against the house's
+// bank (the ante) or banking.
+const side = { bank: false };
 
 addStrings({
   fi: {
@@ -38,6 +47,14 @@ addStrings({
     "paigow.note_wheel_second": "A-2-3-4-5 on toiseksi paras suora.",
     "paigow.note_wheel_low": "A-2-3-4-5 on pienin suora.",
     "paigow.note_house": "Jakaja asettaa kätensä talon tavalla; sinäkin voit valita sen.",
+    "paigow.who_banks": "Kuka on pankki", "paigow.vs_house": "Pelaa talon pankkia vastaan",
+    "paigow.be_bank": "Ole pankki", "paigow.bank_stake": "Pankki (€)", "banked.spot.bank": "Pankki",
+    "paigow.bank_rule": "Pankkina jakajan käsi (talon tapa) pelaa sinun kättäsi vastaan yhtä suurella panoksella, ja kopiot ovat pankin.",
+    "paigow.bank_follows": "Voit olla pankki talon pankkia vastaan pelatun kierroksen jälkeen, enintään sen panos + {percent} %.",
+    "paigow.bank_after": "Voit olla pankki, kun olet pelannut talon pankkia vastaan, enintään viimeisin panoksesi + {percent} %.",
+    "paigow.banking": "Olet pankki: jakajan käsi pelaa sinun kättäsi vastaan, ja kopiot ovat pankin.",
+    "paigow.banked": "Olit pankki: jakajan käsi pelasi sinun kättäsi vastaan, ja kopiot olivat pankin.",
+    "paigow.who.copy_bank": "tasan, pankin",
   },
   sv: {
     "hand.five_aces": "Fem ess",
@@ -65,6 +82,14 @@ addStrings({
     "paigow.note_wheel_second": "A-2-3-4-5 är den näst bästa stegen.",
     "paigow.note_wheel_low": "A-2-3-4-5 är den lägsta stegen.",
     "paigow.note_house": "Given delar upp sin hand på husets sätt; du kan också välja det.",
+    "paigow.who_banks": "Vem är bank", "paigow.vs_house": "Spela mot husets bank",
+    "paigow.be_bank": "Var bank", "paigow.bank_stake": "Bank (€)", "banked.spot.bank": "Bank",
+    "paigow.bank_rule": "Som bank spelar givens hand (husets sätt) mot din med lika stor insats, och kopior är bankens.",
+    "paigow.bank_follows": "Du kan vara bank efter en omgång mot husets bank, högst dess insats + {percent} %.",
+    "paigow.bank_after": "Du kan vara bank när du har spelat mot husets bank, högst din senaste insats + {percent} %.",
+    "paigow.banking": "Du är bank: givens hand spelar mot din, och kopior är bankens.",
+    "paigow.banked": "Du var bank: givens hand spelade mot din, och kopior var bankens.",
+    "paigow.who.copy_bank": "lika, bankens",
   },
   en: {
     "hand.five_aces": "Five aces",
@@ -92,8 +117,59 @@ addStrings({
     "paigow.note_wheel_second": "A-2-3-4-5 is the second-highest straight.",
     "paigow.note_wheel_low": "A-2-3-4-5 is the lowest straight.",
     "paigow.note_house": "The dealer sets by the house way; you may choose it too.",
+    "paigow.who_banks": "Who banks", "paigow.vs_house": "Bet against the house's bank",
+    "paigow.be_bank": "Be the bank", "paigow.bank_stake": "Bank (€)", "banked.spot.bank": "Bank",
+    "paigow.bank_rule": "As the bank, the dealer's hand (set by the house way) plays against yours for as much, and copies are the bank's.",
+    "paigow.bank_follows": "You may bank after a round against the house's bank, for at most its bet + {percent} %.",
+    "paigow.bank_after": "You may bank once you have bet against the house's bank, for at most your last bet + {percent} %.",
+    "paigow.banking": "You bank: the dealer's hand plays against yours, and copies are the bank's.",
+    "paigow.banked": "You banked: the dealer's hand played against yours, and copies were the bank's.",
+    "paigow.who.copy_bank": "a copy, the bank's",
   },
 });
+
+/** The deal's stake and, where the rules let a player bank, the choice of side beside it:
+ * two buttons, one pressed (against the house's bank, or be the bank), the stake's label
+ * following it. ``amountInput(id, label, value)`` is the page's amount field; the stake
+ * keeps its id (#banked-ante) either way. */
+export function paiGowStake(rules, amountInput) {
+  const label = () => t(side.bank ? "paigow.bank_stake" : "banked.ante");
+  const input = amountInput("banked-ante", label(), euros(rules.min).replace(/\s*€$/, ""));
+  if (!rules.spots.includes(BANK)) return [input];
+  const buttons = ["house", BANK].map((which) => el("button", { type: "button", class: "paigow-side",
+    "data-side": which, "aria-pressed": String(side.bank === (which === BANK)),
+    text: t(which === BANK ? "paigow.be_bank" : "paigow.vs_house"), onclick: () => {
+      side.bank = which === BANK;
+      for (const button of buttons) {
+        button.setAttribute("aria-pressed", String(side.bank === (button.dataset.side === BANK)));
+      }
+      input.querySelector("span").textContent = label();
+    } }));
+  return [el("div", { class: "paigow-sides", role: "group", "aria-label": t("paigow.who_banks") }, buttons),
+    input];
+}
+
+/** The rule of banking under the deal: what a bank plays against and when it may bank. */
+export function paiGowBankNote(rules) {
+  if (!rules.spots.includes(BANK)) return [];
+  return [el("p", { class: "small paigow-bank-rule", text: bankRule(rules.pays) })];
+}
+
+function bankRule(pays) {
+  const percent = pays.bank_most_percent - 100;
+  return `${t("paigow.bank_rule")} `
+    + t(pays.bank_house_between ? "paigow.bank_follows" : "paigow.bank_after", { percent });
+}
+
+/** The deal's bets: the stake on the bank when the player banks, else on the ante. */
+export function paiGowBets(rules, bets) {
+  return side.bank && rules.spots.includes(BANK) && bets.ante ? { [BANK]: bets.ante } : bets;
+}
+
+/** Whether the player banks the round. */
+function banks(round) {
+  return (round.bets ?? []).some((b) => b.spot === BANK);
+}
 
 /** The round's stage as the page's data-street says it: "set" while the hand waits to be
  * set, "" when no decision waits. */
@@ -149,6 +225,7 @@ export function paiGowHands(round, picked, toggle, handName) {
         cardEl(card))))),
     el("p", { class: "small paigow-note", text: t("paigow.pick_note") }),
   ];
+  if (banks(round)) parts.unshift(el("p", { class: "paigow-banking", text: t("paigow.banking") }));
   const way = round.house_way;
   if (way) {
     parts.push(el("p", { class: "small paigow-house-way", "data-low": way.low.join(" "),
@@ -186,20 +263,21 @@ export function paiGowControls(round, picked, send) {
 }
 
 /** A bet's result in the page's language: the word, who took each hand, or the foul
- * (the engine's "win: high box, low box", "push: high box, low copy", "lose, fouled"). */
+ * (the engine's "win: high box, low box", "push: high box, low copy", "lose, fouled"; a
+ * bank's read from its side, its copies its own: "win: high copy, low box (the bank's)"). */
 export function paiGowResult(result) {
-  const found = String(result).match(/^(win|push|lose)(?:: high (\w+), low (\w+)|, fouled)?$/);
+  const found = String(result)
+    .match(/^(win|push|lose)(?:: high (\w+), low (\w+)( \(the bank's\))?|, fouled)?$/);
   if (!found) return result;
   const word = t(`banked.res.${found[1]}`);
-  if (found[2]) {
-    return t("paigow.res", { word, high: t(`paigow.who.${found[2]}`), low: t(`paigow.who.${found[3]}`) });
-  }
+  const who = (taken) => t(`paigow.who.${taken === "copy" && found[4] ? "copy_bank" : taken}`);
+  if (found[2]) return t("paigow.res", { word, high: who(found[2]), low: who(found[3]) });
   return result.endsWith("fouled") ? t("paigow.res_fouled", { word }) : word;
 }
 
 /** After the settlements: the commission taken on a win, in euros, and the summary. */
 export function paiGowSummary(round, rules) {
-  const parts = [];
+  const parts = banks(round) ? [el("p", { class: "paigow-banked", text: t("paigow.banked") })] : [];
   if (round.commission) {
     parts.push(el("p", { class: "paigow-commission", "data-commission": String(round.commission), text: t("paigow.commission", {
       amount: euros(round.commission), percent: rules.pays.commission_percent }) }));
@@ -224,6 +302,7 @@ export function paiGowPays(pays, handName) {
       el("li", { text: t("paigow.note_foul") }),
       el("li", { text: t("paigow.note_joker") }),
       el("li", { text: t(pays.wheel === "low" ? "paigow.note_wheel_low" : "paigow.note_wheel_second") }),
-      el("li", { text: t("paigow.note_house") })),
+      el("li", { text: t("paigow.note_house") }),
+      pays.player_banks ? el("li", { class: "paigow-bank-rule", text: bankRule(pays) }) : null),
   ];
 }
