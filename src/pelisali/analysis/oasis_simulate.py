@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pelisali.analysis.banked_simulate import play_rounds
-from pelisali.analysis.simulate import mean_interval
+from pelisali.analysis.simulate import MeanInterval, mean_interval
 from pelisali.engine.contract import CHANCE, Action, State
 from pelisali.engine.oasis import HAND, OasisEngine, OasisState
 from pelisali.engine.wager import EndBetting, PlaceBet
@@ -55,7 +55,7 @@ def basic_policy(state: State) -> Action:
 
 
 @dataclass(frozen=True)
-class OasisSimulation:
+class OasisSimulation(MeanInterval):
     """What ``rounds`` rounds came to: ``mean`` the box's net return per ante (negative:
     the house's edge) and ``half_width`` its 99 % interval's half; ``hands`` each final
     hand's count (:data:`~pelisali.games.oasis_stud.HAND_NAMES`), ``exchanged`` the
@@ -71,14 +71,6 @@ class OasisSimulation:
     exchanged: dict[int, int]
     raised: int
     fees: int
-
-    @property
-    def low(self) -> float:
-        return self.mean - self.half_width
-
-    @property
-    def high(self) -> float:
-        return self.mean + self.half_width
 
     def to_json(self) -> dict[str, object]:
         return {"game": "oasis-stud", "settings": dict(self.settings), "rounds": self.rounds,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from pelisali.analysis.banked_simulate import play_rounds
-from pelisali.analysis.simulate import Z99, mean_interval
+from pelisali.analysis.simulate import Z99, MeanInterval, mean_interval
 from pelisali.engine.contract import CHANCE, Action, State
 from pelisali.engine.pai_gow import PaiGowEngine, PaiGowState, SetHouseWay
 from pelisali.engine.wager import EndBetting, PlaceBet
@@ -87,7 +87,7 @@ def house_policy(state: State, side: str = "ante") -> Action:
 
 
 @dataclass(frozen=True)
-class PaiGowSimulation:
+class PaiGowSimulation(MeanInterval):
     """What ``rounds`` rounds came to: ``mean`` the box's net return per bet (negative:
     the house's edge) and ``half_width`` its 99 % interval's half; the rounds the box
     won, pushed and lost; the rounds whose high or low hand was a copy; fouls (none, by
@@ -105,14 +105,6 @@ class PaiGowSimulation:
     low_copies: int
     fouls: int
     commissions: int
-
-    @property
-    def low(self) -> float:
-        return self.mean - self.half_width
-
-    @property
-    def high(self) -> float:
-        return self.mean + self.half_width
 
     def share(self, result: str) -> tuple[float, float]:
         """A result's share of the rounds and its 99 % interval's half width."""

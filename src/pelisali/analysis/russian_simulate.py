@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from pelisali.analysis.banked_simulate import play_rounds
-from pelisali.analysis.simulate import mean_interval
+from pelisali.analysis.simulate import MeanInterval, mean_interval
 from pelisali.engine.contract import CHANCE, Action, State
 from pelisali.engine.russian import FEES, BuyGame, RussianEngine, RussianState, TakeAnte
 from pelisali.engine.wager import EndBetting, PlaceBet
@@ -65,7 +65,7 @@ def basic_policy(state: State, buy: str = "never") -> Action:
 
 
 @dataclass(frozen=True)
-class RussianSimulation:
+class RussianSimulation(MeanInterval):
     """What ``rounds`` rounds came to: ``mean`` the box's net return per ante (negative:
     the house's edge) and ``half_width`` its 99 % interval's half; ``hands`` each final
     hand's count, ``draws`` the rounds by draw (``none``, ``sixth``, ``exchange``),
@@ -82,14 +82,6 @@ class RussianSimulation:
     raised: int
     bought: int
     prices: int
-
-    @property
-    def low(self) -> float:
-        return self.mean - self.half_width
-
-    @property
-    def high(self) -> float:
-        return self.mean + self.half_width
 
     def to_json(self) -> dict[str, object]:
         return {"game": "russian-poker", "settings": dict(self.settings),

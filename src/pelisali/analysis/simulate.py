@@ -58,6 +58,32 @@ def mean_interval(total: int, square: int, rounds: int, stake: int) -> tuple[flo
     return mean, Z99 * math.sqrt(variance / rounds)
 
 
+class MeanInterval:
+    """A simulated mean per stake (``mean``) with its 99 % interval's half width
+    (``half_width``): the interval's two ends. The dataclasses of the banked games'
+    simulations take it in.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Found(MeanInterval):
+    ...     mean: float
+    ...     half_width: float
+    >>> Found(-0.02, 0.005).low, Found(-0.02, 0.005).high
+    (-0.025, -0.015)
+    """
+
+    mean: float
+    half_width: float
+
+    @property
+    def low(self) -> float:
+        return self.mean - self.half_width
+
+    @property
+    def high(self) -> float:
+        return self.mean + self.half_width
+
+
 @dataclass(frozen=True)
 class SimRow:
     bet: str

@@ -27,10 +27,11 @@ push.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from itertools import combinations
 
 from pelisali.cards import DECK, RANKS
+from pelisali.games.oasis_stud import _royal
+from pelisali.games.oasis_stud import qualifier as qualifier  # A-K-4-3-2, as Oasis's dealer
 from pelisali.poker.evaluate import high_value
 from pelisali.poker.hands import CATEGORIES, CATEGORY_SHIFT
 from pelisali.rules.russian import PAY_HANDS, RussianRules, load_russian
@@ -85,24 +86,9 @@ def value(hand: Sequence[str]) -> int:
     return high_value(_indices(hand))
 
 
-@cache
-def qualifier() -> int:
-    """The least value with which the dealer qualifies: A-K-4-3-2's.
-
-    >>> value("Ac Kd 4h 3s 2c".split()) == qualifier() > value("Ac Qd Jh 9s 8c".split())
-    True
-    """
-    return value(["Ac", "Kd", "4h", "3s", "2c"])
-
-
 def qualifies(hand: Sequence[str]) -> bool:
     """Whether the dealer's five cards qualify: ace-king or better."""
     return value(hand) >= qualifier()
-
-
-@cache
-def _royal() -> int:
-    return value(["As", "Ks", "Qs", "Js", "Ts"])
 
 
 def hand_name(hand: Sequence[str]) -> str:

@@ -23,13 +23,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from pelisali.rules.banked import _Cited, _Limits, _named, _Pay, _validated
+from pelisali.rules.banked import _Cited, _Limits, _named, _validated
 from pelisali.rules.base import Names, Section, Strict
 from pelisali.rules.loader import RuleDataError, data_dir
-
-PAY_HANDS = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
-             "straight", "three_of_a_kind", "two_pair", "pair", "ace_king")
-"""The pay table's combinations, best first."""
+from pelisali.rules.oasis import PAY_HANDS as PAY_HANDS
+from pelisali.rules.oasis import _PayTable  # the same ten hands, ace-king the least
 
 _Antes = Annotated[int, Field(ge=0, le=10)]
 
@@ -56,20 +54,6 @@ class _BuyGame(Strict):
     allowed: bool
     price: _Antes
     redraw_same_rank: bool
-    section: Section
-
-
-class _PayTable(Strict):
-    royal_flush: _Pay
-    straight_flush: _Pay
-    four_of_a_kind: _Pay
-    full_house: _Pay
-    flush: _Pay
-    straight: _Pay
-    three_of_a_kind: _Pay
-    two_pair: _Pay
-    pair: _Pay
-    ace_king: _Pay
     section: Section
 
 
