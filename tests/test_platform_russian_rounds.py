@@ -11,6 +11,7 @@ the next card of its own deck, recall by replay, and the ledger whole throughout
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 
@@ -65,16 +66,16 @@ HANDS = [
         [("ante", 1_000, 1_000, "push"), ("raise", 2_000, 6_000, "win")], id="pair-and-ak"),
     pytest.param(  # a sixth card to a flush (A-K inside it pays nothing more): 5:1
         1_000, "Ah Kh 7h 2h 9d As Ks 5d 4s 2c 5h", ["sixth", "raise"], [1_000, 2_000],
-        [("ante", 1_000, 1_000, "push"), ("sixth", 1_000, 0, "price of the sixth card"),
+        [("ante", 1_000, 1_000, "push"), ("sixth", 1_000, 0, "fee"),
          ("raise", 2_000, 12_000, "win")], id="sixth-flush"),
     pytest.param(  # a sixth card to two straights (the second with the new 9): 8:1
         1_000, "5c 6d 7h 8s 9d As Ks 5d 4s 2c 9c", ["sixth", "raise"], [1_000, 2_000],
-        [("ante", 1_000, 1_000, "push"), ("sixth", 1_000, 0, "price of the sixth card"),
+        [("ante", 1_000, 1_000, "push"), ("sixth", 1_000, 0, "fee"),
          ("raise", 2_000, 18_000, "win")], id="sixth-two-straights"),
     pytest.param(  # two exchanged for one ante, to nothing, then folded: all lost
         1_000, "As Kd 4c 7h 9s Qh Qc 5s 6d 2h 8d 3h", ["exchange 4c 7h", "fold"],
         [1_000, 0],
-        [("ante", 1_000, 0, "fold"), ("exchange", 1_000, 0, "price of the exchange")],
+        [("ante", 1_000, 0, "fold"), ("exchange", 1_000, 0, "fee")],
         id="exchange-fold"),
     pytest.param(  # the dealer does not qualify and the box takes its ante: 1:1, bet pushed
         1_000, "7c 7d 7h 9s 2d Qc Jd 9c 4h 3c", ["raise", "take"], [2_000, 0],
@@ -83,15 +84,15 @@ HANDS = [
         # J-J qualifies, the trips win 3:1, the ante pushes; the price the house's
         1_000, "7c 7d 7h 9s 2d Qc Jd 9c 4h 3c Qd Jh", ["raise", "buy"], [2_000, 1_000],
         [("ante", 1_000, 1_000, "push"), ("raise", 2_000, 8_000, "win"),
-         ("buy", 1_000, 0, "price of the dealer's game")], id="buy-redraw-wins"),
+         ("buy", 1_000, 0, "fee")], id="buy-redraw-wins"),
     pytest.param(  # a game bought that still does not qualify: the ante 1:1 again
         1_000, "7c 7d 7h 9s 2d Qc Jd 9c 4h 3c 8s", ["raise", "buy"], [2_000, 1_000],
         [("ante", 1_000, 2_000, "win"), ("raise", 2_000, 2_000, "push"),
-         ("buy", 1_000, 0, "price of the dealer's game")], id="buy-no-game"),
+         ("buy", 1_000, 0, "fee")], id="buy-no-game"),
     pytest.param(  # a game bought that beats the box: all lost
         1_000, "7c 7d 2h 9s 3d Qc Jd 9c 4h 5c 9h", ["raise", "buy"], [2_000, 1_000],
         [("ante", 1_000, 0, "lose"), ("raise", 2_000, 0, "lose"),
-         ("buy", 1_000, 0, "price of the dealer's game")], id="buy-loses"),
+         ("buy", 1_000, 0, "fee")], id="buy-loses"),
     pytest.param(  # equal hands against a qualifying dealer: both pushed
         1_000, "Ah Kd 9c 5s 3h As Kc 9d 5h 3c", ["raise"], [2_000],
         [("ante", 1_000, 1_000, "push"), ("raise", 2_000, 2_000, "push")], id="tie"),
@@ -134,6 +135,7 @@ def test_each_decision_is_debited_as_made_and_every_bet_paid_exactly(
         rows = s.scalars(select(BetRow).where(BetRow.round_id == view.round_id)
                          .order_by(BetRow.number)).all()
         assert [(b.spot, b.stake, b.paid) for b in rows] == [e[:3] for e in expected]
+        assert [b.result for b in rows] == [e[3] for e in expected]  # the history's words
         assert recall_banked_round(s, view.round_id).same and tables.recall(s, view.round_id).same
     whole(casino)
 
@@ -296,4 +298,30 @@ def test_money_is_conserved_over_random_rounds(
         paid = view.paid or 0
         assert wallet(casino, "ann") == start[0] - view.staked + paid >= 0
         assert house(casino) == start[1] + view.staked - paid
+    whole(casino)
+
+
+def test_a_late_retry_is_answered_by_its_own_round_not_taken_in_the_next(
+        casino: Engine) -> None:
+    """A decision that staked nothing (take) sent again after the next round was dealt
+    is its own round's: answered there, the waiting round left to wait; the key with
+    another decision is refused."""
+    rng = StackedDeck("7c 7d 7h 9s 2d Qc Jd 9c 4h 3c", "8c 8d 8h 9h 2h Qs Js 9d 4s 3d")
+    with transaction(casino) as s:
+        deal(s, TABLE, "ann", {"ante": 1_000}, key="r1-deal", rng=rng, at=AT)
+        decide(s, TABLE, "ann", "raise", key="r1-bet", rng=rng, at=AT)
+        first = decide(s, TABLE, "ann", "take", key="t1", rng=rng, at=AT)
+        deal(s, TABLE, "ann", {"ante": 1_000}, key="r2-deal", rng=rng, at=AT)
+        waiting = decide(s, TABLE, "ann", "raise", key="r2-bet", rng=rng, at=AT)
+    assert first.status == "settled" and waiting.actions == ("take", "buy")
+    before = wallet(casino, "ann")
+    with transaction(casino) as s:
+        again = decide(s, TABLE, "ann", "take", key="t1", at=AT)
+        # the first round's answer, with the wallet as it stands now
+        assert replace(again, balance=first.balance) == first and again.balance == before
+        with pytest.raises(KeyConflict):
+            decide(s, TABLE, "ann", "buy", key="t1", at=AT)
+        still = playing(s, TABLE)
+    assert still is not None and still.round_id == waiting.round_id
+    assert still.actions == ("take", "buy") and wallet(casino, "ann") == before
     whole(casino)

@@ -430,7 +430,7 @@ def test_a_sixth_card_is_its_own_price_and_two_combinations_of_six_are_paid() ->
     # a flush (Ah Kh 9h 7h 2h) and a pair of nines (9d new to it): 5 + 1 on the bet, the
     # ante pushing
     assert paid(done) == {"ante": ANTE, "sixth": 0, "raise": 2 * ANTE * 7}
-    assert results(done)["sixth"] == "price of the sixth card"
+    assert results(done)["sixth"] == "fee, the sixth card's price"
     assert results(done)["raise"] == "win, flush 5:1 and pair 1:1"
     assert done.returns() == (-4 * ANTE + ANTE + 14 * ANTE,)
     assert dict(done.accounts()) == {"seat 0": 11 * ANTE, "table": 0, "house": -11 * ANTE}
@@ -468,7 +468,7 @@ def test_an_exchange_costs_one_ante_whatever_the_number(count: int, returned: in
     final = state.apply("raise").state
     assert isinstance(final, RussianState) and final.is_terminal()
     price = next(s for s in final.settlements if s.spot == "exchange")
-    assert (price.stake, price.paid, price.result) == (ANTE, 0, "price of the exchange")
+    assert (price.stake, price.paid, price.result) == (ANTE, 0, "fee, the exchange's price")
     assert final.returns() == (returned,)
 
 
@@ -537,7 +537,7 @@ def test_a_bought_game_puts_away_the_highest_card_for_the_next() -> None:
     # the new hand (a pair of jacks) qualifies; three sevens win: the bet 3:1, the ante
     # pushing
     assert paid(state) == {"ante": ANTE, "raise": 8 * ANTE, "buy": 0}
-    assert results(state)["buy"] == "price of the dealer's game"
+    assert results(state)["buy"] == "fee, the dealer's game's price"
     assert state.returns() == (5 * ANTE,)
     assert state.view(0)["dealer_hand"] == "pair" and state.view(0)["dealer_first"] == LOW
 

@@ -531,15 +531,16 @@ def test_russian_poker_draws_bets_and_answers_the_dealer_and_pays_as_the_engine(
             for body, status, code in (
                     ({"action": "buy"}, 400, "no_game_not_yet"),
                     ({"action": "take"}, 400, "no_game_not_yet"),
-                    ({"action": "raise", "amount": 1_000}, 422, None),  # the bet is 2x
-                    ({"action": "sixth", "cards": [dealt["cards"][0]]}, 422, None)):
+                    ({"action": "raise", "amount": 1_000}, 422, "decision_shape"),  # 2x
+                    ({"action": "sixth", "cards": [dealt["cards"][0]]}, 422, "decision_shape"),
+                    ({"action": "check"}, 400, "not_an_action")):
                 refused = client.post("/api/banked/russian-poker/decide",
                                       json={**body, "key": "bad"})
                 assert refused.status_code == status, (body, refused.text)
                 assert code is None or refused.json()["code"] == code
             other = client.post("/api/banked/red-dog/decide", json={"action": "sixth",
                                                                      "key": "bad2"})
-            assert other.status_code == 422
+            assert other.status_code == 422 and other.json()["code"] == "decision_shape"
         before = client.get("/api/me").json()["balance"]
         sixth = client.post("/api/banked/russian-poker/decide",
                             json={"action": "sixth", "key": f"s{seed}"}).json()

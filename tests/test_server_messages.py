@@ -699,6 +699,16 @@ LITERAL: list[Refusal] = [
      {"card": "2d", "hand": "As Kd 4c 7h 9s"}),
     ("4c is named twice; each card is exchanged once", "exchange_twice", {"card": "4c"}),
     ("seat 0 has exchanged its cards; a box exchanges once", "exchange_once", {}),
+    # a decision in another game's shape, a word no game here takes, a deal without a bet
+    # (tests/test_server_banked.py meets them for real)
+    ("a raise carries its amount in cents (Oasis Stud Poker's and Russian Poker's none: it "
+     "is 2 times the ante); nothing else does", "decision_shape", {}),
+    ("sixth, buy and take are Russian Poker's decisions, and no other game's",
+     "decision_shape", {}),
+    ("'check' is not an action here: 'bet ante CENTS', 'done', 'exchange CARDS', 'sixth', "
+     "'raise', 'fold', 'buy' or 'take'", "not_an_action", {"action": "check"}),
+    ("a round needs a bet", "needs_a_bet", {}),
+    ("Pai Gow Poker has no bet 'trips'; bets: ante, bank", "no_spot", {"spot": "trips"}),
     # Russian Poker's draw and bought game (tests/test_server_banked.py meets them for real)
     ("seat 0 has drawn; a box draws once", "draw_once", {}),
     ("the dealer does not qualify: 'take' the ante paid 1:1 or 'buy' the dealer a game for "

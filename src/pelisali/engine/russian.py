@@ -323,8 +323,8 @@ class RussianState(OasisState):
         """(paid back, result) of one bet: a price is never returned; a box that bought a
         game is settled against the dealer's new hand, the others against the first."""
         if bet.spot in FEES:
-            return 0, {"exchange": "price of the exchange", "sixth": "price of the sixth card",
-                       "buy": "price of the dealer's game"}[bet.spot]
+            return 0, {"exchange": "fee, the exchange's price", "sixth": "fee, the sixth card's "
+                       "price", "buy": "fee, the dealer's game's price"}[bet.spot]
         if self.decisions[bet.seat] == "fold":
             return 0, "fold"
         dealer = self.dealer if self.buys[bet.seat] == "buy" else \

@@ -588,13 +588,20 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
 
 def _retried_decision(session: Session, table: GameTable, row: RoundRow | None,
                       key: str) -> RoundRow | None:
-    """The round that took a decision under ``key``: the one waiting, or the table's last
-    (a retry follows its first soon, so no older round is searched)."""
-    if row is not None:
-        return row if key in _decision_keys(row) else None
-    last = session.scalars(select(RoundRow).where(RoundRow.table_id == table.id)
-                           .order_by(RoundRow.id.desc()).limit(1)).first()
-    return last if last is not None and key in _decision_keys(last) else None
+    """The round that took a decision under ``key``: the one waiting, or an earlier one at
+    the table (a retry that comes after the next round was dealt is the earlier round's,
+    answered there, never taken as the next round's decision). The records that hold the
+    key as a string are read, newest first, and the key is checked among their
+    decisions'."""
+    if row is not None and key in _decision_keys(row):
+        return row
+    quoted = json.dumps(key)
+    for earlier in session.scalars(select(RoundRow).where(
+            RoundRow.table_id == table.id, RoundRow.record.contains(quoted, autoescape=True))
+            .order_by(RoundRow.id.desc())):
+        if earlier is not row and key in _decision_keys(earlier):
+            return earlier
+    return None
 
 
 def playing(session: Session, table_name: str) -> BankedView | None:

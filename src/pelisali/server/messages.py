@@ -71,7 +71,8 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
                 r"^(?P<spot>.+) is not a spot of ",
                 r"^punto banco has no bet '(?P<spot>[^']*)'; bets: ",
                 r"^a blackjack bet is on a seat: 'seat 3' or '3', not '(?P<spot>[^']*)'$",
-                r"^.+ has no bet '(?P<spot>[^']*)' before the deal; bets: "),
+                r"^.+ has no bet '(?P<spot>[^']*)' before the deal; bets: ",
+                r"^Pai Gow Poker has no bet '(?P<spot>[^']*)'; bets: "),
     "no_game": (r"^no game '[^']*' here; games: ", r"^\S+ has no version '[^']*'; versions: "),
     "closed": (r"\S+ is closed$", r"is closed: no more bets",
                r"^no more bets(?:$|: the betting window has closed$)"),
@@ -114,6 +115,11 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "exchange_not_held": (r"^(?P<card>\S+) is not in seat \d+'s hand \((?P<hand>[^)]*)\)$",),
     "exchange_twice": (r"^(?P<card>\S+) is named twice; each card is exchanged once$",),
     "exchange_once": (r"^seat \d+ has exchanged its cards; a box exchanges once$",),
+    # a decision sent in another game's shape (the amount, cards, multiple or street that
+    # another game's decision carries, or another game's word)
+    "decision_shape": (r"; nothing else does$", r", and no other game's$"),
+    "not_an_action": (r"^'(?P<action>[^']*)' is not an action here: ",),
+    "needs_a_bet": (r"^a round needs a bet$",),
     # Russian Poker: one draw, and the answer to a dealer who does not qualify
     "draw_once": (r"^seat \d+ has drawn; a box draws once$",),
     "no_game_answer": (r"^the dealer does not qualify: 'take' the ante paid 1:1 or 'buy' "

@@ -118,11 +118,11 @@ export function russianSpot(spot) {
   return spot === "raise" ? t("russian.spot.raise") : t(`banked.spot.${spot}`);
 }
 
-/** A settlement's result as the engine says it ("win, pair 1:1 and ace king 1:1", "price
- * of the sixth card") in the player's language: "voitto, Pari 1:1 + Ässä ja kuningas 1:1",
+/** A settlement's result as the engine says it ("win, pair 1:1 and ace king 1:1", "fee,
+ * the sixth card's price") in the player's language: "voitto, Pari 1:1 + Ässä ja kuningas 1:1",
  * "maksu". */
 export function russianResult(result, handName) {
-  if (result.startsWith("price of ")) return t("banked.res.fee");
+  if (result.startsWith("fee")) return t("banked.res.fee");
   const [word, ...rest] = result.split(", ");
   const said = t(`banked.res.${word}`);
   const tail = rest.join(", ");
