@@ -1,9 +1,11 @@
 """Russian Poker's exact count: the pay odds over arrays against the game's own (random
 hands, every key the arrays read, gamsoft.ru's double combinations, a hall's table), the
-array strategy against the game's own, one hand's return standing and with every sixth
-card against every deal dealt out, the never-draw count with one combination paid
-against the Wizard of Odds' exact Caribbean Stud total, and the full count, with the rule
-data's ante pushing beside a winning bet and, from a rule file, paid 1:1."""
+array strategies (the basic and the refined one) and groups of hands against the game's
+own, one hand's return standing and with every sixth card against every deal dealt out,
+the never-draw count with one combination paid against the Wizard of Odds' exact
+Caribbean Stud total, and the full count (each group of hands adding up to each
+strategy's figures), with the rule data's ante pushing beside a winning bet and, from a
+rule file, paid 1:1."""
 
 from __future__ import annotations
 
@@ -157,6 +159,40 @@ def test_the_array_strategy_is_the_games_own_on_thousands_of_suit_patterns() -> 
     assert t.values[oc.qualifier()] == QUALIFIER
 
 
+def test_the_refined_array_strategy_is_the_games_own_on_thousands_of_suit_patterns() -> None:
+    boards, weights = board_classes()
+    t = oc.tables()
+    classes = t.classes[oc.colex(boards)].astype(np.int64)
+    groups = rc.hand_groups(boards, classes)
+    buys = rc.refined_draws(boards, classes)
+    # the basic strategy's draws are the first two groups, every pattern
+    basic = oc.exchange_positions(boards, t.values[classes])[0] >= 0
+    assert ((groups <= 1) == basic).all()
+    # every group met, each a few hundred times at least, and every 37th pattern
+    chosen = np.union1d(np.arange(0, len(boards), 37), np.concatenate(
+        [np.flatnonzero(groups == g)[:300] for g in range(len(rc.GROUPS))]))
+    assert len(chosen) > 6000 and set(groups[chosen]) == set(range(len(rc.GROUPS)))
+    fills, six = rc.straight_fills(boards)
+    for row in chosen:
+        cards = names(boards[row])
+        assert rp.refined_draw(cards) == buys[row], cards
+        expected = "sixth" if buys[row] else "raise" if classes[row] >= oc.raise_least() \
+            else "fold"
+        assert rp.refined_decision(cards) == expected, cards
+        ranks, in_six = rp.straight_fills(cards)
+        assert (len(ranks), in_six) == (fills[row], six[row]), cards
+    # the groups' sizes: Oasis Stud's exchange hands, the standing hands' counts, and a
+    # pair beside four of a suit (the suit, four of its ranks, the one paired, its suit)
+    sizes = np.bincount(groups, weights=weights).astype(np.int64)
+    assert sizes.sum() == comb(52, 5)
+    assert dict(zip(rc.GROUPS, sizes.tolist(), strict=True)) | {
+        "no pair: four to a flush": 76_620, "no pair: four in a row open at both ends": 60_480,
+        "a pair: four to a flush": 4 * comb(13, 4) * 4 * 3, "two pair": 123_552,
+        "three of a kind": 54_912, "a straight": 10_200, "a flush": 5_108,
+        "a full house": 3_744, "four of a kind": 624, "a straight flush": 40} \
+        == dict(zip(rc.GROUPS, sizes.tolist(), strict=True))
+
+
 # -- one hand against every deal dealt out ------------------------------------------------------
 def bet_total(box: list[str], theirs: npt.NDArray[np.int64], ante: int = 0) -> int:
     """The bet's return summed over the dealer hands of values ``theirs``, from the rules
@@ -275,6 +311,12 @@ def test_the_exact_figures(found: rc.Exact) -> None:
     assert found.never_draw_loss == rc.never_draw() == 744_418_177_228
     assert found.never_draw_edge == Fraction(16_918_594_937, 90_605_593_260)  # 18.6728 %
     assert found.deals == comb(52, 5) * comb(47, 5) and found.classes == 134_459
+    assert found.refined_edge == Fraction(137_059_444_903, 1_268_478_305_640)  # 10.8050 %
+    assert found.refined_element_of_risk == Fraction(137_059_444_903,
+                                                     2_849_584_226_832)  # 4.8098 %
+    # the refined strategy closes 99.12 % of the gap between the basic and the best
+    assert (found.ante_edge - found.refined_edge) / (found.ante_edge - found.best_edge) \
+        == Fraction(142_214_188_231, 143_483_805_412)
 
 
 def test_the_exact_figures_with_the_ante_paid(found_ante_paid: rc.Exact,
@@ -290,6 +332,11 @@ def test_the_exact_figures_with_the_ante_paid(found_ante_paid: rc.Exact,
         (found.shares, found.bet_after_sixth, found.average_wager)
     assert found.ante_edge - paid.ante_edge == Fraction(156_482_363_677,
                                                         930_217_424_136)  # 16.82 % wins
+    # the refined strategy reads no payment either
+    assert (paid.refined_shares, paid.refined_bet_after_sixth) == \
+        (found.refined_shares, found.refined_bet_after_sixth)
+    assert found.refined_edge - paid.refined_edge > found.ante_edge - paid.ante_edge
+    assert paid.best_edge < paid.refined_edge < paid.ante_edge
     # the best strategy bets more where a win pays the ante too
     assert paid.best_shares["stand-bet"] > found.best_shares["stand-bet"]
     assert paid.best_average_wager > found.best_average_wager
@@ -304,19 +351,89 @@ def test_the_figures_hold_together(found: rc.Exact) -> None:
             (found.shares, found.bet_after_sixth, found.average_wager, found.ante_edge,
              found.element_of_risk),
             (found.best_shares, found.best_bet_after_sixth, found.best_average_wager,
-             found.best_edge, found.best_element_of_risk)):
+             found.best_edge, found.best_element_of_risk),
+            (found.refined_shares, found.refined_bet_after_sixth,
+             found.refined_average_wager, found.refined_edge,
+             found.refined_element_of_risk)):
         assert sum(shares.values()) == 1
         bets = shares["stand-bet"] + shares["sixth"] * after
         assert wager == 1 + shares["sixth"] * RULES.draw_price + 2 * bets
         assert risk == edge / wager
-    # the best strategy beats the basic one, which beats never drawing
-    assert found.best_edge < found.ante_edge < found.never_draw_edge
+    # the best strategy beats the refined one, which beats the basic one, which beats
+    # never drawing
+    assert found.best_edge < found.refined_edge < found.ante_edge < found.never_draw_edge
     assert found.best_shares["sixth"] > found.shares["sixth"]
+
+
+def test_the_groups_add_up_to_each_strategys_figures(found: rc.Exact) -> None:
+    groups = found.groups
+    assert list(groups) == list(rc.GROUPS)
+    assert sum(g.hands for g in groups.values()) == comb(52, 5)
+    total = comb(52, 5) * rc.UNIT
+    for strategy, edge, shares in (("basic", found.ante_edge, found.shares),
+                                   ("refined", found.refined_edge, found.refined_shares),
+                                   ("best", found.best_edge, found.best_shares)):
+        assert Fraction(-sum(g.returns[strategy] for g in groups.values()), total) == edge
+        for choice in rc.CHOICES:
+            assert Fraction(sum(g.taken[strategy][choice] for g in groups.values()),
+                            comb(52, 5)) == shares[choice]
+    for name, g in groups.items():
+        assert g.choices["stand-fold"] == -g.hands * rc.UNIT
+        # the best returns at least any one choice for every hand, and either strategy
+        assert g.returns["best"] >= max(g.choices["stand-bet"], g.choices["stand-fold"],
+                                        g.choices["sixth-best"], g.choices["sixth"])
+        assert g.returns["best"] >= max(g.returns["basic"], g.returns["refined"]), name
+        # a strategy taking one choice on the whole group returns that choice's total
+        for strategy in rc.STRATEGIES:
+            for choice, hands in g.taken[strategy].items():
+                if hands == g.hands:
+                    key = "sixth-best" if (strategy, choice) == ("best", "sixth") else choice
+                    assert g.returns[strategy] == g.choices[key], (name, strategy)
+        # the refined strategy buys the sixth card on whole groups, else stands as the
+        # basic one does
+        refined = g.taken["refined"]
+        assert refined["sixth"] in (0, g.hands)
+        if not refined["sixth"]:
+            assert refined == g.taken["basic"] and g.returns["refined"] == g.returns["basic"]
+
+
+def test_the_groups_where_the_best_strategy_differs(found: rc.Exact) -> None:
+    rows = {row.name: row for row in rc.group_report(found.groups, differing=True)}
+    # the same choices on these: two pair, full house and four of a kind bet, hands
+    # without a pair or a draw below A-K-J-8-3 fold
+    assert set(rc.GROUPS) - set(rows) == {"no pair, no draw: below A-K-J-8-3", "two pair",
+                                          "a full house", "four of a kind"}
+    assert sum(r.gains["best"] for r in rows.values()) == found.ante_edge - found.best_edge
+    assert sum(r.gains["refined"] for r in rows.values()) \
+        == found.ante_edge - found.refined_edge
+    # most of the gap: a pair with four to a flush or a straight buys the sixth card
+    # (1.41 and 1.33 % of the ante), as do a straight (0.50 %) and three of a kind
+    pair_flush, pair_straight = rows["a pair: four to a flush"], rows["a pair: four to a straight"]
+    assert pair_flush.gains["best"] == pair_flush.gains["refined"] \
+        == Fraction(8_963_399_743, 634_239_152_820)
+    assert pair_straight.gains["best"] == Fraction(61_788_808_099, 4_651_087_120_680)
+    assert pair_flush.taken["best"] == {"stand-bet": 0, "stand-fold": 0, "sixth": 34_320}
+    assert pair_flush.choices["sixth"] > 1 > pair_flush.choices["stand-bet"] > 0
+    assert rows["a straight"].gains["best"] == Fraction(6_376_053_799, 1_268_478_305_640)
+    assert rows["three of a kind"].taken["best"]["sixth"] == 53_504
+    # after the sixth card the basic strategy's rule 4 is all but the best: on its own
+    # draws the best gains 6.4 millionths of an ante a hand
+    own = rows["no pair: four to a flush"].gains["best"] \
+        + rows["no pair: four in a row open at both ends"].gains["best"]
+    assert own == Fraction(15_494, 2_439_381_357) + Fraction(63_313, 3_488_315_340_510)
+    whole = rc.group_report(found.groups)
+    assert [r.name for r in whole] == list(rc.GROUPS)
+    assert all(r.gains["best"] == 0 for r in whole if r.name not in rows)
 
 
 def test_the_engine_played_by_the_strategy_agrees_loosely(found: rc.Exact) -> None:
     played = simulate_russian(4000, seed=7)
     assert played.low <= -float(found.ante_edge) <= played.high
+    refined = simulate_russian(4000, seed=7, settings={"strategy": "refined"})
+    assert refined.low <= -float(found.refined_edge) <= refined.high
+    assert refined.draws["sixth"] > played.draws["sixth"]  # it buys far more sixth cards
+    with pytest.raises(ValueError, match="strategy is one of basic, refined"):
+        simulate_russian(1, seed=7, settings={"strategy": "best"})
 
 
 def test_the_cache_keeps_the_figures_and_the_command_shows_them(
@@ -338,11 +455,18 @@ def test_the_cache_keeps_the_figures_and_the_command_shows_them(
     assert shown["ante_on_win"] is False
     assert Fraction(shown["ante_edge"]) == found.ante_edge
     assert Fraction(shown["best_blind"]["ante_edge"]) == found.best_edge
+    assert Fraction(shown["refined"]["ante_edge"]) == found.refined_edge
+    assert Fraction(shown["refined"]["element_of_risk"]) == found.refined_element_of_risk
+    assert shown["refined"]["strategy"] == rp.REFINED_STRATEGY
+    assert len(shown["groups_differing"]) == 14
+    assert sum(Fraction(g["gains"]["best"]) for g in shown["groups_differing"]) \
+        == found.ante_edge - found.best_edge
     assert shown["never_draw"]["total_loss"] == 744_418_177_228
     result = runner.invoke(app, ["odds", "russian-poker"])
     assert result.exit_code == 0 and "Read from the cache" in result.output
     said = " ".join(result.output.split())
-    assert "14.8819 %" in said and "18.6728 %" in said
+    assert "14.8819 %" in said and "18.6728 %" in said and "10.8050 %" in said
+    assert "Where the best strategy differs" in said and "three of a kind" in said
     assert "player's advantage" not in said  # the house's edge, every strategy
 
 

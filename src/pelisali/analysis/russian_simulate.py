@@ -6,9 +6,11 @@ one definition of :data:`~pelisali.games.russian_poker.BASIC_STRATEGY`
 (:func:`~pelisali.games.russian_poker.decision`), which takes the ante when the dealer
 does not qualify; with ``buy="trips"`` it buys the dealer a game with three of a kind or
 better instead (:data:`~pelisali.games.russian_poker.BUY_WITH_TRIPS`, which is simulated
-only, not counted). The result is the box's mean net return per ante (the ante, the bet
-and every price together; the house edge per ante is its negative) with its 99 %
-interval, and how often each final hand, each draw and a bought game came up.
+only, not counted); with ``strategy="refined"`` the refined basic strategy
+(:data:`~pelisali.games.russian_poker.REFINED_STRATEGY`) draws and bets. The result is
+the box's mean net return per ante (the ante, the bet and every price together; the
+house edge per ante is its negative) with its 99 % interval, and how often each final
+hand, each draw and a bought game came up.
 
 >>> found = simulate_russian(300, seed=1)
 >>> found.rounds, sum(found.hands.values()), sum(found.draws.values())
@@ -27,18 +29,21 @@ from pelisali.engine.contract import CHANCE, Action, State
 from pelisali.engine.russian import FEES, BuyGame, RussianEngine, RussianState, TakeAnte
 from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.oasis_stud import HAND_NAMES
-from pelisali.games.russian_poker import buys_game, decision, hand_name
+from pelisali.games.russian_poker import buys_game, decision, hand_name, refined_decision
 
 STAKE = 1000
 """The ante of every simulated round, in cents."""
 BUYS = ("never", "trips")
 """Rule 5 as simulated: take the ante always (the basic strategy), or buy the dealer a game
 with three of a kind or better."""
+STRATEGIES = ("basic", "refined")
+"""The stated strategies simulated: the basic one and the refined one."""
 
 
-def basic_policy(state: State, buy: str = "never") -> Action:
-    """The basic strategy at a box's decision (rule 5 by ``buy``); before the deal, an ante
-    of :data:`STAKE`, then done.
+def basic_policy(state: State, buy: str = "never", strategy: str = "basic") -> Action:
+    """The basic strategy at a box's decision (rule 5 by ``buy``; the refined one's draws
+    and bets where ``strategy`` says so); before the deal, an ante of :data:`STAKE`, then
+    done.
 
     >>> from pelisali.engine import Seats
     >>> state = RussianEngine().new_state(Seats(1))
@@ -61,7 +66,10 @@ def basic_policy(state: State, buy: str = "never") -> Action:
     cards = state.boxes[seat]
     if state.decisions[seat] == "raise":  # the dealer does not qualify
         return BuyGame() if buy == "trips" and buys_game(cards) else TakeAnte()
-    return state.parse_action(decision(cards, bool(state.draws[seat]), state.game.rules))
+    drawn = bool(state.draws[seat])
+    if strategy == "refined":
+        return state.parse_action(refined_decision(cards, drawn))
+    return state.parse_action(decision(cards, drawn, state.game.rules))
 
 
 @dataclass(frozen=True)
@@ -94,7 +102,8 @@ class RussianSimulation(MeanInterval):
 def simulate_russian(rounds: int, seed: int, settings: Mapping[str, str | bool] | None = None,
                      progress: Callable[[int], None] | None = None) -> RussianSimulation:
     """``rounds`` rounds of one box through the engine by :func:`basic_policy`; the
-    settings are the engine's (``pays``) and ``buy`` (:data:`BUYS`).
+    settings are the engine's (``pays``), ``buy`` (:data:`BUYS`) and ``strategy``
+    (:data:`STRATEGIES`).
 
     >>> simulate_russian(1, 1, {"buy": "always"})
     Traceback (most recent call last):
@@ -103,13 +112,17 @@ def simulate_russian(rounds: int, seed: int, settings: Mapping[str, str | bool] 
     """
     chosen = dict(settings or {})
     buy = str(chosen.pop("buy", "never"))
+    strategy = str(chosen.pop("strategy", "basic"))
     if buy not in BUYS:
         raise ValueError(f"buy is one of {', '.join(BUYS)}, not {buy!r}")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy is one of {', '.join(STRATEGIES)}, not {strategy!r}")
     engine = RussianEngine.from_settings(chosen)
     total = square = raised = bought = prices = 0
     hands = dict.fromkeys(HAND_NAMES, 0)
     draws = dict.fromkeys(("none", "sixth", "exchange"), 0)
-    for state in play_rounds(engine, partial(basic_policy, buy=buy), rounds, seed, progress):
+    policy = partial(basic_policy, buy=buy, strategy=strategy)
+    for state in play_rounds(engine, policy, rounds, seed, progress):
         if not isinstance(state, RussianState):
             raise TypeError("the engine made a state of another game")
         net = state.returns()[0]
@@ -121,5 +134,6 @@ def simulate_russian(rounds: int, seed: int, settings: Mapping[str, str | bool] 
         bought += state.buys[0] == "buy"
         prices += sum(b.stake for b in state.bets if b.spot in FEES)
     mean, half_width = mean_interval(total, square, rounds, STAKE)
-    return RussianSimulation(rounds, seed, {"pays": engine.rules.pay_table, "buy": buy},
+    return RussianSimulation(rounds, seed, {"pays": engine.rules.pay_table, "buy": buy,
+                                            "strategy": strategy},
                              mean, half_width, hands, draws, raised, bought, prices)

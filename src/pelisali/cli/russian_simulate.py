@@ -13,11 +13,12 @@ from pelisali.cli.common import console, fail, parse_sets, progress_bar
 
 def russian_simulate_command(rounds: int, seed: int, sets: list[str] | None,
                              as_json: bool) -> None:
-    """``rounds`` rounds of one box by the basic strategy (``--set pays=TABLE``, and
-    ``buy=trips`` to buy a non-qualifying dealer a game with three of a kind or better)."""
+    """``rounds`` rounds of one box by the basic strategy (``--set pays=TABLE``,
+    ``strategy=refined`` for the refined one, and ``buy=trips`` to buy a non-qualifying
+    dealer a game with three of a kind or better)."""
     from pelisali.analysis.russian_simulate import STAKE, simulate_russian
     from pelisali.engine import IllegalMove
-    from pelisali.games.russian_poker import BASIC_STRATEGY, BUY_WITH_TRIPS
+    from pelisali.games.russian_poker import BASIC_STRATEGY, BUY_WITH_TRIPS, REFINED_STRATEGY
     from pelisali.money import format_cents
 
     with progress_bar(as_json) as progress:
@@ -27,13 +28,16 @@ def russian_simulate_command(rounds: int, seed: int, sets: list[str] | None,
                                      progress=lambda n: progress.advance(task, n))
         except (IllegalMove, ValueError) as exc:
             fail(str(exc))
-    strategy = BASIC_STRATEGY if found.settings["buy"] == "never" \
-        else f"{BASIC_STRATEGY} Instead of rule 5: {BUY_WITH_TRIPS}"
+    refined = found.settings["strategy"] == "refined"
+    words = REFINED_STRATEGY if refined else BASIC_STRATEGY
+    strategy = words if found.settings["buy"] == "never" \
+        else f"{words} Instead of never buying a game: {BUY_WITH_TRIPS}"
     exact_return = None
     if found.settings["buy"] == "never":  # a bought game is not counted exactly
         from pelisali.games.russian_count import cached_exact
 
-        exact_return = -cached_exact(pays=str(found.settings["pays"]))[0].ante_edge
+        counted = cached_exact(pays=str(found.settings["pays"]))[0]
+        exact_return = -(counted.refined_edge if refined else counted.ante_edge)
     agrees = exact_return is not None and found.low <= exact_return <= found.high
     if as_json:
         print(json.dumps({**found.to_json(), "strategy": strategy,
@@ -41,7 +45,8 @@ def russian_simulate_command(rounds: int, seed: int, sets: list[str] | None,
                           else str(exact_return),
                           "agrees": agrees if exact_return is not None else None}, indent=2))
         return
-    console.print(f"Russian Poker: {rounds:,} rounds, seed {seed}, the basic strategy"
+    console.print(f"Russian Poker: {rounds:,} rounds, seed {seed}, the "
+                  f"{found.settings['strategy']} strategy"
                   f"{'' if exact_return is not None else ' buying a game with trips'}, "
                   f"through the engine (ante {format_cents(STAKE)} €, pays "
                   f"{found.settings['pays']})")

@@ -16,7 +16,13 @@ not seen. Bet with a pair or better; with no pair, four to a flush or four in a 
 at both ends buys the sixth card (the test of
 :func:`~pelisali.games.oasis_count.exchange_positions`, Oasis Stud's same rule), then bets
 with a pair or better or A-K-J-8-3 or better in the best five, else folds; any other hand
-bets with A-K-J-8-3 or better, else folds.
+bets with A-K-J-8-3 or better, else folds. The count values beside it the best strategy
+on the player's cards (:data:`BEST_BLIND`) and
+:data:`~pelisali.games.russian_poker.REFINED_STRATEGY`, which buys the sixth card on
+more hands (a pair with four to a flush or a straight; three of a kind, a straight, a
+flush; the straight draws of :data:`GROUPS` but the lone ones without A-K) and closes
+99 % of the gap between the two, and reports each group of hands apart
+(:func:`group_report`).
 
 How the count works: as :mod:`pelisali.games.oasis_count`'s. Each of the 134,459 suit
 patterns of the player's hand is counted standing (the dealer's C(47, 5) hands) and with
@@ -79,8 +85,37 @@ BEST_BLIND = (
 """The second strategy :func:`exact` values, in words."""
 NEVER_DRAW = "Never draw; bet with A-K-J-8-3 or better, else fold."
 """The third, Caribbean Stud's strategy with Russian Poker's pays."""
+REFINED = russian_poker.REFINED_STRATEGY
+"""The fourth, the refined basic strategy (:func:`refined_draws`), in words."""
 CHOICES = ("stand-bet", "stand-fold", "sixth")
 """A hand's choices: stand and bet, stand and fold, buy the sixth card."""
+STRATEGIES = ("basic", "refined", "best")
+"""The strategies :func:`exact` values group by group (:data:`GROUPS`): :data:`STRATEGY`,
+:data:`REFINED` and :data:`BEST_BLIND`."""
+GROUPS = (
+    "no pair: four to a flush",
+    "no pair: four in a row open at both ends",
+    "no pair: a double inside straight draw",
+    "no pair: an inside draw to six in a row",
+    "no pair: a lone straight draw, with A-K",
+    "no pair: a lone straight draw, without A-K",
+    "no pair, no draw: A-K-J-8-3 or better",
+    "no pair, no draw: below A-K-J-8-3",
+    "a pair: four to a flush",
+    "a pair: four to a straight",
+    "a pair: no draw",
+    "two pair", "three of a kind", "a straight", "a flush", "a full house", "four of a kind",
+    "a straight flush")
+"""The groups of the player's five cards (:func:`hand_groups`), each in the first that
+fits. A straight draw is four of five consecutive ranks (the ace high or low): a double
+inside draw is filled by either of two ranks but is not four in a row (5-7-8-9-J), an
+inside draw to six in a row is filled by one rank that makes six in a row (4-5-6-8-9:
+two straights), a lone draw by one rank to five in a row (5-6-8-9-K, A-2-3-4-9)."""
+_REFINED_BUYS = np.array([name not in (
+    "no pair: a lone straight draw, without A-K", "no pair, no draw: A-K-J-8-3 or better",
+    "no pair, no draw: below A-K-J-8-3", "a pair: no draw", "two pair", "a full house",
+    "four of a kind") for name in GROUPS])
+"""Whether :data:`REFINED` buys the sixth card, by group."""
 
 
 # -- the pay odds, over arrays -------------------------------------------------------------
@@ -243,6 +278,74 @@ def pay_odds(hands: npt.ArrayLike, rules: RussianRules | None = None
     return found
 
 
+# -- the groups of hands, and the refined strategy over arrays -------------------------------
+def straight_fills(hands: npt.NDArray[np.int64]
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """For each row of ``hands`` (N, 5 card indices): how many ranks it does not hold
+    would each make a straight with it, and whether one makes six in a row (the ace high
+    or low): :func:`~pelisali.games.russian_poker.straight_fills` over arrays.
+
+    >>> rows = np.array([[DECK.index(c) for c in h.split()] for h in (
+    ...     "5c 6d 8h 9s Kd", "4c 5d 6h 8s 9d", "5c 7d 8h 9s Jd", "Ac 2d 3h 4s 6d")])
+    >>> [found.tolist() for found in straight_fills(rows)]
+    [[1, 1, 2, 1], [False, True, False, True]]
+    """
+    held = np.bitwise_or.reduce(1 << (hands >> 2), axis=1)
+    fills = np.zeros(len(hands), dtype=np.int64)
+    six = np.zeros(len(hands), dtype=bool)
+    for rank in range(13):
+        fresh = ((held >> rank) & 1) == 0
+        new = held | (1 << rank)
+        places = (new << 1) | ((new >> 12) & 1)  # the ace low too, at place 0
+        fills += fresh & np.any([((places >> low) & 31) == 31 for low in range(10)], axis=0)
+        six |= fresh & np.any([((places >> low) & 63) == 63 for low in range(9)], axis=0)
+    return fills, six
+
+
+def hand_groups(hands: npt.NDArray[np.int64], classes: npt.NDArray[np.int64]
+                ) -> npt.NDArray[np.int64]:
+    """Each row's :data:`GROUPS` index, for ``hands`` (N, 5 card indices) of ``classes``
+    (:func:`~pelisali.games.oasis_count.tables`' classes).
+
+    >>> rows = np.array([sorted(DECK.index(c) for c in h.split()) for h in (
+    ...     "Ac Kd Qh Ts 2c", "5c 5d 8h 9s 6h", "4c 5d 6h 8s 9d", "7c 7d 7h 2s 9c")])
+    >>> for group in hand_groups(rows, tables().classes[colex(rows)].astype(np.int64)):
+    ...     print(GROUPS[group])
+    no pair: a lone straight draw, with A-K
+    a pair: four to a straight
+    no pair: an inside draw to six in a row
+    three of a kind
+    """
+    values = tables().values[classes].astype(np.int64)
+    category = values >> CATEGORY_SHIFT
+    rule = exchange_positions(hands, values)[1]  # the basic strategy's draws, no pair
+    suits, ranks = hands & 3, hands >> 2
+    flush = np.max([(suits == suit).sum(axis=1) for suit in range(4)], axis=0) == 4
+    fills, six = straight_fills(hands)
+    ace_king = (ranks == 12).any(axis=1) & (ranks == 11).any(axis=1)
+    none, pair = category == 0, category == 1
+    found: npt.NDArray[np.int64] = np.select(
+        [none & (rule == 1), none & (rule == 2), none & (fills >= 2), none & six,
+         none & (fills == 1) & ace_king, none & (fills == 1), none & (classes >= raise_least()),
+         none, pair & flush, pair & (fills > 0), pair],
+        np.arange(11), default=category + 9)  # two pair (2) is group 11
+    return found
+
+
+def refined_draws(hands: npt.NDArray[np.int64], classes: npt.NDArray[np.int64]
+                  ) -> npt.NDArray[np.bool_]:
+    """Whether :data:`REFINED` buys the sixth card with each row of ``hands`` (N, 5 card
+    indices) of ``classes``: its rules 1-4 by group.
+
+    >>> rows = np.array([sorted(DECK.index(c) for c in h.split()) for h in (
+    ...     "Ac Kd Qh Ts 2c", "Ac Qd Jh Ts 2c", "Kc Kd 9h Ts Jh", "Kc Kd 2h 2s Jh")])
+    >>> refined_draws(rows, tables().classes[colex(rows)].astype(np.int64)).tolist()
+    [True, False, True, False]
+    """
+    found: npt.NDArray[np.bool_] = _REFINED_BUYS[hand_groups(hands, classes)]
+    return found
+
+
 # -- what a bet returns, summed over the dealer's hands -----------------------------------------
 def six_classes(six: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """The class of the best five of each row of ``six`` (N, 6 ascending card indices).
@@ -359,6 +462,35 @@ def hand_return(cards: Sequence[str], sixth: bool = False, pays: str | None = No
 
 # -- the exact house edges -----------------------------------------------------------------------
 @dataclass(frozen=True)
+class Group:
+    """One of :data:`GROUPS`, every deal counted, its returns in antes over :data:`UNIT`
+    deals a hand: ``hands`` of the 2,598,960; ``choices`` the total return of them all
+    taking each choice: ``stand-bet``, ``stand-fold``, ``sixth`` (then bet by the basic
+    strategy's rule 4, as :data:`REFINED` does) and ``sixth-best`` (then bet or fold as
+    returns more), the sixth card's price included; ``taken`` the hands each of
+    :data:`STRATEGIES` takes each of :data:`CHOICES` on; ``returns`` each strategy's
+    total."""
+
+    hands: int
+    choices: dict[str, int]
+    taken: dict[str, dict[str, int]]
+    returns: dict[str, int]
+
+    def per_hand(self, total: int) -> Fraction:
+        """A total of this group's, per ante and hand of the group."""
+        return Fraction(total, self.hands * UNIT)
+
+    def gain(self, strategy: str) -> Fraction:
+        """What ``strategy`` returns more than the basic one here, per ante and hand of
+        all C(52, 5): its share of the gap between the house edges."""
+        return Fraction(self.returns[strategy] - self.returns["basic"], HANDS * UNIT)
+
+
+CHOICE_RETURNS = ("stand-bet", "stand-fold", "sixth", "sixth-best")
+""":attr:`Group.choices`' keys."""
+
+
+@dataclass(frozen=True)
 class Exact:
     """Every deal counted: the player's 2,598,960 hands (134,459 suit patterns), the
     dealer's 1,533,939 standing, or each of the 47 sixth cards with 1,370,754.
@@ -368,8 +500,9 @@ class Exact:
     ``average_wager`` of them per ante, ``average_price``); ``shares``: the chance of each
     of :data:`CHOICES`; ``bet_after_sixth``: the chance to bet after a sixth card.
     ``best_*``: the same of :data:`BEST_BLIND`, the best strategy among those that never
-    read the dealer's up card, never exchange and never buy the dealer a game.
-    ``never_draw_loss``: the total loss in antes over the deals of :data:`NEVER_DRAW`.
+    read the dealer's up card, never exchange and never buy the dealer a game;
+    ``refined_*`` of :data:`REFINED`. ``never_draw_loss``: the total loss in antes over
+    the deals of :data:`NEVER_DRAW`. ``groups``: each of :data:`GROUPS` (:class:`Group`).
     A negative house edge is the player's advantage."""
 
     ante_edge: Fraction
@@ -383,9 +516,15 @@ class Exact:
     best_average_wager: Fraction
     best_shares: dict[str, Fraction]
     best_bet_after_sixth: Fraction
+    refined_edge: Fraction
+    refined_element_of_risk: Fraction
+    refined_average_wager: Fraction
+    refined_shares: dict[str, Fraction]
+    refined_bet_after_sixth: Fraction
     never_draw_loss: int
     deals: int
     classes: int
+    groups: dict[str, Group]
 
     @property
     def never_draw_edge(self) -> Fraction:
@@ -399,12 +538,15 @@ class _Tally:
     def __init__(self) -> None:
         self.returns = self.wagered = self.bets_after = 0
         self.hands = dict.fromkeys(CHOICES, 0)
+        self.group_taken = np.zeros((len(GROUPS), len(CHOICES)), dtype=np.int64)
+        self.group_returns = np.zeros(len(GROUPS), dtype=np.int64)
 
     def add(self, weights: npt.NDArray[np.int64], choice: npt.NDArray[np.int64],
             value: npt.NDArray[np.int64], bets_after: npt.NDArray[np.int64],
-            rules: RussianRules) -> None:
-        """Hands of ``weights`` taking ``choice`` (a :data:`CHOICES` index) for ``value``,
-        betting after ``bets_after`` of their 47 sixth cards where they buy one."""
+            rules: RussianRules, groups: npt.NDArray[np.int64]) -> None:
+        """Hands of ``weights`` and ``groups`` taking ``choice`` (a :data:`CHOICES`
+        index) for ``value``, betting after ``bets_after`` of their 47 sixth cards where
+        they buy one."""
         multiple = rules.bet_multiple
         sixth = choice == 2
         wager = np.where(sixth, (1 + rules.draw_price) * UNIT + multiple * bets_after
@@ -414,6 +556,8 @@ class _Tally:
         for number, name in enumerate(CHOICES):
             self.hands[name] += int(weights[choice == number].sum())
         self.bets_after += int((weights * np.where(sixth, bets_after, 0)).sum())
+        np.add.at(self.group_taken, (groups, choice), weights)
+        np.add.at(self.group_returns, groups, weights * value)
 
     def edge(self) -> Fraction:
         return -Fraction(self.returns, HANDS * UNIT)
@@ -429,15 +573,29 @@ class _Tally:
         return Fraction(self.bets_after, 47 * sixth) if sixth else Fraction(0)
 
 
+def _groups(choices: npt.NDArray[np.int64], tallies: dict[str, _Tally]) -> dict[str, Group]:
+    """:class:`Group` of each of :data:`GROUPS`, from the totals of each choice (rows of
+    :data:`CHOICE_RETURNS`' order) and each strategy's tally."""
+    return {name: Group(int(tallies["basic"].group_taken[number].sum()),
+                        dict(zip(CHOICE_RETURNS, map(int, choices[number]), strict=True)),
+                        {strategy: dict(zip(CHOICES, map(int, tally.group_taken[number]),
+                                            strict=True))
+                         for strategy, tally in tallies.items()},
+                        {strategy: int(tally.group_returns[number])
+                         for strategy, tally in tallies.items()})
+            for number, name in enumerate(GROUPS)}
+
+
 _FOUND: dict[str, Exact] = {}
 """The figures counted in this process, by the rules' cache key."""
 
 
 def exact(pays: str | None = None, progress: Callable[[int], None] | None = None,
           rules: RussianRules | None = None) -> Exact:
-    """The exact figures of :data:`STRATEGY`, :data:`BEST_BLIND` and :data:`NEVER_DRAW`
-    (:class:`Exact`) with the rule data's pay table or the one named; ``progress`` is told
-    the suit patterns done, a batch at a time.
+    """The exact figures of :data:`STRATEGY`, :data:`BEST_BLIND`, :data:`REFINED` and
+    :data:`NEVER_DRAW` (:class:`Exact`), each of :data:`GROUPS` apart, with the rule
+    data's pay table or the one named; ``progress`` is told the suit patterns done, a
+    batch at a time.
 
     The best strategy takes for each hand the best of folding (-1), betting standing, and
     buying the sixth card and then for each sixth card the better of betting and folding:
@@ -460,7 +618,8 @@ def _count(rules: RussianRules, progress: Callable[[int], None] | None) -> Exact
     boards, weights = board_classes()
     least_bet = raise_least()
     price = rules.draw_price
-    basic, best = _Tally(), _Tally()
+    basic, refined, best = _Tally(), _Tally(), _Tally()
+    choices = np.zeros((len(GROUPS), len(CHOICE_RETURNS)), dtype=np.int64)
     never = 0
     step = 512
     for start in range(0, len(boards), step):
@@ -473,8 +632,14 @@ def _count(rules: RussianRules, progress: Callable[[int], None] | None) -> Exact
         costs = price * UNIT
         sixth = np.where(bets_six, values.sixth, -AFTER_SIXTH).sum(axis=1) - costs
         draws = exchange_positions(hands, tables().values[values.classes])[0] >= 0
-        choice = np.where(draws, 2, np.where(goes, 0, 1))
-        basic.add(w, choice, np.where(draws, sixth, stand), bets_six.sum(axis=1), rules)
+        standing = np.where(goes, 0, 1)  # bet, else fold
+        choice = np.where(draws, 2, standing)
+        groups = hand_groups(hands, values.classes)
+        basic.add(w, choice, np.where(draws, sixth, stand), bets_six.sum(axis=1), rules,
+                  groups)
+        buys = _REFINED_BUYS[groups]
+        refined.add(w, np.where(buys, 2, standing), np.where(buys, sixth, stand),
+                    bets_six.sum(axis=1), rules, groups)
         better_six = values.sixth > -AFTER_SIXTH
         best_sixth = np.where(better_six, values.sixth, -AFTER_SIXTH).sum(axis=1) - costs
         # fold, bet, sixth card: the first of equals taken, the cheapest
@@ -482,13 +647,62 @@ def _count(rules: RussianRules, progress: Callable[[int], None] | None) -> Exact
                            axis=1)
         taken = np.argmax(options, axis=1)
         best.add(w, np.array([1, 0, 2])[taken], options[np.arange(len(hands)), taken],
-                 better_six.sum(axis=1), rules)
+                 better_six.sum(axis=1), rules, groups)
+        np.add.at(choices, groups, w[:, None] * np.stack(
+            [values.stand * SHARES, np.full(len(hands), -UNIT), sixth, best_sixth], axis=1))
         if progress:
             progress(len(hands))
     return Exact(basic.edge(), basic.edge() / basic.wager(), basic.wager(),
                  basic.shares()["sixth"] * price, basic.shares(), basic.after(),
                  best.edge(), best.edge() / best.wager(), best.wager(), best.shares(),
-                 best.after(), never, HANDS * DEALER_HANDS, len(boards))
+                 best.after(), refined.edge(), refined.edge() / refined.wager(),
+                 refined.wager(), refined.shares(), refined.after(), never,
+                 HANDS * DEALER_HANDS, len(boards),
+                 _groups(choices, {"basic": basic, "refined": refined, "best": best}))
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """One group's figures, every deal counted (:func:`group_report`): its ``hands`` of the
+    2,598,960, the return per ante and hand of each of :data:`CHOICE_RETURNS`
+    (``choices``) and of each of :data:`STRATEGIES` (``returns``), the hands each strategy
+    takes each of :data:`CHOICES` on (``taken``), and what the refined and the best
+    strategy gain over the basic one here, per ante and hand of all C(52, 5)
+    (``gains``)."""
+
+    name: str
+    hands: int
+    choices: dict[str, Fraction]
+    returns: dict[str, Fraction]
+    taken: dict[str, dict[str, int]]
+    gains: dict[str, Fraction]
+
+
+def group_report(groups: dict[str, Group], differing: bool = False) -> list[GroupRow]:
+    """The figures of ``groups`` (:attr:`Exact.groups`), or with ``differing`` of those
+    where the best strategy takes other choices than the basic one or returns more.
+
+    >>> taken = {"basic": {"stand-bet": 4, "stand-fold": 0, "sixth": 0},
+    ...          "refined": {"stand-bet": 0, "stand-fold": 0, "sixth": 4}}
+    >>> group = Group(4, {"stand-bet": -4 * UNIT, "stand-fold": -4 * UNIT, "sixth": UNIT,
+    ...                   "sixth-best": 2 * UNIT},
+    ...               {**taken, "best": taken["refined"]},
+    ...               {"basic": -4 * UNIT, "refined": UNIT, "best": 2 * UNIT})
+    >>> row = group_report({"made up": group}, differing=True)[0]
+    >>> row.choices["sixth"], row.returns["best"], row.gains["best"] * HANDS
+    (Fraction(1, 4), Fraction(1, 2), Fraction(6, 1))
+    """
+    rows = []
+    for name, group in groups.items():
+        if differing and group.taken["best"] == group.taken["basic"] \
+                and group.returns["best"] == group.returns["basic"]:
+            continue
+        rows.append(GroupRow(
+            name, group.hands,
+            {choice: group.per_hand(total) for choice, total in group.choices.items()},
+            {strategy: group.per_hand(total) for strategy, total in group.returns.items()},
+            group.taken, {strategy: group.gain(strategy) for strategy in ("refined", "best")}))
+    return rows
 
 
 def never_draw(rules: RussianRules | None = None) -> int:
@@ -533,8 +747,16 @@ def to_json(found: Exact) -> dict[str, object]:
         "best_average_wager": str(found.best_average_wager),
         "best_shares": {k: str(v) for k, v in found.best_shares.items()},
         "best_bet_after_sixth": str(found.best_bet_after_sixth),
+        "refined_edge": str(found.refined_edge),
+        "refined_element_of_risk": str(found.refined_element_of_risk),
+        "refined_average_wager": str(found.refined_average_wager),
+        "refined_shares": {k: str(v) for k, v in found.refined_shares.items()},
+        "refined_bet_after_sixth": str(found.refined_bet_after_sixth),
         "never_draw_loss": found.never_draw_loss, "never_draw_edge": str(found.never_draw_edge),
-        "deals": found.deals, "classes": found.classes}
+        "deals": found.deals, "classes": found.classes,
+        "groups": {name: {"hands": group.hands, "choices": group.choices,
+                          "taken": group.taken, "returns": group.returns}
+                   for name, group in found.groups.items()}}
 
 
 def from_json(data: dict[str, Any]) -> Exact:
@@ -546,8 +768,17 @@ def from_json(data: dict[str, Any]) -> Exact:
         Fraction(data["bet_after_sixth"]), Fraction(data["best_edge"]),
         Fraction(data["best_element_of_risk"]), Fraction(data["best_average_wager"]),
         {str(k): Fraction(v) for k, v in data["best_shares"].items()},
-        Fraction(data["best_bet_after_sixth"]), int(data["never_draw_loss"]),
-        int(data["deals"]), int(data["classes"]))
+        Fraction(data["best_bet_after_sixth"]), Fraction(data["refined_edge"]),
+        Fraction(data["refined_element_of_risk"]), Fraction(data["refined_average_wager"]),
+        {str(k): Fraction(v) for k, v in data["refined_shares"].items()},
+        Fraction(data["refined_bet_after_sixth"]), int(data["never_draw_loss"]),
+        int(data["deals"]), int(data["classes"]),
+        {str(name): Group(int(group["hands"]),
+                          {str(k): int(v) for k, v in group["choices"].items()},
+                          {str(k): {str(c): int(n) for c, n in v.items()}
+                           for k, v in group["taken"].items()},
+                          {str(k): int(v) for k, v in group["returns"].items()})
+         for name, group in data["groups"].items()})
 
 
 def cached_exact(pays: str | None = None, progress: Callable[[int], None] | None = None,

@@ -46,6 +46,19 @@ BASIC_STRATEGY = (
     "(never buy the dealer a game). The dealer's up card is not read.")
 """The stated basic strategy in words (:func:`draw_choice`, :func:`bets`); its house edge
 is exact (:mod:`pelisali.games.russian_count`)."""
+REFINED_STRATEGY = (
+    "1. With two pair, a full house or four of a kind, draw nothing and bet. 2. With three "
+    "of a kind, a straight, a flush or a straight flush, buy the sixth card. 3. With one "
+    "pair, buy the sixth card with four cards of one suit or four to a straight (four of "
+    "five consecutive ranks, the ace high or low); otherwise draw nothing. 4. With no pair, "
+    "buy the sixth card with four cards of one suit, or with four to a straight unless it "
+    "is a lone draw (one rank fills it, to five in a row only: 5-6-8-9-K, A-2-3-4-9, "
+    "J-Q-K-A-7), which buys only beside an ace and a king; otherwise draw nothing. 5. After "
+    "the draw, or with none, bet with a pair or better or with no pair at least A-K-J-8-3; "
+    "otherwise fold. 6. Never buy the dealer a game. The dealer's up card is not read.")
+"""A refined basic strategy for rules that sell a sixth card (:func:`refined_decision`):
+the basic one with more sixth cards bought, close to the best strategy on the player's
+cards (:mod:`pelisali.games.russian_count` counts both exactly)."""
 BUY_WITH_TRIPS = (
     "When the dealer does not qualify, buy the dealer a game with three of a kind or "
     "better; otherwise take the ante.")
@@ -240,6 +253,67 @@ def decision(hand: Sequence[str], drawn: bool = False,
         chosen = draw_choice(hand, rules)
         if chosen:
             return chosen
+    return "raise" if bets(hand) else "fold"
+
+
+# -- the refined strategy ------------------------------------------------------------------
+def straight_fills(hand: Sequence[str]) -> tuple[tuple[str, ...], bool]:
+    """The ranks not in the five cards ``hand`` each of which would make a straight with
+    them (the ace high or low), highest first, and whether one makes six in a row (two
+    straights, each paid).
+
+    >>> straight_fills("5c 6d 8h 9s Kd".split()), straight_fills("Ac 2d 3h 4s 9d".split())
+    ((('7',), False), (('5',), False))
+    >>> straight_fills("4c 5d 6h 8s 9d".split()), straight_fills("5c 7d 8h 9s Jd".split())
+    ((('7',), True), (('T', '6'), False))
+    """
+    held = {RANKS.index(c[0]) for c in hand}
+
+    def longest(ranks: set[int]) -> int:
+        places = {r + 1 for r in ranks} | ({0} if 12 in ranks else set())  # the ace low too
+        return max(next(n for n in range(15) if p + n not in places) for p in places)
+
+    found = [(rank, longest(held | {rank})) for rank in range(12, -1, -1) if rank not in held]
+    return (tuple(RANKS[r] for r, run in found if run >= 5),
+            any(run >= 6 for _, run in found))
+
+
+def refined_draw(hand: Sequence[str]) -> bool:
+    """:data:`REFINED_STRATEGY`'s rules 1-4: whether it buys the sixth card with these
+    five cards.
+
+    >>> [refined_draw(h.split()) for h in ("7c 7d 7h 2s 9c", "7c 7d 2h 2s 9c",
+    ...                                    "7c 7d 8h 9s Jc", "Ac Kd Qh Ts 2c", "Ac Qd Jh Ts 2c")]
+    [True, False, True, True, False]
+    """
+    _indices(hand, (5,))
+    category = value(hand) >> CATEGORY_SHIFT
+    if CATEGORIES[category] in ("two_pair", "full_house", "four_of_a_kind"):
+        return False  # rule 1
+    if category >= 3:  # rule 2
+        return True
+    if max(sum(c[1] == suit for c in hand) for suit in {c[1] for c in hand}) == 4:
+        return True  # rules 3 and 4: four to a flush
+    fills, six = straight_fills(hand)
+    if category == 1:  # rule 3
+        return bool(fills)
+    ace_king = {"A", "K"} <= {c[0] for c in hand}
+    return len(fills) >= 2 or six or (bool(fills) and ace_king)  # rule 4
+
+
+def refined_decision(hand: Sequence[str], drawn: bool = False) -> str:
+    """:data:`REFINED_STRATEGY`'s action: ``sixth`` before any draw by rules 1-4, else
+    ``raise`` (the bet) or ``fold`` by rule 5 (:func:`bets`, the basic strategy's).
+
+    >>> refined_decision("Kc Kd 9h Ts Jh".split())  # a pair and four to a straight
+    'sixth'
+    >>> refined_decision("Kc Kd 9h Ts Jh 2d".split(), True)
+    'raise'
+    >>> refined_decision("Ac Kd 7h 3s 2c".split()), refined_decision("Ac Kd Jh 8s 3c".split())
+    ('fold', 'raise')
+    """
+    if not drawn and refined_draw(hand):
+        return "sixth"
     return "raise" if bets(hand) else "fold"
 
 
