@@ -20,7 +20,8 @@ from a fresh shoe, raised by the whole ante where
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TypeVar
 
 from pelisali.analysis.simulate import SimResult, SimRow
 from pelisali.engine.chemin_de_fer import Banco, CheminEngine, CheminState, Draw, PutUpBank
@@ -37,9 +38,50 @@ from pelisali.games.three_card_poker import PLAY_AT_LEAST, exact, rank_of
 from pelisali.rng import SeededRng
 
 STAKE = 1000
+_S = TypeVar("_S", bound=State)
 """The ante and the Pair Plus bet of every simulated round, in cents."""
 _LEAST_PLAYED = rank_of((f"{PLAY_AT_LEAST[0]}s", f"{PLAY_AT_LEAST[1]}d",
                          f"{PLAY_AT_LEAST[2]}c"))
+
+
+def seat_to_decide(state: State, kind: type[_S], game: str) -> tuple[_S, int]:
+    """``state`` as the game's own (``kind``, the game a strategy is written for, named
+    ``game`` in the refusal) and the seat to act; a :class:`TypeError` for another game's
+    round, a :class:`ValueError` when no seat is to act (chance's turn, or the end).
+
+    >>> from pelisali.engine import Seats
+    >>> seat_to_decide(RedDogEngine().new_state(Seats(1)), ThreeCardState, "Three Card Poker")
+    Traceback (most recent call last):
+    ...
+    TypeError: this strategy is Three Card Poker's
+    """
+    if not isinstance(state, kind):
+        raise TypeError(f"this strategy is {game}'s")
+    seat = state.to_move()
+    if seat is None or seat == CHANCE:
+        raise ValueError("no box is to decide")
+    return state, seat
+
+
+def opening_bets(state: State, seat: int, spots: Sequence[str], stake: int = STAKE
+                 ) -> Action | None:
+    """Before the deal: the first of ``spots`` ``seat`` has not bet, at ``stake`` cents,
+    and then done; ``None`` once the cards are dealt.
+
+    >>> from pelisali.engine import Seats
+    >>> state = ThreeCardEngine().new_state(Seats(1))
+    >>> opening_bets(state, 0, ("ante", "pair-plus")).text()
+    'bet ante 1000'
+    >>> opening_bets(state.apply("bet ante 1000").state, 0, ("ante",)).text()
+    'done'
+    """
+    if all(getattr(state, "done", ())):
+        return None
+    placed = {b.spot for b in getattr(state, "bets", ()) if b.seat == seat}
+    for spot in spots:
+        if spot not in placed:
+            return PlaceBet(spot, stake)
+    return EndBetting()
 
 
 def optimal_policy(state: State) -> Action:
@@ -53,18 +95,10 @@ def optimal_policy(state: State) -> Action:
     >>> optimal_policy(state).text()
     'fold'
     """
-    if not isinstance(state, ThreeCardState):
-        raise TypeError("the optimal rule is Three Card Poker's")
-    seat = state.to_move()
-    if seat is None or seat == CHANCE:
-        raise ValueError("no box is to decide")
-    if not all(state.done):
-        placed = {b.spot for b in state.bets if b.seat == seat}
-        for spot in ("ante", "pair-plus"):
-            if spot not in placed:
-                return PlaceBet(spot, STAKE)
-        return EndBetting()
-    return Play() if rank_of(state.boxes[seat]) >= _LEAST_PLAYED else Fold()
+    box, seat = seat_to_decide(state, ThreeCardState, "Three Card Poker")
+    if (opening := opening_bets(box, seat, ("ante", "pair-plus"))) is not None:
+        return opening
+    return Play() if rank_of(box.boxes[seat]) >= _LEAST_PLAYED else Fold()
 
 
 def simulate_three_card(rounds: int, seed: int,
@@ -95,16 +129,12 @@ def red_dog_policy(state: State) -> Action:
     >>> red_dog_policy(state).text()
     'raise 100'
     """
-    if not isinstance(state, RedDogState):
-        raise TypeError("this rule is Red Dog's")
-    seat = state.to_move()
-    if seat is None or seat == CHANCE:
-        raise ValueError("no seat is to decide")
-    if not all(state.done):
-        return PlaceBet("ante", STAKE) if not state.bets else EndBetting()
-    between = state.spread()
-    if between and red_dog.should_raise(between, state.game.rules):
-        return Raise(sum(b.stake for b in state.bets if b.seat == seat))
+    box, seat = seat_to_decide(state, RedDogState, "Red Dog")
+    if (opening := opening_bets(box, seat, ("ante",))) is not None:
+        return opening
+    between = box.spread()
+    if between and red_dog.should_raise(between, box.game.rules):
+        return Raise(sum(b.stake for b in box.bets if b.seat == seat))
     return Stand()
 
 
@@ -177,23 +207,15 @@ def ultimate_policy(state: State) -> Action:
     >>> ultimate_policy(state).text()
     'check'
     """
-    if not isinstance(state, UltimateState):
-        raise TypeError("the simple strategy is Ultimate Texas Hold'em's")
-    seat = state.to_move()
-    if seat is None or seat == CHANCE:
-        raise ValueError("no box is to decide")
-    if not all(state.done):
-        placed = {b.spot for b in state.bets if b.seat == seat}
-        for spot in ("ante", "trips"):
-            if spot not in placed:
-                return PlaceBet(spot, STAKE)
-        return EndBetting()
-    hole, street = state.boxes[seat], state.street()
+    box, seat = seat_to_decide(state, UltimateState, "Ultimate Texas Hold'em")
+    if (opening := opening_bets(box, seat, ("ante", "trips"))) is not None:
+        return opening
+    hole, street = box.boxes[seat], box.street()
     if street == 0:
         return PlayBet(4) if ultimate_texas.preflop_raise(hole) else UltimateCheck()
     if street == 1:
-        return PlayBet(2) if ultimate_texas.flop_raise(hole, state.board) else UltimateCheck()
-    return PlayBet(1) if ultimate_texas.river_bet(hole, state.board) else UltimateFold()
+        return PlayBet(2) if ultimate_texas.flop_raise(hole, box.board) else UltimateCheck()
+    return PlayBet(1) if ultimate_texas.river_bet(hole, box.board) else UltimateFold()
 
 
 def simulate_ultimate(rounds: int, seed: int, settings: Mapping[str, str | bool] | None = None,

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from pelisali.analysis.banked_simulate import STAKE, _play
+from pelisali.analysis.banked_simulate import STAKE, _play, opening_bets, seat_to_decide
 from pelisali.analysis.simulate import SimResult, SimRow
-from pelisali.engine.contract import CHANCE, Action, State
+from pelisali.engine.contract import Action, State
 from pelisali.engine.holdem_bonus import Check, Fold, HoldemBonusEngine, HoldemBonusState, StreetBet
-from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games import holdem_bonus
 
 
@@ -32,23 +31,15 @@ def basic_policy(state: State) -> Action:
     >>> basic_policy(state).text()
     'fold'
     """
-    if not isinstance(state, HoldemBonusState):
-        raise TypeError("the basic strategy is Texas Hold'em Bonus's")
-    seat = state.to_move()
-    if seat is None or seat == CHANCE:
-        raise ValueError("no box is to decide")
-    if not all(state.done):
-        placed = {b.spot for b in state.bets if b.seat == seat}
-        for spot in ("ante", "bonus"):
-            if spot not in placed:
-                return PlaceBet(spot, STAKE)
-        return EndBetting()
-    hole, street = state.boxes[seat], state.street()
+    box, seat = seat_to_decide(state, HoldemBonusState, "Texas Hold'em Bonus")
+    if (opening := opening_bets(box, seat, ("ante", "bonus"))) is not None:
+        return opening
+    hole, street = box.boxes[seat], box.street()
     if street == 0:
         return StreetBet("flop") if holdem_bonus.plays(hole) else Fold()
     if street == 1:
-        return StreetBet("turn") if holdem_bonus.bets_turn(hole, state.board) else Check()
-    return StreetBet("river") if holdem_bonus.bets_river(hole, state.board) else Check()
+        return StreetBet("turn") if holdem_bonus.bets_turn(hole, box.board) else Check()
+    return StreetBet("river") if holdem_bonus.bets_river(hole, box.board) else Check()
 
 
 def simulate_holdem_bonus(rounds: int, seed: int,

@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pelisali.analysis.banked_simulate import play_rounds
+from pelisali.analysis.banked_simulate import opening_bets, play_rounds, seat_to_decide
 from pelisali.analysis.simulate import MeanInterval, mean_interval
-from pelisali.engine.contract import CHANCE, Action, State
+from pelisali.engine.contract import Action, State
 from pelisali.engine.oasis import HAND, OasisEngine, OasisState
-from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.oasis_stud import HAND_NAMES, decision, hand_name
 
 STAKE = 1000
@@ -43,15 +42,10 @@ def basic_policy(state: State) -> Action:
     >>> basic_policy(state.apply("exchange 9d").state.apply("5c").state).text()
     'fold'
     """
-    if not isinstance(state, OasisState):
-        raise TypeError("the basic strategy is Oasis Stud Poker's")
-    seat = state.to_move()
-    if seat is None or seat == CHANCE:
-        raise ValueError("no box is to decide")
-    if not all(state.done):
-        placed = any(b.seat == seat for b in state.bets)
-        return EndBetting() if placed else PlaceBet("ante", STAKE)
-    return state.parse_action(decision(state.boxes[seat], bool(state.discards[seat])))
+    box, seat = seat_to_decide(state, OasisState, "Oasis Stud Poker")
+    if (opening := opening_bets(box, seat, ("ante",), STAKE)) is not None:
+        return opening
+    return box.parse_action(decision(box.boxes[seat], bool(box.discards[seat])))
 
 
 @dataclass(frozen=True)

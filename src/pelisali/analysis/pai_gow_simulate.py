@@ -20,11 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from pelisali.analysis.banked_simulate import play_rounds
+from pelisali.analysis.banked_simulate import opening_bets, play_rounds, seat_to_decide
 from pelisali.analysis.simulate import Z99, MeanInterval, mean_interval
-from pelisali.engine.contract import CHANCE, Action, State
+from pelisali.engine.contract import Action, State
 from pelisali.engine.pai_gow import PaiGowEngine, PaiGowState, SetHouseWay
-from pelisali.engine.wager import EndBetting, PlaceBet
 
 STAKE = 1000
 """The bet of every simulated round, in cents (its 5 % commission is whole cents)."""
@@ -75,14 +74,9 @@ def house_policy(state: State, side: str = "ante") -> Action:
     >>> house_policy(state).text(), house_policy(state, "bank").text()
     ('bet ante 1000', 'bet bank 1000')
     """
-    if not isinstance(state, PaiGowState):
-        raise TypeError("the house way is Pai Gow Poker's")
-    seat = state.to_move()
-    if seat is None or seat == CHANCE:
-        raise ValueError("no box is to act")
-    if not all(state.done):
-        placed = any(b.seat == seat for b in state.bets)
-        return EndBetting() if placed else PlaceBet(side, STAKE)
+    box, seat = seat_to_decide(state, PaiGowState, "Pai Gow Poker")
+    if (opening := opening_bets(box, seat, (side,), STAKE)) is not None:
+        return opening
     return SetHouseWay()
 
 

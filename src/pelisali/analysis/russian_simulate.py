@@ -23,11 +23,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from pelisali.analysis.banked_simulate import play_rounds
+from pelisali.analysis.banked_simulate import opening_bets, play_rounds, seat_to_decide
 from pelisali.analysis.simulate import MeanInterval, mean_interval
-from pelisali.engine.contract import CHANCE, Action, State
+from pelisali.engine.contract import Action, State
 from pelisali.engine.russian import FEES, BuyGame, RussianEngine, RussianState, TakeAnte
-from pelisali.engine.wager import EndBetting, PlaceBet
 from pelisali.games.oasis_stud import HAND_NAMES
 from pelisali.games.russian_poker import buys_game, decision, hand_name, refined_decision
 
@@ -55,21 +54,16 @@ def basic_policy(state: State, buy: str = "never", strategy: str = "basic") -> A
     >>> basic_policy(state.apply("sixth").state.apply("5c").state).text()
     'fold'
     """
-    if not isinstance(state, RussianState):
-        raise TypeError("the basic strategy is Russian Poker's")
-    seat = state.to_move()
-    if seat is None or seat == CHANCE:
-        raise ValueError("no box is to decide")
-    if not all(state.done):
-        placed = any(b.seat == seat for b in state.bets)
-        return EndBetting() if placed else PlaceBet("ante", STAKE)
-    cards = state.boxes[seat]
-    if state.decisions[seat] == "raise":  # the dealer does not qualify
+    box, seat = seat_to_decide(state, RussianState, "Russian Poker")
+    if (opening := opening_bets(box, seat, ("ante",), STAKE)) is not None:
+        return opening
+    cards = box.boxes[seat]
+    if box.decisions[seat] == "raise":  # the dealer does not qualify
         return BuyGame() if buy == "trips" and buys_game(cards) else TakeAnte()
-    drawn = bool(state.draws[seat])
+    drawn = bool(box.draws[seat])
     if strategy == "refined":
-        return state.parse_action(refined_decision(cards, drawn))
-    return state.parse_action(decision(cards, drawn, state.game.rules))
+        return box.parse_action(refined_decision(cards, drawn))
+    return box.parse_action(decision(cards, drawn, box.game.rules))
 
 
 @dataclass(frozen=True)
