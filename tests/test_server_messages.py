@@ -711,6 +711,10 @@ LITERAL: list[Refusal] = [
     ("Pai Gow Poker has no bet 'trips'; bets: ante, bank", "no_spot", {"spot": "trips"}),
     # Russian Poker's draw and bought game (tests/test_server_banked.py meets them for real)
     ("seat 0 has drawn; a box draws once", "draw_once", {}),
+    # (only where a hall's rule data says so: tests/test_russian_poker.py meets them)
+    ("a box exchanges 2 to 5 cards, not 1", "exchange_count",
+     {"least": "2", "most": "5", "count": "1"}),
+    ("these rules sell no sixth card", "no_sixth_card", {}),
     ("the dealer does not qualify: 'take' the ante paid 1:1 or 'buy' the dealer a game for "
      "one ante", "no_game_answer", {}),
     ("a box may buy when the dealer does not qualify, once every box has bet or folded",

@@ -122,6 +122,9 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "needs_a_bet": (r"^a round needs a bet$",),
     # Russian Poker: one draw, and the answer to a dealer who does not qualify
     "draw_once": (r"^seat \d+ has drawn; a box draws once$",),
+    "exchange_count": (r"^a box exchanges (?P<least>\d) to (?P<most>\d) cards, not "
+                       r"(?P<count>\d+)$",),
+    "no_sixth_card": (r"^these rules sell no sixth card$",),
     "no_game_answer": (r"^the dealer does not qualify: 'take' the ante paid 1:1 or 'buy' "
                        r"the dealer a game for one ante$",),
     "no_game_not_yet": (r"^a box may (?:buy|take) when the dealer does not qualify, once "
