@@ -412,13 +412,23 @@ def test_a_hall_where_players_never_bank_refuses_the_bank() -> None:
         fresh.apply("bet bank 1000")
 
 
-def test_two_boxes_one_banking_one_betting_against_the_house() -> None:
-    state = play(["bet bank 1000", "done", "bet ante 1000", "done", *cards(BOX),
-                  *cards("Ah 6h 5s 3s 2d Jc 8d"), *cards(DEALER), "set Qh 9s", "house"],
+def test_a_bank_plays_the_dealer_s_hand_alone() -> None:
+    """A box banks against the dealer's hand, which the house plays: no other box bets
+    beside a bank (it would have no banker of its own), and no box banks beside another
+    box's bet."""
+    banked_first = play(["bet bank 1000", "done"], seats=2)
+    assert [a.text() for a in banked_first.legal_actions()] == ["done"]
+    with pytest.raises(IllegalMove, match="seat 0 banks this round against the dealer's "
+                                          "hand alone"):
+        banked_first.apply("bet ante 1000")
+    bet_first = play(["bet ante 1000", "done"], seats=2)
+    assert [a.text() for a in bet_first.legal_actions()] == ["bet ante 100",
+                                                            "bet ante 50000", "done"]
+    with pytest.raises(IllegalMove, match="other boxes have bet this round"):
+        bet_first.apply("bet bank 1000")
+    state = play(["bet bank 1000", "done", "done", *cards(BOX), *cards(DEALER), "set Qh 9s"],
                  seats=2)
-    # seat 0 banks and wins both hands; seat 1 bets against the house with two copies: lost
-    assert state.returns() == (BET - 50, -BET)
-    assert [s.spot for s in state.settlements] == ["bank", "ante"]
+    assert state.returns() == (BET - 50, 0)  # the bank won both hands; seat 1 sat out
 
 
 def test_illegal_moves_are_refused_and_change_nothing() -> None:

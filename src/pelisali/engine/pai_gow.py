@@ -6,7 +6,8 @@ Standard rules (RAY 2016 1.4.1.2 names the game; its text is not in the rulebook
 extracted; :mod:`pelisali.games.pai_gow` holds the hands, the house way and the
 settlement). The house banks, and a box plays one bet against the dealer (``ante``); or,
 where the rule data lets players bank, a box banks (``bank``): the dealer's hand, set by
-the house way, plays against it for as much, and copies are the bank's. A round: every
+the house way, plays against it for as much, and copies are the bank's. A bank plays the
+dealer's hand alone: no other box bets in its round. A round: every
 seat places its bet (:class:`~pelisali.engine.wager.PlaceBet` on ``ante`` or ``bank``,
 not both) and says it is done. The cards are
 chance nodes, one at a time from the 53: seven to each box with a bet, in seat order, then
@@ -272,12 +273,26 @@ class PaiGowState(OneDeckRound):
             spot = self.game.spot(action.spot)
             if any(b.seat == mover and b.spot != spot for b in self.bets):
                 raise IllegalMove("a box bets against the bank or banks, not both")
+            banker = next((b.seat for b in self.bets if b.spot == BANK), None)
+            if banker is not None and banker != mover:
+                raise IllegalMove(f"seat {banker} banks this round against the dealer's "
+                                  "hand alone: no other box plays")
+            if spot == BANK and any(b.seat != mover for b in self.bets):
+                raise IllegalMove("a box banks against the dealer's hand alone: other "
+                                  "boxes have bet this round")
 
     def _bets_open(self, seat: int) -> list[Action]:
         """Before the deal: the bet ``seat`` placed (more of it), or either bet, and
-        ``done``."""
+        ``done``; a bank only where no other box has bet, and nothing beside another
+        box's bank (a box banks against the dealer's hand alone: the house plays that
+        hand, so a second box would have no banker of its own)."""
         placed = {b.spot for b in self.bets if b.seat == seat}
+        others = {b.spot for b in self.bets if b.seat != seat}
         offered = tuple(placed) or (SPOTS if self.game.rules.player_banks else SPOTS[:1])
+        if BANK in others:
+            offered = ()
+        elif others:
+            offered = tuple(s for s in offered if s != BANK)
         return [*self.betting_actions(seat, offered), EndBetting()]
 
     def _check_setting(self, seat: int, action: SetHand) -> None:
