@@ -141,6 +141,8 @@ class OasisState(OneDeckRound):
     history: tuple[Move, ...] = field(default=())
     bet_type = OasisBet
     actions_hint = "'bet ante CENTS', 'done', 'exchange CARDS', 'raise' or 'fold'"
+    fee_spots: ClassVar[tuple[str, ...]] = ("exchange",)
+    """The bets that are fees paid to the house once paid, never on the table."""
 
     # -- who is in ---------------------------------------------------------------------
     def _deciding(self) -> list[int]:
@@ -301,7 +303,7 @@ class OasisState(OneDeckRound):
         the raise wait on the table."""
         out = {f"seat {i}": r for i, r in enumerate(self.returns())}
         out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets
-                                                      if b.spot != "exchange")
+                                                      if b.spot not in self.fee_spots)
         out["house"] = -sum(out.values())
         return out
 
@@ -322,8 +324,8 @@ class OasisState(OneDeckRound):
             "dealer_qualifies": value(self.dealer) >= qualifier() if over else None,
             "exchanged": [len(d) for d in self.discards],
             "decisions": list(self.decisions),
-            "on_table": sum(b.stake for b in self.bets if b.spot != "exchange"),
-            "fees": sum(b.stake for b in self.bets if b.spot == "exchange"),
+            "on_table": sum(b.stake for b in self.bets if b.spot not in self.fee_spots),
+            "fees": sum(b.stake for b in self.bets if b.spot in self.fee_spots),
         }
         if over:
             out["boxes"] = {str(s): list(self.boxes[s]) for s in self._in_play()}

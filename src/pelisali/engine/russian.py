@@ -34,7 +34,6 @@ against the first. Every bet is then settled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any, ClassVar
@@ -123,6 +122,7 @@ class RussianState(OasisState):
     history: tuple[Move, ...] = field(default=())
     actions_hint = ("'bet ante CENTS', 'done', 'exchange CARDS', 'sixth', 'raise', 'fold', "
                     "'buy' or 'take'")
+    fee_spots = FEES
 
     # -- who is in ---------------------------------------------------------------------
     def _size(self, seat: int) -> int:
@@ -349,15 +349,6 @@ class RussianState(OasisState):
         return bet.stake * (1 + odds), f"win, {words}"
 
     # -- what a seat sees and what it came to -----------------------------------------
-    def accounts(self) -> Mapping[str, int]:
-        """As every one-deck round's, but a price is the house's once paid: only the ante
-        and the bet wait on the table."""
-        out = {f"seat {i}": r for i, r in enumerate(self.returns())}
-        out["table"] = 0 if self.settlements else sum(b.stake for b in self.bets
-                                                      if b.spot not in FEES)
-        out["house"] = -sum(out.values())
-        return out
-
     def view(self, seat: int | None) -> dict[str, Any]:
         """As Oasis Stud Poker's, with each box's draw and answer, the dealer's cards once
         every box decided, the dealer's first hand and the cards put away once a game is
@@ -378,8 +369,6 @@ class RussianState(OasisState):
             if self.first_dealer and len(self.dealer) == HAND else None,
             "draws": list(self.draws),
             "buys": list(self.buys),
-            "fees": sum(b.stake for b in self.bets if b.spot in FEES),
-            "on_table": sum(b.stake for b in self.bets if b.spot not in FEES),
         })
         if seat is not None:
             cards = self.boxes[seat]

@@ -586,19 +586,21 @@ def decide(session: Session, table_name: str, player: str, action: str, key: str
     return _step(session, table, row, record, after, at, key, action)
 
 
+RETRY_ROUNDS = 20
+"""How many of a table's latest rounds a decision's key is looked for in: a retry follows
+its first within a round or two."""
+
+
 def _retried_decision(session: Session, table: GameTable, row: RoundRow | None,
                       key: str) -> RoundRow | None:
-    """The round that took a decision under ``key``: the one waiting, or an earlier one at
-    the table (a retry that comes after the next round was dealt is the earlier round's,
-    answered there, never taken as the next round's decision). The records that hold the
-    key as a string are read, newest first, and the key is checked among their
-    decisions'."""
+    """The round that took a decision under ``key``: the one waiting, or one of the table's
+    :data:`RETRY_ROUNDS` latest (a retry that comes after the next round was dealt is the
+    earlier round's, answered there, never taken as the next round's decision). Every
+    decision asks, so the search is bounded rather than reading the table's whole past."""
     if row is not None and key in _decision_keys(row):
         return row
-    quoted = json.dumps(key)
-    for earlier in session.scalars(select(RoundRow).where(
-            RoundRow.table_id == table.id, RoundRow.record.contains(quoted, autoescape=True))
-            .order_by(RoundRow.id.desc())):
+    for earlier in session.scalars(select(RoundRow).where(RoundRow.table_id == table.id)
+                                   .order_by(RoundRow.id.desc()).limit(RETRY_ROUNDS)):
         if earlier is not row and key in _decision_keys(earlier):
             return earlier
     return None
