@@ -616,7 +616,9 @@ def test_simulate_pai_gow_poker_from_the_command_line() -> None:
                                        "--seed", "1", "--set", "side=dealer"])
     assert refused.exit_code != 0 and "side is ante or bank" in refused.output
     refused = CliRunner().invoke(app, ["odds", "pai-gow-poker", "--set", "decks=2"])
-    assert refused.exit_code != 0 and "takes no settings" in refused.output
+    assert refused.exit_code != 0 and "take house_way and wheel, not decks" in refused.output
+    refused = CliRunner().invoke(app, ["odds", "pai-gow-poker", "--set", "wheel=middle"])
+    assert refused.exit_code != 0 and "second or low" in refused.output
 
 
 # -- the count of seven-card hands ---------------------------------------------------------

@@ -5,8 +5,9 @@ from the engine's own chance nodes with a seeded generator; the box asks for the
 (``house``), as the dealer sets. The result is the box's mean net return per bet (the
 commission taken; the house edge is its negative) with its 99 % interval, how often the
 box won, pushed and lost, each with its 99 % interval, and how often a hand was a copy.
-The exact house edge is out of reach here (every deal of the box's seven cards and the
-dealer's: about 8 x 10^15); :data:`PUBLISHED` holds the published figures to compare.
+The exact figures are :mod:`pelisali.games.pai_gow_count`'s (every deal of the box's
+seven cards and the dealer's counted); :data:`PUBLISHED` holds the published simulated
+figures to compare.
 
 >>> found = simulate_pai_gow(200, seed=1)
 >>> found.rounds, found.wins + found.pushes + found.losses, found.fouls

@@ -180,9 +180,9 @@ def odds(
     if game.lower() == "pai-gow-poker":
         if decks is not None or remaining is not None or variant is not None:
             fail("--decks, --remaining and --variant are not Pai Gow Poker's")
-        from pelisali.cli.pai_gow_commands import pai_gow_census_command
+        from pelisali.cli.pai_gow_commands import pai_gow_odds_command
 
-        pai_gow_census_command(sets, as_json)
+        pai_gow_odds_command(sets, as_json)
         return
     if game.lower() == "three-card-poker":
         if decks is not None or remaining is not None or variant is not None:

@@ -1,11 +1,13 @@
 """``pelisali simulate pai-gow-poker``: Pai Gow Poker played through its engine, the box
 setting by the house way, beside the published figures; ``pelisali odds pai-gow-poker``:
-every seven-card hand of the 53 counted by its best five-card hand (the exact house edge
-is out of reach: about 8 x 10^15 deals)."""
+the exact house edge, every deal of the box's seven cards and the dealer's seven counted
+(:mod:`pelisali.games.pai_gow_count`), and every seven-card hand of the 53 counted by its
+best five-card hand."""
 
 from __future__ import annotations
 
 import json
+import time
 
 from rich.table import Table as RichTable
 
@@ -60,30 +62,82 @@ def pai_gow_simulate_command(rounds: int, seed: int, sets: list[str] | None,
                          if banks else ""))
 
 
-def pai_gow_census_command(sets: list[str] | None, as_json: bool) -> None:
-    """Every seven-card hand of the 53 by its best five-card hand, beside the published
-    count."""
+def pai_gow_odds_command(sets: list[str] | None, as_json: bool) -> None:
+    """The exact house edge of the house way against the house way (``--set
+    house_way=NAME wheel=low``), beside the published exact figures, then the count of
+    seven-card hands."""
     from pelisali.analysis.pai_gow_census import PUBLISHED, TOTAL, census_pai_gow
+    from pelisali.engine import IllegalMove
+    from pelisali.engine.pai_gow import PaiGowEngine
+    from pelisali.games.pai_gow_count import PUBLISHED_EXACT, cached_count, to_json
 
-    if sets:
-        fail("pai-gow-poker's count of hands takes no settings")
+    chosen = parse_sets(sets)
+    unknown = sorted(set(chosen) - {"house_way", "wheel"})
+    if unknown:
+        fail(f"pai-gow-poker's odds take house_way and wheel, not {', '.join(unknown)}")
+    try:
+        rules = PaiGowEngine.from_settings(chosen).rules
+    except (IllegalMove, ValueError) as exc:
+        fail(str(exc))
+    started = time.perf_counter()
     with progress_bar(as_json) as progress:
+        setting = progress.add_task("setting each class of seven-card hands by the house way",
+                                    total=None)
+        counting = progress.add_task("counting the deals (card sets by inclusion-exclusion)",
+                                     total=8)
+
+        def told(stage: str, done: int, total: int) -> None:
+            progress.update(setting if stage == "setting" else counting, completed=done,
+                            total=total)
+
+        exact, cached = cached_count(rules, progress=told)
+        seconds = time.perf_counter() - started
         task = progress.add_task("counting every seven-card hand of the 53", total=TOTAL)
         found = census_pai_gow(progress=lambda done, _: progress.update(task, completed=done))
+    published = PUBLISHED_EXACT if (rules.house_way.name, rules.wheel) == (
+        "foxwoods", "second") else None
     if as_json:
-        print(json.dumps(found.to_json(), indent=2))
+        print(json.dumps({**found.to_json(), "exact": {
+            **to_json(exact), "house_way": rules.house_way.name, "wheel": rules.wheel,
+            "box_edge": str(-exact.box_return), "bank_return": str(exact.bank_return),
+            "cached": cached, "seconds": round(seconds, 2),
+            "published": published.to_json() if published else None}}, indent=2))
         return
-    console.print(f"Pai Gow Poker: all {found.total:,} seven-card hands of the 53 cards by "
-                  f"their best five-card hand, counted in {found.seconds:.1f} s. The exact "
-                  "house edge is not counted (about 8 x 10^15 deals): see 'pelisali "
-                  "simulate pai-gow-poker'.")
-    table = RichTable(title="seven-card hands by the best five")
-    for col in ("hand", "hands", "probability", "published"):
-        table.add_column(col, justify="left" if col == "hand" else "right")
-    for name, count in found.counts.items():
-        table.add_row(name.replace("_", " "), f"{count:,}", f"{count / found.total:.8f}",
-                      f"{PUBLISHED[name]:,}")
+    console.print(f"Pai Gow Poker, exactly: all {exact.deals:,} deals of the box's seven "
+                  f"cards and the dealer's seven, both setting by the {rules.house_way.name} "
+                  f"house way (A-2-3-4-5 {rules.wheel}), the commission "
+                  f"{exact.commission * 100} % of a win; "
+                  + ("read from the cache" if cached else
+                     f"{exact.classes:,} classes of hands set, counted in {seconds:.0f} s"))
+    table = RichTable(title="the box's results against the house's bank")
+    columns = ["result", "deals", "probability"] + (["published (exact)"] if published else [])
+    for col in columns:
+        table.add_column(col, justify="left" if col == "result" else "right")
+    shown = {"push": published.push} if published else {}
+    for result, count in (("win", exact.wins), ("push", exact.pushes),
+                          ("lose", exact.losses)):
+        table.add_row(result, f"{count:,}", f"{float(exact.share(result)) * 100:.4f} %",
+                      *([f"{shown[result] * 100:.4f} %" if result in shown else "—"]
+                        if published else []))
+    table.add_row("house edge", "", f"{float(-exact.box_return) * 100:.4f} %",
+                  *([f"{published.box_edge * 100:.4f} %"] if published else []))
+    table.add_row("the bank's return", "", f"{float(exact.bank_return) * 100:+.4f} %",
+                  *(["—"] if published else []))
     console.print(table)
+    console.print(f"house edge per bet {-exact.box_return} (the box's return "
+                  f"{float(exact.box_return):+.6f}); a box banking against the dealer's hand, "
+                  f"copies its own: {float(exact.bank_return):+.6f} a unit banked")
+    if published:
+        console.print(f"published: {published.source}")
+    console.print(f"Every seven-card hand of the 53 by its best five-card hand, counted in "
+                  f"{found.seconds:.1f} s:")
+    hands = RichTable(title="seven-card hands by the best five")
+    for col in ("hand", "hands", "probability", "published"):
+        hands.add_column(col, justify="left" if col == "hand" else "right")
+    for name, count in found.counts.items():
+        hands.add_row(name.replace("_", " "), f"{count:,}", f"{count / found.total:.8f}",
+                      f"{PUBLISHED[name]:,}")
+    console.print(hands)
     console.print("published: Brian Alspach, \"7-Card Poker Hands with Joker\" "
                   "(people.math.sfu.ca/~alspach/comp40/)"
                   + ("; the royal flushes differ: see pelisali.analysis.pai_gow_census"

@@ -6,8 +6,9 @@ deck and one joker (:data:`JOKER`, written ``Jk``). The box and the dealer each 
 cards and set them into a five-card high hand and a two-card low hand; the high hand must
 rank above the low hand, or the hand fouls and loses. Each of the box's hands is compared
 with the dealer's: both higher wins the bet 1:1 less the commission, both lower or equal
-(a copy is the dealer's) loses, one of each pushes. Players do not bank in this version:
-the house banks every round.
+(a copy is the dealer's) loses, one of each pushes. A player's bank, where the rule data
+lets a player bank, is the engine's (:mod:`pelisali.engine.pai_gow`): the same settlement
+with the copies the bank's.
 
 The five-card hand (:func:`five_value`) ranks as in poker with the joker a limited wild
 card: an ace, or any card that completes a straight, a flush or a straight flush (in a
