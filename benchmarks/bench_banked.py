@@ -31,6 +31,10 @@ Run from the repository root::
   player hand, every sixth card and every dealer hand, counted once (``--no-russian``
   leaves it out); the tables it reads that are not yet built (Oasis Stud's, and the
   four-card counts) are timed apart (``russian_tables_seconds``);
+* RAY's Blackjack: :func:`pelisali.analysis.blackjack_ca.expected_return`, the exact
+  combinatorial analysis of the basic strategy for the rule set ``ray``
+  (``banked/ray-blackjack.toml``), and the cost of each of its rules that differ from
+  the common six-deck game, beside the Wizard of Odds' rule costs;
 * Pai Gow Poker: :func:`pelisali.games.pai_gow_count.count_pai_gow`, all
   8,250,459,031,214,400 deals of the box's seven cards and the dealer's seven, both by
   the house way, over the machine's cores, counted once (``--no-pai-gow`` leaves it out);
@@ -53,6 +57,7 @@ from typing import Any
 
 from machine import cpu_line  # benchmarks/machine.py, beside this script
 
+from pelisali.analysis.blackjack_ca import expected_return
 from pelisali.games import (
     chemin_de_fer,
     holdem_bonus,
@@ -65,6 +70,7 @@ from pelisali.games import (
     three_card_poker,
     ultimate_texas,
 )
+from pelisali.games.blackjack_rules import BlackjackConfig
 
 # (what, published house edge in per cent): the Wizard of Odds' figures for these rules.
 PUBLISHED_THREE_CARD = {("1-4-5", "ante"): 3.37, ("1-4-5", "element of risk"): 2.01,
@@ -82,6 +88,10 @@ PUBLISHED_HOLDEM_BONUS = {"optimal ante": 2.037, "optimal element of risk": 0.53
 # Caribbean Stud raising on A-K-J-8-3 or better: the Wizard of Odds' exact total loss,
 # 1,059,715,400,580 antes over 19,933,230,517,200 deals; no Oasis figure for this strategy.
 PUBLISHED_CARIBBEAN_AKJ83 = 5.3163
+# The cost of each of RAY's blackjack rules against the common six-deck game, in per cent:
+# the Wizard of Odds' rule variations.
+PUBLISHED_BLACKJACK_COSTS = {("dealer_soft_17", "hit"): 0.22, ("double_on", "9-11"): 0.09,
+                             ("double_after_split", False): 0.14}
 
 
 def timed(repeat: int, work: Any) -> tuple[float, Any]:
@@ -224,6 +234,22 @@ def main() -> None:
                   "figure": "ante", "pelisali": percent(russian.never_draw_edge),
                   "exact": str(russian.never_draw_edge), "published": None,
                   "seconds": seconds}]
+    # RAY's Blackjack: the rule set, and each of its rules' cost from the six-deck base
+    base_config = BlackjackConfig.from_settings({"decks": "6"})
+    seconds, ray = timed(args.repeat, lambda: expected_return(
+        BlackjackConfig.from_settings({"rule_set": "ray"})))
+    rows.append({"game": "RAY's Blackjack", "rules": "6 decks, S17, 9-11, no DAS, 3:2",
+                 "figure": "basic strategy", "pelisali": percent(Fraction(ray.edge)),
+                 "exact": str(ray.edge), "published": None, "seconds": seconds})
+    base = expected_return(base_config).edge
+    for change, published in PUBLISHED_BLACKJACK_COSTS.items():
+        key, value = change
+        seconds, found = timed(1, lambda k=key, v=value: expected_return(
+            BlackjackConfig.from_settings({"decks": "6", k: v})))
+        rows.append({"game": "Blackjack, 6 decks", "rules": f"{key}={value}",
+                     "figure": "rule cost", "pelisali": round((found.edge - base) * 100, 4),
+                     "exact": str(found.edge - base), "published": published,
+                     "seconds": seconds})
     if not args.no_pai_gow:
         pai_gow_count.count_pai_gow(deck=pai_gow_count.small_deck("TJQKA", "cdh"))
         workers = os.cpu_count() or 1

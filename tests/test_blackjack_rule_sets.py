@@ -103,3 +103,7 @@ def test_odds_blackjack_takes_the_rule_set() -> None:
     assert found["house_edge"] == pytest.approx(0.007713, abs=1e-6)
     result = runner.invoke(app, ["odds", "blackjack", "--set", "rule_set=vegas"])
     assert result.exit_code == 2 and "rule_set" in result.output
+    shown = runner.invoke(app, ["odds", "blackjack", "--set", "rule_set=ray"])
+    assert shown.exit_code == 0, shown.output
+    assert "Blackjack (RAY): standard hall rules; RAY's text for this game is not in the " \
+           "rulebook as extracted" in " ".join(shown.output.split())

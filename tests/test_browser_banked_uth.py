@@ -34,7 +34,10 @@ def test_ultimate_texas_holdem_is_played_on_a_phone(tmp_path: Path) -> None:
         view = page.locator("#banked-view")
         expect(view).to_have_attribute("data-game", "ultimate-texas-holdem")
         expect(view).to_have_attribute("data-status", "none")
-        expect(page.locator("#banked-note")).to_contain_text("Vakiosäännöt")
+        # the rule data's marking, in the player's language
+        expect(page.locator("#banked-note")).to_contain_text(
+            "Vakiosäännöt: RAY:n sääntökirjassa, sellaisena kuin se on poimittu, ei ole tämän "
+            "pelin tekstiä")
         pays = page.locator("#banked-pays")
         expect(pays.locator('tr[data-table="blind"][data-hand="royal_flush"]')).to_contain_text(
             "500:1")

@@ -39,6 +39,8 @@ def test_chemin_de_fer_is_played_by_two_players_on_phones(tmp_path: Path) -> Non
             card.locator("a.game-open").click()
             view = page.locator("#chemin-view")
             expect(view).to_have_attribute("data-seated", "false")
+            expect(page.locator("#chemin-note")).to_contain_text(
+                "RAY:n sääntökirjassa, sellaisena kuin se on poimittu, ei ole tämän pelin")
             page.locator("#chemin-sit").click()
             expect(view).to_have_attribute("data-seated", "true")
         a, b = ann.page, bob.page

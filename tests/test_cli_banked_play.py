@@ -163,11 +163,14 @@ def test_ultimate_texas_hold_em_at_the_terminal_street_by_street(
 
 def test_ultimate_texas_hold_em_s_progressive_at_the_terminal(
         quick_end: list[QuickEnd]) -> None:
-    lines = ["deal 5 progressive", "play 4", "deal 5 1 progressive", "play 4",
+    lines = ["help", "deal 5 progressive", "play 4", "deal 5 1 progressive", "play 4",
              "deal progressive"]  # the last has no ante: a usage line, nothing changed
     code, out = run("play", "ultimate-texas-holdem", "--seed", "5", "--balance", "200",
                     stdin="\n".join(lines))
     assert code == 0, out
+    # the commands name the progressive, at the start and on help (the brackets are
+    # text, not the terminal's markup)
+    assert out.count("Commands: deal ANTE [TRIPS] [progressive], check") == 2, out
     [end] = quick_end
     assert end.whole and end.statuses == ["settled"] * 2
     progressive = [(stake, paid) for spot, stake, paid in end.bets if spot == "progressive"]

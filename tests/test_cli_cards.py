@@ -83,6 +83,18 @@ def test_play_blackjack_offers_only_legal_decisions() -> None:
     assert "Balance" in out
 
 
+def test_play_blackjack_with_ray_s_rule_set_says_what_it_is() -> None:
+    code, out = run("play", "blackjack", "--seed", "3", "--set", "rule_set=ray",
+                    stdin="quit")
+    assert code == 0, out
+    shown = " ".join(out.split())
+    assert "Blackjack (RAY): standard hall rules; RAY's text for this game is not in the " \
+           "rulebook as extracted" in shown
+    assert "6 decks" in shown
+    code, out = run("play", "blackjack", "--seed", "3", stdin="quit")
+    assert code == 0 and "RAY" not in out
+
+
 def test_simulate_baccarat_is_reproducible() -> None:
     args = ("simulate", "baccarat", "--rounds", "10000", "--seed", "4", "--workers", "1",
             "--json")

@@ -8,7 +8,9 @@ import json
 import math
 import re
 from dataclasses import replace
+from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -586,10 +588,22 @@ def test_a_small_simulation_is_reproducible_and_never_fouls() -> None:
         (found.wins * BET - found.commissions - found.losses * BET) / (600 * BET))
 
 
-def test_simulate_pai_gow_poker_from_the_command_line() -> None:
+def test_simulate_pai_gow_poker_from_the_command_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
     from pelisali.cli.main import app
+    from pelisali.games import pai_gow_count
+
+    # the exact count beside the simulation, from the user's cache (counting the 53 cards
+    # takes minutes; the count itself is tested in tests/test_pai_gow_count.py)
+    deals = math.comb(53, 7) * math.comb(46, 7)
+    counted = pai_gow_count.PaiGowCount(deals, 29 * deals // 100, deals - 59 * deals // 100,
+                                        30 * deals // 100, Fraction(1, 20), 1)
+    (tmp_path / "pelisali").mkdir()
+    (tmp_path / "pelisali" / f"pai-gow-exact-{pai_gow_count._cache_key(load_pai_gow())}.json"
+     ).write_text(json.dumps(pai_gow_count.to_json(counted)))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
 
     result = CliRunner().invoke(app, ["simulate", "pai-gow-poker", "--rounds", "200",
                                       "--seed", "3", "--json"])
@@ -599,6 +613,10 @@ def test_simulate_pai_gow_poker_from_the_command_line() -> None:
                                                           "wheel": "second", "side": "ante"}
     assert sum(r["rounds"] for r in data["results"].values()) == 200
     assert data["published"]["Wizard of Odds"]["win"] == 0.2855
+    assert Fraction(data["exact_return_per_bet"]) == counted.box_return
+    assert Fraction(data["exact_shares"]["win"]) == Fraction(counted.wins, deals)
+    low, high = data["ci99"]
+    assert data["agrees"] == (low <= counted.box_return <= high)
     refused = CliRunner().invoke(app, ["simulate", "pai-gow-poker", "--rounds", "5",
                                        "--seed", "1", "--set", "wheel=middle"])
     assert refused.exit_code != 0 and "second or low" in refused.output
@@ -607,6 +625,12 @@ def test_simulate_pai_gow_poker_from_the_command_line() -> None:
     assert banking.exit_code == 0, banking.output
     bank = json.loads(banking.output)
     assert bank["settings"]["side"] == "bank"
+    assert Fraction(bank["exact_return_per_bet"]) == counted.bank_return
+    assert Fraction(bank["exact_shares"]["win"]) == Fraction(counted.losses, deals)
+    shown = CliRunner().invoke(app, ["simulate", "pai-gow-poker", "--rounds", "50",
+                                     "--seed", "3"])
+    assert shown.exit_code == 0, shown.output
+    assert f"exact return per bet {float(counted.box_return):+.6f}" in shown.output
     # the same cards, the sides swapped: every win of the house's bank is the bank's win
     # here, less the copies, which change sides; so the bank wins at least the box's losses
     # without a copy, and pushes as often as the box pushed with no copy in a push

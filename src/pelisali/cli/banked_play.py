@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import uuid
 
+from rich.markup import escape
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
@@ -121,7 +122,7 @@ class BankedTerminal:
                 self.view = banked_rounds.playing(session, table)
         except (LedgerError, GameError) as exc:
             fail(str(exc))
-        console.print(f"Commands: {COMMANDS[game]}.")
+        console.print(f"Commands: {escape(COMMANDS[game])}.")
         if self.view is not None:
             console.print(f"round {self.view.round_id} waits for your decision")
             self._show(self.view)
@@ -135,7 +136,7 @@ class BankedTerminal:
             try:
                 self.handle(*step)
             except (LedgerError, MoneyError, GameError) as exc:
-                console.print(f"[red]{exc}[/] (nothing changed)")
+                console.print(f"[red]{escape(str(exc))}[/] (nothing changed)")
 
     def handle(self, command: str, args: list[str]) -> None:
         """Carry out one command; a refusal raises and changes nothing."""
@@ -157,7 +158,7 @@ class BankedTerminal:
             with dry_run(self.db) as session:
                 console.print(f"Balance {format_cents(self._wallet(session))} €")
         elif command == "help":
-            console.print(f"Commands: {COMMANDS[self.game]}.")
+            console.print(f"Commands: {escape(COMMANDS[self.game])}.")
         else:
             raise TableError(f"unknown command {command!r}; commands: {COMMANDS[self.game]}")
 

@@ -296,6 +296,11 @@ def blackjack_odds_command(sets: list[str] | None, as_json: bool) -> None:
                           **data, "seconds": round(seconds, 1)}, indent=2))
         return
     console.print(f"[bold]Blackjack, basic strategy, full {config.decks}-deck shoe[/]")
+    rule_set = str(parse_sets(sets).get("rule_set", "ggpoker"))
+    if rule_set != "ggpoker":
+        from pelisali.rules.banked import blackjack_rule_set_marking
+
+        console.print(blackjack_rule_set_marking(rule_set))
     console.print("settings: " + ", ".join(f"{k}={v}" for k, v in config.settings().items()))
     console.print(f"expected return {result.expected_return * 100:+.4f} % of the initial bet; "
                   f"house edge {result.edge * 100:.4f} % ({seconds:.1f} s)")

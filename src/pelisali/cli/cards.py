@@ -36,6 +36,7 @@ from pelisali.platform.ledger import LedgerError, now_utc
 from pelisali.platform.models import GameTable
 from pelisali.platform.tables import Played, TableError
 from pelisali.rng import Rng, SecureRng, SeededRng
+from pelisali.rules.banked import blackjack_rule_set_marking
 
 COMMANDS = {
     "punto-banco": "bet player|banker|tie AMOUNT, remove ID, bets, deal, balance, history, "
@@ -399,10 +400,13 @@ def _rules_line(table: GameTable) -> str:
                 f" player and banker bets are returned on a tie. {pb.decks} decks, cut card "
                 f"{pb.cut_cards_from_back} cards from the back.")
     bj = BlackjackConfig.from_settings(settings)
-    return (f"[bold]Blackjack[/] — dealer draws to 16 and stands on all 17s; blackjack pays "
+    rule_set = str(settings.get("rule_set", "ggpoker"))
+    marking = "" if rule_set == "ggpoker" else f" {blackjack_rule_set_marking(rule_set)}."
+    seventeen = "hits soft 17" if bj.dealer_hits_soft_17 else "stands on all 17s"
+    return (f"[bold]Blackjack[/] — dealer draws to 16 and {seventeen}; blackjack pays "
             f"{bj.blackjack_pays}, insurance {bj.insurance_pays}. {bj.decks} decks. Each "
             f"decision and the insurance offer has {bj.decision_seconds} s; then the hand "
-            "stands and insurance is declined.")
+            f"stands and insurance is declined.{marking}")
 
 
     return None

@@ -20,6 +20,8 @@ def pai_gow_simulate_command(rounds: int, seed: int, sets: list[str] | None,
     ``side=bank`` for the box banking against the dealer's hand, copies the box's)."""
     from pelisali.analysis.pai_gow_simulate import PUBLISHED, STAKE, simulate_pai_gow
     from pelisali.engine import IllegalMove
+    from pelisali.engine.pai_gow import PaiGowEngine
+    from pelisali.games.pai_gow_count import cached_count
     from pelisali.money import format_cents
 
     with progress_bar(as_json) as progress:
@@ -29,10 +31,24 @@ def pai_gow_simulate_command(rounds: int, seed: int, sets: list[str] | None,
                                      progress=lambda n: progress.advance(task, n))
         except (IllegalMove, ValueError) as exc:
             fail(str(exc))
-    if as_json:
-        print(json.dumps(found.to_json(), indent=2))
-        return
+        # the same rules' exact figures, every deal counted (read from the cache once
+        # counted on this machine)
+        rules = PaiGowEngine.from_settings({"house_way": found.settings["house_way"],
+                                            "wheel": found.settings["wheel"]}).rules
+        counting = progress.add_task("the exact count (once a machine)", total=None)
+        exact, _ = cached_count(rules, progress=lambda _, done, total: progress.update(
+            counting, completed=done, total=total))
     banks = found.settings["side"] == "bank"
+    exact_return = exact.bank_return if banks else exact.box_return
+    # the bank's wins are the deals the box loses, copies included, and the other way
+    exact_share = {"win": exact.share("lose" if banks else "win"), "push": exact.share("push"),
+                   "lose": exact.share("win" if banks else "lose")}
+    agrees = found.low <= exact_return <= found.high
+    if as_json:
+        print(json.dumps({**found.to_json(), "exact_return_per_bet": str(exact_return),
+                          "exact_shares": {k: str(v) for k, v in exact_share.items()},
+                          "agrees": agrees}, indent=2))
+        return
     console.print(f"Pai Gow Poker: {rounds:,} rounds, seed {seed}, the box and the dealer "
                   f"setting by the {found.settings['house_way']} house way, through the engine "
                   f"(bet {format_cents(STAKE)} €, A-2-3-4-5 {found.settings['wheel']}, "
@@ -41,16 +57,20 @@ def pai_gow_simulate_command(rounds: int, seed: int, sets: list[str] | None,
     console.print(f"mean net return per bet {found.mean:+.6f}, 99 % interval "
                   f"{found.low:+.6f} … {found.high:+.6f} (the house edge per bet is its "
                   "negative)")
+    console.print(f"exact return per bet {float(exact_return):+.6f} (every deal counted), "
+                  + ("inside" if agrees else "OUTSIDE") + " the interval")
     table = RichTable(title="the box's results")
-    for col in ("result", "rounds", "share", "99 % interval", *PUBLISHED):
+    for col in ("result", "rounds", "share", "99 % interval", "exact", *PUBLISHED):
         table.add_column(col, justify="left" if col == "result" else "right")
     for result in ("win", "push", "lose"):
         share, half = found.share(result)
         table.add_row(result, f"{round(share * rounds):,}", f"{share * 100:.3f} %",
                       f"{(share - half) * 100:.3f} … {(share + half) * 100:.3f} %",
+                      f"{float(exact_share[result]) * 100:.3f} %",
                       *(f"{p.share(result) * 100:.2f} %" for p in PUBLISHED.values()))
     table.add_row("house edge", "", f"{-found.mean * 100:.3f} %",
                   f"{-found.high * 100:.3f} … {-found.low * 100:.3f} %",
+                  f"{float(-exact_return) * 100:.3f} %",
                   *(f"{p.house_edge * 100:.2f} %" for p in PUBLISHED.values()))
     console.print(table)
     console.print(f"copies: high hand {found.high_copies / rounds * 100:.3f} %, low hand "

@@ -387,6 +387,20 @@ def load_blackjack_rule_set(name: str, path: Path | None = None) -> dict[str, st
     return dict(data.settings)
 
 
+def blackjack_rule_set_marking(name: str, path: Path | None = None) -> str:
+    """What a blackjack rule set is, as its rule data marks it, for the terminal.
+
+    >>> print(blackjack_rule_set_marking("ray"))
+    Blackjack (RAY): standard hall rules; RAY's text for this game is not in the rulebook
+    as extracted
+    """
+    path = path or data_dir("banked") / f"{name}-blackjack.toml"
+    if not path.exists():
+        raise RuleDataError(f"no blackjack rule set {name!r}")
+    data = _validated(_RuleSetFile, path)
+    return f"{data.name.en}: {data.standard}"
+
+
 # -- Ultimate Texas Hold'em ---------------------------------------------------------------
 _Odds = Annotated[str, Field(pattern=r"^[0-9]{1,5}(/[1-9][0-9]{0,2})?$")]
 """A payout to one as rule data: ``"3"`` or a fraction ``"3/2"``."""

@@ -36,6 +36,7 @@ addStrings({
     "banked.raise": "Korota", "banked.raise_amount": "Korotus (€)",
     "banked.dealer": "Jakaja", "banked.you": "Sinun korttisi", "banked.cards": "Kortit",
     "banked.spread": "Väli {spread}, maksaa {pays}:1", "banked.standard": "Vakiosäännöt",
+    "banked.standard_full": "Vakiosäännöt: RAY:n sääntökirjassa, sellaisena kuin se on poimittu, ei ole tämän pelin tekstiä",
     "banked.limits": "Panos {min} – {max}", "banked.staked": "Panokset {amount}",
     "banked.result": "Kierros {round}: panokset {staked}, maksettu {paid}",
     "banked.resumed": "Kierros odottaa päätöstäsi.", "banked.pays": "Voitonmaksut",
@@ -69,6 +70,7 @@ addStrings({
     "banked.raise": "Höj", "banked.raise_amount": "Höjning (€)",
     "banked.dealer": "Given", "banked.you": "Dina kort", "banked.cards": "Korten",
     "banked.spread": "Spread {spread}, betalar {pays}:1", "banked.standard": "Standardregler",
+    "banked.standard_full": "Standardregler: RAY:s text för detta spel finns inte i regelboken som den extraherats",
     "banked.limits": "Insats {min} – {max}", "banked.staked": "Insatser {amount}",
     "banked.result": "Omgång {round}: insatser {staked}, utbetalt {paid}",
     "banked.resumed": "Omgången väntar på ditt beslut.", "banked.pays": "Utbetalningar",
@@ -102,6 +104,7 @@ addStrings({
     "banked.raise": "Raise", "banked.raise_amount": "Raise (€)",
     "banked.dealer": "Dealer", "banked.you": "Your cards", "banked.cards": "Cards",
     "banked.spread": "Spread {spread}, pays {pays}:1", "banked.standard": "Standard rules",
+    "banked.standard_full": "Standard rules: RAY's text for this game is not in the rulebook as extracted",
     "banked.limits": "Bet {min} – {max}", "banked.staked": "Bets {amount}",
     "banked.result": "Round {round}: staked {staked}, paid {paid}",
     "banked.resumed": "The round waits for your decision.", "banked.pays": "Pay tables",
@@ -250,7 +253,7 @@ function render() {
       : banked.game === PAI_GOW ? paiGowStage(banked.round)
         : banked.game === RUSSIAN ? russianStage(banked.round) : "");
   $("#banked-title").textContent = rules.name[state.lang] ?? rules.name.en;
-  $("#banked-note").textContent = `${t("banked.standard")} · `
+  $("#banked-note").textContent = `${t("banked.standard_full")} · `
     + t("banked.limits", { min: euros(rules.min), max: euros(rules.max) });
   renderTable();
   renderControls();

@@ -19,6 +19,7 @@ addStrings({
   fi: {
     "chemin.title": "Baccara (chemin de fer)",
     "chemin.note": "Pankki {min} – {max} · talo ottaa {pct} % pankin voitoista",
+    "chemin.standard": "Vakiosäännöt: RAY:n sääntökirjassa, sellaisena kuin se on poimittu, ei ole tämän pelin tekstiä",
     "chemin.sit": "Istu pöytään", "chemin.leave": "Poistu pöydästä",
     "chemin.banker": "pankinpitäjä", "chemin.turn": "vuorossa",
     "chemin.player_hand": "Pelaaja", "chemin.banker_hand": "Pankki",
@@ -40,6 +41,7 @@ addStrings({
   sv: {
     "chemin.title": "Baccara (chemin de fer)",
     "chemin.note": "Bank {min} – {max} · huset tar {pct} % av bankens vinster",
+    "chemin.standard": "Standardregler: RAY:s text för detta spel finns inte i regelboken som den extraherats",
     "chemin.sit": "Sätt dig vid bordet", "chemin.leave": "Lämna bordet",
     "chemin.banker": "bankir", "chemin.turn": "på tur",
     "chemin.player_hand": "Spelaren", "chemin.banker_hand": "Banken",
@@ -61,6 +63,7 @@ addStrings({
   en: {
     "chemin.title": "Baccara (chemin de fer)",
     "chemin.note": "Bank {min} – {max} · the house takes {pct} % of the bank's wins",
+    "chemin.standard": "Standard rules: RAY's text for this game is not in the rulebook as extracted",
     "chemin.sit": "Sit down", "chemin.leave": "Leave the table",
     "chemin.banker": "banker", "chemin.turn": "to move",
     "chemin.player_hand": "Player", "chemin.banker_hand": "Bank",
@@ -206,7 +209,7 @@ function render() {
   box.dataset.toMove = view.to_move ?? "";
   box.dataset.seated = String(view.seats.includes(state.me?.name));
   $("#chemin-title").textContent = `${t("chemin.title")} · ${view.table}`;
-  $("#chemin-note").textContent = t("chemin.note", {
+  $("#chemin-note").textContent = `${t("chemin.standard")} · ` + t("chemin.note", {
     min: euros(view.min), max: euros(view.max), pct: view.commission_percent });
   $("#chemin-seats").replaceChildren(el("ul", { class: "chemin-seat-list" }, view.seats.map((name) =>
     el("li", { "data-seat": name, class: name === view.to_move ? "to-move" : "" },
