@@ -16,6 +16,9 @@ Run from the repository root::
   strategy over all 2,781,381,002,400 deals (134,459 board suit patterns, each against
   every player and dealer hand), counted once (``--no-ultimate`` leaves it out: it takes
   about two minutes); its board patterns and flop table are timed apart as ``tables``;
+  and :func:`pelisali.games.ultimate_optimal.optimal`, the optimal strategy over the same
+  deals (each flop decision over its 1,081 turns and rivers, each decision before the
+  flop over its 19,600 flops);
 * Texas Hold'em Bonus: :func:`pelisali.games.holdem_bonus.exact`, the basic strategy over
   all 2,781,381,002,400 deals in their 20 orders of flop, turn and river (the same board
   patterns and dealer counts), counted once (``--no-holdem-bonus`` leaves it out: it takes
@@ -68,6 +71,7 @@ from pelisali.games import (
     red_dog,
     russian_count,
     three_card_poker,
+    ultimate_optimal,
     ultimate_texas,
 )
 from pelisali.games.blackjack_rules import BlackjackConfig
@@ -81,7 +85,7 @@ PUBLISHED_PUNTO_BANCO = {(6, "player"): 1.24, (6, "banker"): 1.06, (8, "player")
                          (8, "banker"): 1.06}
 # Trips 50-40-30-8-6-5-3; the ante's published 2.19 % is the optimal strategy's, which
 # costs less than the simple one counted here.
-PUBLISHED_ULTIMATE = {"trips": 1.90, "optimal ante": 2.19}
+PUBLISHED_ULTIMATE = {"trips": 1.90, "optimal ante": 2.19, "optimal element of risk": 0.53}
 # Las Vegas rules (the ante paid from a straight): the optimal strategy's house edge and
 # element of risk; the basic strategy counted here bets the turn and river less well.
 PUBLISHED_HOLDEM_BONUS = {"optimal ante": 2.037, "optimal element of risk": 0.5335}
@@ -180,6 +184,15 @@ def main() -> None:
                  {"game": "Ultimate Texas", "rules": "Trips 50-40-30-8-6-5-3",
                   "figure": "trips", "pelisali": percent(uth.trips_edge),
                   "exact": str(uth.trips_edge), "published": PUBLISHED_ULTIMATE["trips"],
+                  "seconds": seconds}]
+        seconds, best = timed(1, ultimate_optimal.optimal)
+        rows += [{"game": "Ultimate Texas", "rules": "the optimal strategy", "figure": "ante",
+                  "pelisali": percent(best.ante_edge), "exact": str(best.ante_edge),
+                  "published": PUBLISHED_ULTIMATE["optimal ante"], "seconds": seconds},
+                 {"game": "Ultimate Texas", "rules": "the same", "figure": "element of risk",
+                  "pelisali": percent(best.element_of_risk),
+                  "exact": str(best.element_of_risk),
+                  "published": PUBLISHED_ULTIMATE["optimal element of risk"],
                   "seconds": seconds}]
     if not args.no_holdem_bonus:
         seconds, thb = timed(1, holdem_bonus.exact)

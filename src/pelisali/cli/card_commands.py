@@ -16,6 +16,7 @@ from pelisali.cli.common import console, fail, parse_sets, progress_bar
 if TYPE_CHECKING:
     from pelisali.analysis.simulate import SimResult
     from pelisali.games.blackjack_rules import BlackjackConfig
+    from pelisali.rules.banked import UltimateRules
 
 # The analysis and the card engines are imported by the commands that run them.
 
@@ -117,15 +118,21 @@ def ultimate_odds_command(sets: list[str] | None, as_json: bool) -> None:
     from pelisali.rules.loader import RuleDataError
 
     settings = parse_sets(sets)
-    unknown = sorted(set(settings) - {"blind", "trips"})
+    unknown = sorted(set(settings) - {"blind", "trips", "strategy"})
     if unknown:
-        fail(f"ultimate-texas-holdem takes the settings blind and trips, not "
+        fail(f"ultimate-texas-holdem takes the settings blind, trips and strategy, not "
              f"{', '.join(unknown)}")
+    strategy = str(settings.get("strategy", "simple"))
+    if strategy not in ("simple", "optimal"):
+        fail(f"strategy is simple or optimal, not {strategy!r}")
     try:
         rules = load_ultimate(*(str(settings[k]) if k in settings else None
                                 for k in ("blind", "trips")))
     except RuleDataError as exc:
         fail(str(exc))
+    if strategy == "optimal":
+        ultimate_optimal_command(rules, as_json)
+        return
     started = time.perf_counter()
     with progress_bar(as_json) as progress:
         task = progress.add_task("counting every deal (suit patterns of the board)",
@@ -167,6 +174,46 @@ def ultimate_odds_command(sets: list[str] | None, as_json: bool) -> None:
                   f"{format_cents(rules.progressive['fee'])} €): returns "
                   f"{float(progressive_return(seed, rules)) * 100:.2f} % at the seeded pool of "
                   f"{format_cents(seed)} €, 100 % from a pool of {format_cents(even)} €")
+    console.print(f"{rules.standard}. "
+                  + (f"Read from the cache ({seconds:.2f} s)." if kept
+                     else f"Counted in {seconds:.1f} s."))
+
+
+def ultimate_optimal_command(rules: UltimateRules, as_json: bool) -> None:
+    """Ultimate Texas Hold'em's optimal strategy, every deal counted, beside the published
+    figures; kept in the user's cache."""
+    from pelisali.games.ultimate_optimal import PUBLISHED_OPTIMAL, cached_optimal, to_json
+
+    started = time.perf_counter()
+    with progress_bar(as_json) as progress:
+        task = progress.add_task("the best play of every hand (suit patterns of the board)",
+                                 total=134_459)
+        found, kept = cached_optimal(rules.blind_table,
+                                     progress=lambda n: progress.advance(task, n))
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps({"game": "ultimate-texas-holdem", "standard": rules.standard,
+                          "blind": rules.blind_table, "strategy": "optimal", **to_json(found),
+                          "published": PUBLISHED_OPTIMAL, "from_cache": kept,
+                          "seconds": round(seconds, 3)}, indent=2))
+        return
+    table = RichTable(title=f"Ultimate Texas Hold'em, the optimal strategy: all "
+                            f"{found.deals:,} deals (blind {rules.blind_table})")
+    for col in ("figure", "exact", "", "published"):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for name, value, published in (
+            ("house edge per ante", found.ante_edge, PUBLISHED_OPTIMAL["ante_edge"]),
+            ("element of risk", found.element_of_risk,
+             PUBLISHED_OPTIMAL["element_of_risk"])):
+        table.add_row(name, str(value), f"{float(value) * 100:.4f} %", f"{published} %")
+    console.print(table)
+    console.print("plays: " + ", ".join(f"{k} {float(v) * 100:.2f} %"
+                                        for k, v in found.shares.items()))
+    console.print(f"before the flop {found.preflop_4x} of the 1,326 pairs of hole cards play "
+                  f"4 times and {found.preflop_3x} 3 times; of the checking hands' flops, "
+                  f"{found.flop_2x:,} are played 2 times; each decision the better return "
+                  "over every card to come and every dealer hand")
+    console.print(f"published: {PUBLISHED_OPTIMAL['source']}")
     console.print(f"{rules.standard}. "
                   + (f"Read from the cache ({seconds:.2f} s)." if kept
                      else f"Counted in {seconds:.1f} s."))

@@ -42,6 +42,7 @@ import numpy.typing as npt
 from pelisali.cards import DECK
 from pelisali.games.holdem_count import (
     DEALER_HANDS,
+    Showdown,
     board_classes,
     card_indices,
     flop_index,
@@ -246,34 +247,58 @@ def flop_table() -> npt.NDArray[np.bool_]:
 _FLOPS_OF_BOARD = _combinations(5, 3)  # the ten flops a board's five cards can make
 
 
-def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules, threads: bool = True
-           ) -> dict[str, npt.NDArray[np.int64]]:
-    """Per board of ``boards`` (N, 5), over every player hand and dealer hand: twenty
-    times the ante's return summed (``returns``), ten times the units wagered
-    (``wagered``), the plays made and the player's final categories."""
-    count = len(boards)
+@dataclass(frozen=True)
+class PlayValues:
+    """Per board of a batch (N) and player hand (1,081), summed over the dealer's 990
+    hands in halves of the ante: ``fixed``, what the ante and blind return when the hand
+    is played; ``per_play``, what one unit of play bet returns. A hand played ``k`` times
+    returns ``fixed + k * per_play``; folded, ``-4`` a dealer hand. ``showdown`` is the
+    batch's :class:`~pelisali.games.holdem_count.Showdown`; ``names`` the player's final
+    category (9 a royal flush)."""
+
+    showdown: Showdown
+    fixed: npt.NDArray[np.int64]
+    per_play: npt.NDArray[np.int64]
+    names: npt.NDArray[np.int64]
+
+
+def play_values(boards: npt.NDArray[np.int64], rules: UltimateRules, threads: bool = True
+                ) -> PlayValues:
+    """The :class:`PlayValues` of each board of ``boards`` (N, 5)."""
     found = showdown(boards, threads)
-    rest, hole, mine, less, ties = found.rest, found.hole, found.mine, found.less, found.ties
-    sixes = np.concatenate([rest[:, :, None], np.broadcast_to(boards[:, None, :],
-                                                              (count, 47, 5))], axis=2)
-    six = np.sort(high_values(sixes.reshape(-1, 6), threads).astype(np.int64)
-                  .reshape(count, 47), 1)
-    alone = high_values(boards).astype(np.int64)
+    mine, less, ties = found.mine, found.less, found.ties
     unqualified = found.dealer_below(PAIR)
-    shift = np.arange(count, dtype=np.int64)[:, None] << 32
     qualified_player = mine >= PAIR
     wins_unq = np.where(qualified_player, unqualified, less)
     wins_q = np.where(qualified_player, less - unqualified, 0)
     losses_q = np.where(qualified_player, DEALER_HANDS - less - ties,
                         DEALER_HANDS - unqualified)
     losses_unq = np.where(qualified_player, 0, unqualified - less - ties)
-
     names = np.where(mine == royal(), 9, mine >> CATEGORY_SHIFT)
     blind = np.array([2 * rules.blind.get(name, 0) for name in _PAY_NAMES], dtype=np.int64)
     double_blind = blind[names]
     fixed = wins_q * (2 + double_blind) + wins_unq * double_blind - 4 * losses_q \
         - 2 * losses_unq  # twice the return of ante and blind
     per_play = 2 * (wins_q + wins_unq - losses_q - losses_unq)  # twice a play unit's
+    return PlayValues(found, fixed, per_play, names)
+
+
+def _batch(boards: npt.NDArray[np.int64], rules: UltimateRules, threads: bool = True
+           ) -> dict[str, npt.NDArray[np.int64]]:
+    """Per board of ``boards`` (N, 5), over every player hand and dealer hand: twenty
+    times the ante's return summed (``returns``), ten times the units wagered
+    (``wagered``), the plays made and the player's final categories."""
+    count = len(boards)
+    values = play_values(boards, rules, threads)
+    found, fixed, per_play, names = values.showdown, values.fixed, values.per_play, \
+        values.names
+    rest, hole, mine = found.rest, found.hole, found.mine
+    sixes = np.concatenate([rest[:, :, None], np.broadcast_to(boards[:, None, :],
+                                                              (count, 47, 5))], axis=2)
+    six = np.sort(high_values(sixes.reshape(-1, 6), threads).astype(np.int64)
+                  .reshape(count, 47), 1)
+    alone = high_values(boards).astype(np.int64)
+    shift = np.arange(count, dtype=np.int64)[:, None] << 32
 
     pair_ids = pair_index(hole[:, :, 0], hole[:, :, 1])
     four = preflop_raises(hole.reshape(-1, 2)).reshape(count, 1081)
