@@ -108,3 +108,85 @@ def test_odds_shows_the_optimal_strategy_from_the_cache(tmp_path: Path,
     assert "2.0000 %" in shown.output and "663 of the 1,326" in shown.output
     refused = runner.invoke(app, ["odds", "ultimate-texas-holdem", "--set", "strategy=best"])
     assert refused.exit_code == 2 and "simple or optimal" in refused.output
+
+
+def plays_with(pair: tuple[str, str] | None = None,
+               flop: tuple[str, str, str] | None = None) -> uo.Plays:
+    """Decisions that play 4 times with ``pair`` alone and 2 times on ``flop`` alone."""
+    from pelisali.games.holdem_count import card_indices, flop_index, pair_index
+
+    preflop = np.zeros(1326, dtype=bool)
+    flops = np.zeros((1326, 22_100), dtype=bool)
+    if pair:
+        low, high = sorted(card_indices(list(pair)))
+        at = int(pair_index(np.array([low]), np.array([high]))[0])
+        if flop:
+            a, b, c = sorted(card_indices(list(flop)))
+            flops[at, int(flop_index(np.array([a]), np.array([b]), np.array([c]))[0])] = True
+        else:
+            preflop[at] = True
+    return uo.Plays(preflop, np.zeros(1326, dtype=bool), flops)
+
+
+def test_the_optimal_policy_plays_the_decisions_and_the_river_counted_on_the_spot() -> None:
+    from pelisali.analysis.banked_simulate import optimal_ultimate_policy
+    from pelisali.engine import Seats
+    from pelisali.engine.ultimate import UltimateEngine
+
+    def dealt(plays: uo.Plays, moves: list[str]) -> str:
+        state = UltimateEngine().new_state(Seats(1))
+        policy = optimal_ultimate_policy(plays)
+        for move in ["bet ante 100", "done", "Kh", "4d", "2s", "2d", *moves]:
+            state = state.apply(move).state
+        return policy(state).text()
+
+    assert dealt(plays_with(("Kh", "4d")), []) == "play 4"
+    assert dealt(plays_with(("Kh", "Qd")), []) == "check"
+    flop = ["check", "Kc", "9d", "3s"]
+    assert dealt(plays_with(("Kh", "4d"), ("Kc", "9d", "3s")), flop) == "play 2"
+    assert dealt(plays_with(), flop) == "check"
+    # after the river the count decides on the spot: a pair of kings plays
+    river = [*flop, "check", "7c", "Jh"]
+    assert dealt(plays_with(), river) == "play 1"
+    assert uo.river_plays(["Kh", "4d"], ["Kc", "9d", "3s", "7c", "Jh"])
+    assert not uo.river_plays(["5h", "4d"], ["Kc", "9d", "3s", "7c", "Jh"])
+
+
+def test_the_decisions_are_read_back_from_the_cache(tmp_path: Path) -> None:
+    rules = load_ultimate()
+    plays = plays_with(("Kh", "4d"), ("Kc", "9d", "3s"))
+    _, path = uo._cache_paths(rules, tmp_path)
+    np.savez_compressed(path, preflop=plays.preflop, preflop_3x=plays.preflop_3x,
+                        flop=np.packbits(plays.flop, axis=1))
+    kept = uo.cached_plays(directory=tmp_path)
+    assert np.array_equal(kept.flop, plays.flop) and not kept.preflop.any()
+    assert uo.plays_from(kept, ["Kh", "4d"], ["Kc", "9d", "3s"]) == 2
+    assert uo.plays_from(kept, ["Kh", "4d"], []) == 0
+    with pytest.raises(ValueError, match="no board, the flop or all five"):
+        uo.plays_from(kept, ["Kh", "4d"], ["Kc", "9d", "3s", "7c"])
+
+
+def test_simulate_plays_the_optimal_strategy_beside_its_exact_figure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`simulate ultimate-texas-holdem --set strategy=optimal` plays the kept decisions
+    (written here: a strategy that plays 4 times with K-4 alone) beside the kept figure."""
+    rules = load_ultimate()
+    figures, decisions = uo._cache_paths(rules, tmp_path / "pelisali")
+    figures.parent.mkdir()
+    found = uo.Optimal(Fraction(1, 50), Fraction(1, 200), {"4x": Fraction(1)}, 1, 1, 0, 0, 1)
+    figures.write_text(json.dumps(uo.to_json(found)))
+    plays = plays_with(("Kh", "4d"))
+    np.savez_compressed(decisions, preflop=plays.preflop, preflop_3x=plays.preflop_3x,
+                        flop=np.packbits(plays.flop, axis=1))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    from pelisali.analysis.banked_simulate import simulate_ultimate
+    from pelisali.games import ultimate_texas
+
+    simple = ultimate_texas.Exact(Fraction(1, 40), Fraction(1, 100), {}, Fraction(1, 50), {},
+                                  1, 1)
+    result = simulate_ultimate(40, 3, {"strategy": "optimal"}, found=simple)
+    assert result.settings["strategy"] == "optimal"
+    assert result.rows[0].exact_rtp == 1 - found.ante_edge
+    assert result.rows[0].bet == "ante, blind and play"
+    with pytest.raises(ValueError, match="simple or optimal"):
+        simulate_ultimate(1, 3, {"strategy": "best"}, found=simple)

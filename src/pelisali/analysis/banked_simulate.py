@@ -33,9 +33,10 @@ from pelisali.engine.ultimate import Check as UltimateCheck
 from pelisali.engine.ultimate import Fold as UltimateFold
 from pelisali.engine.ultimate import PlayBet, UltimateEngine, UltimateState
 from pelisali.engine.wager import EndBetting, PlaceBet
-from pelisali.games import chemin_de_fer, red_dog, ultimate_texas
+from pelisali.games import chemin_de_fer, red_dog, ultimate_optimal, ultimate_texas
 from pelisali.games.three_card_poker import PLAY_AT_LEAST, exact, rank_of
 from pelisali.rng import SeededRng
+from pelisali.rules.banked import UltimateRules
 
 STAKE = 1000
 _S = TypeVar("_S", bound=State)
@@ -218,21 +219,57 @@ def ultimate_policy(state: State) -> Action:
     return PlayBet(1) if ultimate_texas.river_bet(hole, box.board) else UltimateFold()
 
 
+def optimal_ultimate_policy(plays: ultimate_optimal.Plays, rules: UltimateRules | None = None
+                            ) -> Callable[[State], Action]:
+    """The optimal strategy (:class:`~pelisali.games.ultimate_optimal.Plays`, the river
+    decision counted on the spot under ``rules``) at a box's decision; before the deal, an
+    ante (with its blind) and Trips of :data:`STAKE`."""
+
+    def policy(state: State) -> Action:
+        box, seat = seat_to_decide(state, UltimateState, "Ultimate Texas Hold'em")
+        if (opening := opening_bets(box, seat, ("ante", "trips"))) is not None:
+            return opening
+        play = ultimate_optimal.plays_from(plays, box.boxes[seat], box.board, rules)
+        if play > 0:
+            return PlayBet(play)
+        return UltimateFold() if play < 0 else UltimateCheck()
+
+    return policy
+
+
+STRATEGIES = ("simple", "optimal")
+"""The Ultimate Texas Hold'em strategies the simulation plays."""
+
+
 def simulate_ultimate(rounds: int, seed: int, settings: Mapping[str, str | bool] | None = None,
                       progress: Callable[[int], None] | None = None,
                       found: ultimate_texas.Exact | None = None) -> SimResult:
-    """``rounds`` hands of one box through the engine by :func:`ultimate_policy`, beside
-    the exact returns (``found``, else :func:`~pelisali.games.ultimate_texas.cached_exact`)."""
-    engine = UltimateEngine.from_settings(settings)
+    """``rounds`` hands of one box through the engine by :func:`ultimate_policy` (or, with
+    ``strategy=optimal``, :func:`optimal_ultimate_policy`), beside the exact returns
+    (``found``, else :func:`~pelisali.games.ultimate_texas.cached_exact`; the optimal
+    strategy's from :func:`~pelisali.games.ultimate_optimal.cached_optimal`)."""
+    chosen_settings = dict(settings or {})
+    strategy = str(chosen_settings.pop("strategy", "simple"))
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy is simple or optimal, not {strategy!r}")
+    engine = UltimateEngine.from_settings(chosen_settings)
     rules = engine.rules
     if found is None:
         found = ultimate_texas.cached_exact(rules.blind_table, rules.trips_table)[0]
-    sums = _play(engine, ultimate_policy, rounds, seed, progress, ("trips",))
-    rows = [SimRow.from_sums("ante, blind and play", "the simple strategy",
-                             1 - found.ante_edge, sums[0], sums[1], rounds, STAKE),
+    policy: Callable[[State], Action] = ultimate_policy
+    ante_return, named = 1 - found.ante_edge, "the simple strategy"
+    if strategy == "optimal":
+        best = ultimate_optimal.cached_optimal(rules.blind_table)[0]
+        plays = ultimate_optimal.cached_plays(rules.blind_table)
+        ante_return, policy = 1 - best.ante_edge, optimal_ultimate_policy(plays, rules)
+        named = "the optimal strategy"
+    sums = _play(engine, policy, rounds, seed, progress, ("trips",))
+    rows = [SimRow.from_sums("ante, blind and play", named, ante_return, sums[0], sums[1],
+                             rounds, STAKE),
             SimRow.from_sums("Trips", rules.trips_table, 1 - found.trips_edge,
                              sums[2], sums[3], rounds, STAKE)]
-    chosen: dict[str, str | bool] = {"blind": rules.blind_table, "trips": rules.trips_table}
+    chosen: dict[str, str | bool] = {"blind": rules.blind_table, "trips": rules.trips_table,
+                                     "strategy": strategy}
     return SimResult("ultimate-texas-holdem", "", chosen, rounds, seed, rows)
 
 

@@ -314,9 +314,9 @@ def simulate(
             try:
                 found = run(rounds, seed, parse_sets(sets),
                             progress=lambda n: progress.advance(task, n))
-            except IllegalMove as exc:
+            except (IllegalMove, ValueError) as exc:
                 fail(str(exc))
-        played = {"ultimate-texas-holdem": "the simple strategy",
+        played = {"ultimate-texas-holdem": f"the {found.settings.get('strategy')} strategy",
                   "texas-holdem-bonus": "the basic strategy",
                   "chemin-de-fer": "the rule data's choices"}.get(game.lower(), "optimal play")
         _print_simulation(found, f"{title}: {rounds:,} rounds, seed {seed}, {played}, "

@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
@@ -45,6 +45,7 @@ from pelisali.games import holdem_count, ultimate_texas
 from pelisali.games.holdem_count import (
     DEALER_HANDS,
     board_classes,
+    card_indices,
     combinations_array,
     flop_index,
     pair_index,
@@ -254,15 +255,52 @@ def class_totals(rules: UltimateRules, progress: Callable[[int], None] | None = 
     return found, totals
 
 
+@dataclass(frozen=True)
+class Plays:
+    """The optimal strategy's decisions before the river: ``preflop`` (1,326 hole pairs by
+    pair index) plays 4 times, ``preflop_3x`` 3 times, else checks; ``flop`` (1,326 x
+    22,100 by pair and flop index) plays 2 times. After the river the strategy plays 1
+    time when that returns more than a fold (:func:`river_plays`)."""
+
+    preflop: npt.NDArray[np.bool_]
+    preflop_3x: npt.NDArray[np.bool_]
+    flop: npt.NDArray[np.bool_]
+
+
 def optimal(blind: str | None = None, progress: Callable[[int], None] | None = None,
             rules: UltimateRules | None = None) -> Optimal:
     """The optimal strategy's exact figures (see the module's text). ``progress`` is told
     the board patterns done, a batch at a time."""
-    rules = rules or load_ultimate(blind)
+    return count_optimal(rules or load_ultimate(blind), progress)[0]
+
+
+def count_optimal(rules: UltimateRules, progress: Callable[[int], None] | None = None
+                  ) -> tuple[Optimal, Plays]:
+    """The figures and the decisions."""
     return _decide(*class_totals(rules, progress))
 
 
-def _decide(found: Classes, totals: Totals) -> Optimal:
+def river_plays(hole: Sequence[str], board: Sequence[str],
+                rules: UltimateRules | None = None) -> bool:
+    """Whether the optimal strategy plays 1 time after the river: when that returns more,
+    over the dealer's 990 hands, than folding ante and blind.
+
+    >>> river_plays(["4h", "3d"], ["Kc", "Qd", "9s", "8h", "6c"])  # the board plays
+    False
+    >>> river_plays(["Kh", "2d"], ["Kc", "Qd", "9s", "8h", "6c"])
+    True
+    """
+    cards = card_indices([*hole, *board])
+    if len(cards) != 7:
+        raise ValueError("two hole cards and five on the board")
+    values = play_values(np.array([sorted(cards[2:])]), rules or load_ultimate(), False)
+    held = values.showdown.hole[0]
+    low, high = sorted(cards[:2])
+    at = int(np.flatnonzero((held[:, 0] == low) & (held[:, 1] == high))[0])
+    return bool(values.fixed[0, at] + values.per_play[0, at] > FOLD)
+
+
+def _decide(found: Classes, totals: Totals) -> tuple[Optimal, Plays]:
     """The decisions from the class totals, and the figures."""
     sizes = found.sizes
     twice_sum, checked_sum, plays_sum, fixed_sum, play_sum = totals.sums(found)
@@ -294,8 +332,10 @@ def _decide(found: Classes, totals: Totals) -> Optimal:
               "2x": Fraction(int((checks * flops_2x).sum()) * TURNS_AND_RIVERS, hands),
               "1x": Fraction(int((checks * river_1x).sum()), hands)}
     shares["fold"] = 1 - sum(shares.values(), Fraction(0))
-    return Optimal(-ante_return, -ante_return / wager, shares, deals, int(plays_4x.sum()),
-                   int(plays_3x.sum()), int((checks * flops_2x).sum()), len(sizes))
+    figures = Optimal(-ante_return, -ante_return / wager, shares, deals,
+                      int(plays_4x.sum()), int(plays_3x.sum()),
+                      int((checks * flops_2x).sum()), len(sizes))
+    return figures, Plays(plays_4x, plays_3x, valid & bets[at])
 
 
 def _cache_key(rules: UltimateRules) -> str:
@@ -328,22 +368,74 @@ def from_json(data: dict[str, object]) -> Optimal:
                    int(str(data["classes"])))
 
 
+def _cache_paths(rules: UltimateRules, directory: Path | None) -> tuple[Path, Path]:
+    base = directory or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
+        / "pelisali"
+    key = _cache_key(rules)
+    return base / f"uth-optimal-{key}.json", base / f"uth-optimal-plays-{key}.npz"
+
+
+def _count_and_keep(rules: UltimateRules, progress: Callable[[int], None] | None,
+                    directory: Path | None) -> tuple[Optimal, Plays]:
+    found, plays = count_optimal(rules, progress)
+    figures, decisions = _cache_paths(rules, directory)
+    figures.parent.mkdir(parents=True, exist_ok=True)
+    partial = decisions.with_suffix(".part.npz")
+    np.savez_compressed(partial, preflop=plays.preflop, preflop_3x=plays.preflop_3x,
+                        flop=np.packbits(plays.flop, axis=1))
+    partial.replace(decisions)
+    written = figures.with_suffix(".part")
+    written.write_text(json.dumps(to_json(found)))
+    written.replace(figures)
+    return found, plays
+
+
 def cached_optimal(blind: str | None = None, progress: Callable[[int], None] | None = None,
                    directory: Path | None = None) -> tuple[Optimal, bool]:
     """:func:`optimal`, kept in the user's cache (``$XDG_CACHE_HOME/pelisali``) under a key
-    of the code and the blind table: the figures and whether they were read from it."""
+    of the code and the blind table, with its decisions: the figures and whether they
+    were read from it."""
     rules = load_ultimate(blind)
-    base = directory or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
-        / "pelisali"
-    path = base / f"uth-optimal-{_cache_key(rules)}.json"
-    if path.exists():
+    figures, _ = _cache_paths(rules, directory)
+    if figures.exists():
         try:
-            return from_json(json.loads(path.read_text())), True
+            return from_json(json.loads(figures.read_text())), True
         except (ValueError, KeyError, TypeError):
             pass  # a damaged cache is counted again
-    found = optimal(progress=progress, rules=rules)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".part")
-    partial.write_text(json.dumps(to_json(found)))
-    partial.replace(path)
-    return found, False
+    return _count_and_keep(rules, progress, directory)[0], False
+
+
+def cached_plays(blind: str | None = None, progress: Callable[[int], None] | None = None,
+                 directory: Path | None = None) -> Plays:
+    """The optimal strategy's decisions (:class:`Plays`), from the user's cache or
+    counted (and kept) when missing."""
+    rules = load_ultimate(blind)
+    _, decisions = _cache_paths(rules, directory)
+    if decisions.exists():
+        try:
+            with np.load(decisions) as kept:
+                flop = np.unpackbits(kept["flop"], axis=1, count=22_100).astype(bool)
+                return Plays(kept["preflop"].astype(bool), kept["preflop_3x"].astype(bool),
+                             flop)
+        except (ValueError, KeyError, OSError):
+            pass  # a damaged cache is counted again
+    return _count_and_keep(rules, progress, directory)[1]
+
+
+def plays_from(plays: Plays, hole: Sequence[str], board: Sequence[str],
+               rules: UltimateRules | None = None) -> int:
+    """The optimal play (4, 3, 2, 1 or 0 to check, or -1 to fold) with ``hole`` and the
+    board's cards so far (none, the flop, or all five), by :class:`Plays` and, after the
+    river, :func:`river_plays` under ``rules`` (the blind table the plays were counted
+    for)."""
+    cards = np.array(card_indices([*hole, *board]), dtype=np.int64)
+    low, high = np.sort(cards[:2])[:, None]
+    pair = int(pair_index(low, high)[0])
+    if not board:
+        return 4 if plays.preflop[pair] else 3 if plays.preflop_3x[pair] else 0
+    if len(board) == 3:
+        a, b, c = np.sort(cards[2:])[:, None]
+        return 2 if plays.flop[pair, int(flop_index(a, b, c)[0])] else 0
+    if len(board) == 5:
+        return 1 if river_plays(hole, board, rules) else -1
+    raise ValueError("a decision comes with no board, the flop or all five cards")
