@@ -22,7 +22,9 @@ Run from the repository root::
 * Texas Hold'em Bonus: :func:`pelisali.games.holdem_bonus.exact`, the basic strategy over
   all 2,781,381,002,400 deals in their 20 orders of flop, turn and river (the same board
   patterns and dealer counts), counted once (``--no-holdem-bonus`` leaves it out: it takes
-  about three minutes), and the Bonus bet's exact edge;
+  about three minutes), and the Bonus bet's exact edge; and
+  :func:`pelisali.games.holdem_bonus_optimal.optimal`, the optimal strategy over the same
+  deals (about five and a half minutes);
 * Oasis Stud Poker: :func:`pelisali.games.oasis_count.exact`, the basic strategy over every
   player hand (134,459 suit patterns), every replacement card and every dealer hand,
   counted once (``--no-oasis`` leaves it out); its dealer-count tables and the hand
@@ -64,6 +66,7 @@ from pelisali.analysis.blackjack_ca import expected_return
 from pelisali.games import (
     chemin_de_fer,
     holdem_bonus,
+    holdem_bonus_optimal,
     holdem_count,
     oasis_best,
     oasis_count,
@@ -207,6 +210,15 @@ def main() -> None:
                  {"game": "Hold'em Bonus", "rules": "Bonus 1000-30-25-20-15-10-5-3",
                   "figure": "bonus", "pelisali": percent(thb.bonus_edge),
                   "exact": str(thb.bonus_edge), "published": None, "seconds": seconds}]
+        seconds, best_thb = timed(1, holdem_bonus_optimal.optimal)
+        rows += [{"game": "Hold'em Bonus", "rules": "the optimal strategy", "figure": "ante",
+                  "pelisali": percent(best_thb.ante_edge), "exact": str(best_thb.ante_edge),
+                  "published": PUBLISHED_HOLDEM_BONUS["optimal ante"], "seconds": seconds},
+                 {"game": "Hold'em Bonus", "rules": "the same", "figure": "element of risk",
+                  "pelisali": percent(best_thb.element_of_risk),
+                  "exact": str(best_thb.element_of_risk),
+                  "published": PUBLISHED_HOLDEM_BONUS["optimal element of risk"],
+                  "seconds": seconds}]
     oasis_tables = 0.0
     if not args.no_oasis:
         start = time.perf_counter()

@@ -23,7 +23,8 @@ def run(*args: str) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["odds", "texas-holdem-bonus", "--set", "blind=1"], "takes the settings ante and bonus"),
+    (["odds", "texas-holdem-bonus", "--set", "blind=1"],
+     "takes the settings ante, bonus and strategy"),
     (["odds", "texas-holdem-bonus", "--set", "ante=pair"], "no ante rule 'pair'"),
     (["odds", "texas-holdem-bonus", "--decks", "2"], "not Texas Hold'em Bonus's"),
     (["simulate", "texas-holdem-bonus", "--rounds", "10", "--seed", "1", "--set", "bonus=1-2"],

@@ -82,7 +82,7 @@ def test_a_board_pattern_adds_what_every_board_it_stands_for_adds() -> None:
 
 def test_class_totals_that_do_not_divide_are_refused() -> None:
     with pytest.raises(ArithmeticError, match="do not divide"):
-        uo._exact_division(np.array([5, 6]), np.array([2, 3]), "flop")
+        uo.exact_division(np.array([5, 6]), np.array([2, 3]), "flop")
 
 
 def test_odds_shows_the_optimal_strategy_from_the_cache(tmp_path: Path,

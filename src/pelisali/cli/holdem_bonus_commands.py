@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import time
+from typing import TYPE_CHECKING
 
 from rich.table import Table as RichTable
 
 from pelisali.cli.common import console, fail, parse_sets, progress_bar
+
+if TYPE_CHECKING:
+    from pelisali.rules.holdem_bonus import HoldemBonusRules
 
 BOARD_PATTERNS = 134_459
 """The boards' suit patterns the count walks (its progress bar's length)."""
@@ -32,14 +36,21 @@ def holdem_bonus_odds_command(sets: list[str] | None, as_json: bool) -> None:
     from pelisali.rules.loader import RuleDataError
 
     settings = parse_sets(sets)
-    unknown = sorted(set(settings) - {"ante", "bonus"})
+    unknown = sorted(set(settings) - {"ante", "bonus", "strategy"})
     if unknown:
-        fail(f"texas-holdem-bonus takes the settings ante and bonus, not {', '.join(unknown)}")
+        fail(f"texas-holdem-bonus takes the settings ante, bonus and strategy, not "
+             f"{', '.join(unknown)}")
+    strategy = str(settings.get("strategy", "basic"))
+    if strategy not in ("basic", "optimal"):
+        fail(f"strategy is basic or optimal, not {strategy!r}")
     try:
         rules = load_holdem_bonus(*(str(settings[k]) if k in settings else None
                                     for k in ("ante", "bonus")))
     except RuleDataError as exc:
         fail(str(exc))
+    if strategy == "optimal":
+        holdem_bonus_optimal_command(rules, as_json)
+        return
     started = time.perf_counter()
     with progress_bar(as_json) as progress:
         task = progress.add_task("counting every deal (suit patterns of the board)",
@@ -84,6 +95,51 @@ def holdem_bonus_odds_command(sets: list[str] | None, as_json: bool) -> None:
                   f"{format_cents(rules.progressive['fee'])} €): returns "
                   f"{float(progressive_return(seed, rules)) * 100:.2f} % at the seeded pool of "
                   f"{format_cents(seed)} €, 100 % from a pool of {format_cents(even)} €")
+    console.print(f"{rules.standard}. "
+                  + (f"Read from the cache ({seconds:.2f} s)." if kept
+                     else f"Counted in {seconds:.1f} s."))
+
+
+def holdem_bonus_optimal_command(rules: HoldemBonusRules, as_json: bool) -> None:
+    """Texas Hold'em Bonus's optimal strategy, every deal counted, beside the published
+    figures; kept in the user's cache."""
+    from pelisali.games.holdem_bonus_optimal import PUBLISHED_OPTIMAL, cached_optimal, to_json
+
+    started = time.perf_counter()
+    with progress_bar(as_json) as progress:
+        tasks = {"boards": progress.add_task("the flops (suit patterns of the board)",
+                                             total=BOARD_PATTERNS),
+                 "turns": progress.add_task("the rivers (suit patterns of the turn board)",
+                                            total=None)}
+        found, kept = cached_optimal(rules.ante_rule, progress=lambda stage, done, total:
+                                     progress.update(tasks[stage], completed=done,
+                                                     total=total))
+    seconds = time.perf_counter() - started
+    published = PUBLISHED_OPTIMAL[rules.ante_pays_from]
+    if as_json:
+        print(json.dumps({"game": "texas-holdem-bonus", "standard": rules.standard,
+                          "ante": rules.ante_rule, "strategy": "optimal", **to_json(found),
+                          "published": published, "from_cache": kept,
+                          "seconds": round(seconds, 3)}, indent=2))
+        return
+    table = RichTable(title=f"Texas Hold'em Bonus, the optimal strategy: all {found.deals:,} "
+                            f"deals in their 20 orders (ante paid from a "
+                            f"{rules.ante_pays_from})")
+    for col in ("figure", "exact", "", "published"):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for name, value, key in (("house edge per ante", found.ante_edge, "ante_edge"),
+                             ("element of risk", found.element_of_risk, "element_of_risk")):
+        shown = published[key]
+        table.add_row(name, str(value), f"{float(value) * 100:.4f} %",
+                      "—" if shown is None else f"{shown} %")
+    console.print(table)
+    console.print(f"average wager {float(found.average_wager):.4f} antes; bets: "
+                  + ", ".join(f"{k} {float(v) * 100:.2f} %" for k, v in found.shares.items()))
+    console.print(f"before the flop {found.folds} of the 1,326 pairs of hole cards fold; the "
+                  "turn and the river are bet when the bet's return over every card to come "
+                  "and every dealer hand is positive")
+    console.print("published: the Wizard of Odds, \"Texas Hold'em Bonus\" "
+                  "(wizardofodds.com/games/texas-hold-em-bonus/)")
     console.print(f"{rules.standard}. "
                   + (f"Read from the cache ({seconds:.2f} s)." if kept
                      else f"Counted in {seconds:.1f} s."))

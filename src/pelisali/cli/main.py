@@ -317,7 +317,7 @@ def simulate(
             except (IllegalMove, ValueError) as exc:
                 fail(str(exc))
         played = {"ultimate-texas-holdem": f"the {found.settings.get('strategy')} strategy",
-                  "texas-holdem-bonus": "the basic strategy",
+                  "texas-holdem-bonus": f"the {found.settings.get('strategy')} strategy",
                   "chemin-de-fer": "the rule data's choices"}.get(game.lower(), "optimal play")
         _print_simulation(found, f"{title}: {rounds:,} rounds, seed {seed}, {played}, "
                                  "through the engine", as_json)

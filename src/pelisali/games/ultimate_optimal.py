@@ -139,10 +139,18 @@ def classes() -> Classes:
     of_pair_flop = np.full(keys.shape, -1, dtype=np.int32)
     of_pair_flop[valid] = inverse.astype(np.int32)
     del keys
-    pair_keys = np.array([_least_key(pair, 2, perms) for pair in pairs], dtype=np.int64)
+    of_pair, pair_sizes = hole_classes()
+    return Classes(of_pair_flop, sizes.astype(np.int64), of_pair, pair_sizes)
+
+
+def hole_classes() -> tuple[Int64s, Int64s]:
+    """The class of each of the 1,326 pairs of hole cards (by pair index) under the
+    suits' renamings, and each class's size: 169 classes."""
+    perms = suit_permutations()
+    pair_keys = np.array([_least_key(pair, 2, perms) for pair in combinations_array(52, 2)],
+                         dtype=np.int64)
     _, of_pair, pair_sizes = np.unique(pair_keys, return_inverse=True, return_counts=True)
-    return Classes(of_pair_flop, sizes.astype(np.int64), of_pair.astype(np.int64),
-                   pair_sizes.astype(np.int64))
+    return of_pair.astype(np.int64), pair_sizes.astype(np.int64)
 
 
 @nb.njit(cache=True)
@@ -190,7 +198,7 @@ class Optimal:
     classes: int
 
 
-def _exact_division(total: Int64s, sizes: Int64s, what: str) -> Int64s:
+def exact_division(total: Int64s, sizes: Int64s, what: str) -> Int64s:
     """A class total over its size: the sum of each of its pairs, which must divide."""
     if np.any(total % sizes):
         raise ArithmeticError(f"the {what} totals do not divide by their classes' sizes")
@@ -234,11 +242,11 @@ class Totals:
         river plays; per hole pair (1,326, by pair index) the sums over its 2,118,760
         boards of the ante and blind's return and one play unit's."""
         sizes = found.sizes
-        return (_exact_division(self.twice, sizes, "flop"),
-                _exact_division(self.checked, sizes, "river"),
-                _exact_division(self.river_plays, sizes, "river play"),
-                _exact_division(self.hole_fixed, found.pair_sizes, "hole")[found.of_pair],
-                _exact_division(self.hole_play, found.pair_sizes, "hole play")[found.of_pair])
+        return (exact_division(self.twice, sizes, "flop"),
+                exact_division(self.checked, sizes, "river"),
+                exact_division(self.river_plays, sizes, "river play"),
+                exact_division(self.hole_fixed, found.pair_sizes, "hole")[found.of_pair],
+                exact_division(self.hole_play, found.pair_sizes, "hole play")[found.of_pair])
 
 
 def class_totals(rules: UltimateRules, progress: Callable[[int], None] | None = None
