@@ -1,7 +1,9 @@
 """Texas Hold'em Bonus's optimal strategy (pelisali.games.holdem_bonus_optimal): the turn
 boards' patterns, their weighted river sums equal to those of every turn board they stand
-for, a flop's sums against its boards counted one by one, and `pelisali odds
-texas-holdem-bonus --set strategy=optimal` reading the count."""
+for, one hand's river sum against the deals counted one by one, the decisions played
+through the engine, and `pelisali odds texas-holdem-bonus --set strategy=optimal` reading
+the count. The (hole cards, flop) classes are Ultimate Texas Hold'em's, tested in
+tests/test_ultimate_optimal.py."""
 
 from __future__ import annotations
 

@@ -80,14 +80,14 @@ def simulate_holdem_bonus(rounds: int, seed: int,
         raise ValueError(f"strategy is basic or optimal, not {strategy!r}")
     engine = HoldemBonusEngine.from_settings(chosen_settings)
     rules = engine.rules
-    if found is None:
-        found = holdem_bonus.cached_exact(rules.ante_rule, rules.bonus_table)[0]
-    policy: Callable[[State], Action] = basic_policy
-    ante_return = 1 - found.ante_edge
     if strategy == "optimal":
         best = holdem_bonus_optimal.cached_optimal(rules.ante_rule)[0]
         policy = optimal_policy(holdem_bonus_optimal.cached_plays(rules.ante_rule), rules)
         ante_return = 1 - best.ante_edge
+    else:
+        if found is None:
+            found = holdem_bonus.cached_exact(rules.ante_rule, rules.bonus_table)[0]
+        policy, ante_return = basic_policy, 1 - found.ante_edge
     sums = _play(engine, policy, rounds, seed, progress, ("bonus",))
     rows = [SimRow.from_sums("ante, flop, turn and river", f"the {strategy} strategy",
                              ante_return, sums[0], sums[1], rounds, STAKE),

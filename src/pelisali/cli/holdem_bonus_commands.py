@@ -133,7 +133,9 @@ def holdem_bonus_optimal_command(rules: HoldemBonusRules, as_json: bool) -> None
         table.add_row(name, str(value), f"{float(value) * 100:.4f} %",
                       "—" if shown is None else f"{shown} %")
     console.print(table)
-    console.print(f"average wager {float(found.average_wager):.4f} antes; bets: "
+    wager = published["average_wager"]
+    console.print(f"average wager {float(found.average_wager):.4f} antes"
+                  + ("" if wager is None else f" (published {wager})") + "; bets: "
                   + ", ".join(f"{k} {float(v) * 100:.2f} %" for k, v in found.shares.items()))
     console.print(f"before the flop {found.folds} of the 1,326 pairs of hole cards fold; the "
                   "turn and the river are bet when the bet's return over every card to come "
