@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pelisali.games import holdem_bonus, holdem_count, ultimate_optimal
+from pelisali.games.cache_files import save_arrays_atomically, write_text_atomically
 from pelisali.games.holdem_bonus import ante_least
 from pelisali.games.holdem_count import (
     DEALER_HANDS,
@@ -314,13 +315,8 @@ def _count_and_keep(rules: HoldemBonusRules,
                     directory: Path | None) -> tuple[Optimal, Plays]:
     found, plays = count_optimal(rules, progress)
     figures, decisions = _cache_paths(rules, directory)
-    figures.parent.mkdir(parents=True, exist_ok=True)
-    partial = decisions.with_suffix(".part.npz")
-    np.savez_compressed(partial, flop=plays.flop, turn=np.packbits(plays.turn, axis=1))
-    partial.replace(decisions)
-    written = figures.with_suffix(".part")
-    written.write_text(json.dumps(to_json(found)))
-    written.replace(figures)
+    save_arrays_atomically(decisions, flop=plays.flop, turn=np.packbits(plays.turn, axis=1))
+    write_text_atomically(figures, json.dumps(to_json(found)))
     return found, plays
 
 

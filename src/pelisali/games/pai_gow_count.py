@@ -46,6 +46,7 @@ import numpy as np
 
 from pelisali.cards import DECK, RANKS, SUITS
 from pelisali.games import pai_gow, pai_gow_kernels
+from pelisali.games.cache_files import write_text_atomically
 from pelisali.games.pai_gow import JOKER, _five, _house_way, two_value
 from pelisali.games.pai_gow_kernels import JOKER_ID, SIZE, binomials
 from pelisali.rules.pai_gow import PaiGowRules, load_pai_gow
@@ -256,8 +257,5 @@ def cached_count(rules: PaiGowRules | None = None, workers: int | None = None,
         except (ValueError, KeyError, TypeError):
             pass  # a damaged cache is counted again
     found = count_pai_gow(rules, workers=workers or os.cpu_count() or 1, progress=progress)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".part")
-    partial.write_text(json.dumps(to_json(found)))
-    partial.replace(path)
+    write_text_atomically(path, json.dumps(to_json(found)))
     return found, False
