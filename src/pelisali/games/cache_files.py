@@ -16,10 +16,36 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
+
+_T = TypeVar("_T")
+
+
+def cache_folder(directory: Path | None = None) -> Path:
+    """Where the counts are kept: ``directory``, else ``$XDG_CACHE_HOME/pelisali`` (by
+    default ``~/.cache/pelisali``)."""
+    return directory or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
+        / "pelisali"
+
+
+def read_kept(path: Path, read: Callable[[Path], _T]) -> _T | None:
+    """``read(path)`` where the file is there and whole; ``None`` where it is missing or
+    damaged (it is then counted again).
+
+    >>> read_kept(Path("/nonexistent/figures.json"), lambda p: p.read_text()) is None
+    True
+    """
+    if not path.exists():
+        return None
+    try:
+        return read(path)
+    except (ValueError, KeyError, TypeError, OSError):
+        return None
 
 
 def _temporary(path: Path) -> Path:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +42,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pelisali.games import holdem_bonus, holdem_count, ultimate_optimal
-from pelisali.games.cache_files import save_arrays_atomically, write_text_atomically
+from pelisali.games.cache_files import (
+    cache_folder,
+    read_kept,
+    save_arrays_atomically,
+    write_text_atomically,
+)
 from pelisali.games.holdem_bonus import ante_least
 from pelisali.games.holdem_count import (
     DEALER_HANDS,
@@ -304,8 +308,7 @@ def from_json(data: dict[str, object]) -> Optimal:
 
 
 def _cache_paths(rules: HoldemBonusRules, directory: Path | None) -> tuple[Path, Path]:
-    base = directory or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
-        / "pelisali"
+    base = cache_folder(directory)
     key = _cache_key(rules)
     return base / f"thb-optimal-{key}.json", base / f"thb-optimal-plays-{key}.npz"
 
@@ -328,11 +331,9 @@ def cached_optimal(ante: str | None = None,
     read from it."""
     rules = load_holdem_bonus(ante)
     figures, _ = _cache_paths(rules, directory)
-    if figures.exists():
-        try:
-            return from_json(json.loads(figures.read_text())), True
-        except (ValueError, KeyError, TypeError):
-            pass  # a damaged cache is counted again
+    kept = read_kept(figures, lambda path: from_json(json.loads(path.read_text())))
+    if kept is not None:
+        return kept, True
     return _count_and_keep(rules, progress, directory)[0], False
 
 
@@ -343,14 +344,14 @@ def cached_plays(ante: str | None = None,
     counted (and kept) when missing."""
     rules = load_holdem_bonus(ante)
     _, decisions = _cache_paths(rules, directory)
-    if decisions.exists():
-        try:
-            with np.load(decisions) as kept:
-                return Plays(kept["flop"].astype(bool),
-                             np.unpackbits(kept["turn"], axis=1, count=22_100).astype(bool))
-        except (ValueError, KeyError, OSError):
-            pass  # a damaged cache is counted again
-    return _count_and_keep(rules, progress, directory)[1]
+    kept = read_kept(decisions, _read_plays)
+    return kept if kept is not None else _count_and_keep(rules, progress, directory)[1]
+
+
+def _read_plays(path: Path) -> Plays:
+    with np.load(path) as kept:
+        return Plays(kept["flop"].astype(bool),
+                     np.unpackbits(kept["turn"], axis=1, count=22_100).astype(bool))
 
 
 def plays_from(plays: Plays, hole: Sequence[str], board: Sequence[str],

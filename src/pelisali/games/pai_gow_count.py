@@ -46,7 +46,7 @@ import numpy as np
 
 from pelisali.cards import DECK, RANKS, SUITS
 from pelisali.games import pai_gow, pai_gow_kernels
-from pelisali.games.cache_files import write_text_atomically
+from pelisali.games.cache_files import cache_folder, read_kept, write_text_atomically
 from pelisali.games.pai_gow import JOKER, _five, _house_way, two_value
 from pelisali.games.pai_gow_kernels import JOKER_ID, SIZE, binomials
 from pelisali.rules.pai_gow import PaiGowRules, load_pai_gow
@@ -248,14 +248,10 @@ def cached_count(rules: PaiGowRules | None = None, workers: int | None = None,
     (``$XDG_CACHE_HOME/pelisali``) under a key of the code and the rules, so that it is
     counted once a machine: the counts and whether they were read from the cache."""
     rules = rules or load_pai_gow()
-    base = directory or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
-        / "pelisali"
-    path = base / f"pai-gow-exact-{_cache_key(rules)}.json"
-    if path.exists():
-        try:
-            return from_json(json.loads(path.read_text())), True
-        except (ValueError, KeyError, TypeError):
-            pass  # a damaged cache is counted again
+    path = cache_folder(directory) / f"pai-gow-exact-{_cache_key(rules)}.json"
+    kept = read_kept(path, lambda at: from_json(json.loads(at.read_text())))
+    if kept is not None:
+        return kept, True
     found = count_pai_gow(rules, workers=workers or os.cpu_count() or 1, progress=progress)
     write_text_atomically(path, json.dumps(to_json(found)))
     return found, False

@@ -86,13 +86,18 @@ def subset_keys(deck: Int64s, size: int, rank_only: bool) -> Int64s:
         for i in range(size):
             cards[i] = deck[combo[i]]
         keys[index] = _class_key(cards, rank_only)
-        # the next subset in colexicographic order
-        i = 0
-        while i < size - 1 and combo[i] + 1 == combo[i + 1]:
-            combo[i] = i
-            i += 1
-        combo[i] += 1
+        _next_colex(combo)
     return keys
+
+
+@nb.njit(cache=True)
+def _next_colex(combo: Int64s) -> None:
+    """Step ``combo`` (ascending positions) to the next subset in colexicographic order."""
+    i = 0
+    while i < len(combo) - 1 and combo[i] + 1 == combo[i + 1]:
+        combo[i] = i
+        i += 1
+    combo[i] += 1
 
 
 @nb.njit(cache=True)
@@ -219,11 +224,7 @@ def _superset_values(subset: Int64s, n: int, table: npt.NDArray[np.int32],
                 b += 1
         out[index] = table[colex]
         if rest:
-            i = 0
-            while i < rest - 1 and combo[i] + 1 == combo[i + 1]:
-                combo[i] = i
-                i += 1
-            combo[i] += 1
+            _next_colex(combo)
     return out
 
 

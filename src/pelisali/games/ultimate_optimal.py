@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -42,7 +41,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pelisali.games import holdem_count, ultimate_texas
-from pelisali.games.cache_files import save_arrays_atomically, write_text_atomically
+from pelisali.games.cache_files import (
+    cache_folder,
+    read_kept,
+    save_arrays_atomically,
+    write_text_atomically,
+)
 from pelisali.games.holdem_count import (
     DEALER_HANDS,
     board_classes,
@@ -378,8 +382,7 @@ def from_json(data: dict[str, object]) -> Optimal:
 
 
 def _cache_paths(rules: UltimateRules, directory: Path | None) -> tuple[Path, Path]:
-    base = directory or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
-        / "pelisali"
+    base = cache_folder(directory)
     key = _cache_key(rules)
     return base / f"uth-optimal-{key}.json", base / f"uth-optimal-plays-{key}.npz"
 
@@ -401,11 +404,9 @@ def cached_optimal(blind: str | None = None, progress: Callable[[int], None] | N
     were read from it."""
     rules = load_ultimate(blind)
     figures, _ = _cache_paths(rules, directory)
-    if figures.exists():
-        try:
-            return from_json(json.loads(figures.read_text())), True
-        except (ValueError, KeyError, TypeError):
-            pass  # a damaged cache is counted again
+    kept = read_kept(figures, lambda path: from_json(json.loads(path.read_text())))
+    if kept is not None:
+        return kept, True
     return _count_and_keep(rules, progress, directory)[0], False
 
 
@@ -415,15 +416,14 @@ def cached_plays(blind: str | None = None, progress: Callable[[int], None] | Non
     counted (and kept) when missing."""
     rules = load_ultimate(blind)
     _, decisions = _cache_paths(rules, directory)
-    if decisions.exists():
-        try:
-            with np.load(decisions) as kept:
-                flop = np.unpackbits(kept["flop"], axis=1, count=22_100).astype(bool)
-                return Plays(kept["preflop"].astype(bool), kept["preflop_3x"].astype(bool),
-                             flop)
-        except (ValueError, KeyError, OSError):
-            pass  # a damaged cache is counted again
-    return _count_and_keep(rules, progress, directory)[1]
+    kept = read_kept(decisions, _read_plays)
+    return kept if kept is not None else _count_and_keep(rules, progress, directory)[1]
+
+
+def _read_plays(path: Path) -> Plays:
+    with np.load(path) as kept:
+        flop = np.unpackbits(kept["flop"], axis=1, count=22_100).astype(bool)
+        return Plays(kept["preflop"].astype(bool), kept["preflop_3x"].astype(bool), flop)
 
 
 def plays_from(plays: Plays, hole: Sequence[str], board: Sequence[str],
