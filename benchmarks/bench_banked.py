@@ -122,6 +122,17 @@ def percent(value: Fraction) -> float:
     return round(float(value) * 100, 4)
 
 
+def edge_rows(game: str, rules: str, found: Any, published: tuple[float | None, float | None],
+              seconds: float) -> list[dict[str, Any]]:
+    """The rows of a count's house edge per ante and element of risk (``found`` has
+    ``ante_edge`` and ``element_of_risk``), beside the published figures of each."""
+    return [{"game": game, "rules": rules, "figure": "ante", "pelisali": percent(found.ante_edge),
+             "exact": str(found.ante_edge), "published": published[0], "seconds": seconds},
+            {"game": game, "rules": "the same", "figure": "element of risk",
+             "pelisali": percent(found.element_of_risk), "exact": str(found.element_of_risk),
+             "published": published[1], "seconds": seconds}]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -189,14 +200,9 @@ def main() -> None:
                   "exact": str(uth.trips_edge), "published": PUBLISHED_ULTIMATE["trips"],
                   "seconds": seconds}]
         seconds, best = timed(1, ultimate_optimal.optimal)
-        rows += [{"game": "Ultimate Texas", "rules": "the optimal strategy", "figure": "ante",
-                  "pelisali": percent(best.ante_edge), "exact": str(best.ante_edge),
-                  "published": PUBLISHED_ULTIMATE["optimal ante"], "seconds": seconds},
-                 {"game": "Ultimate Texas", "rules": "the same", "figure": "element of risk",
-                  "pelisali": percent(best.element_of_risk),
-                  "exact": str(best.element_of_risk),
-                  "published": PUBLISHED_ULTIMATE["optimal element of risk"],
-                  "seconds": seconds}]
+        rows += edge_rows("Ultimate Texas", "the optimal strategy", best,
+                          (PUBLISHED_ULTIMATE["optimal ante"],
+                           PUBLISHED_ULTIMATE["optimal element of risk"]), seconds)
     if not args.no_holdem_bonus:
         seconds, thb = timed(1, holdem_bonus.exact)
         rows += [{"game": "Hold'em Bonus", "rules": "basic strategy, ante from a straight",
@@ -211,14 +217,9 @@ def main() -> None:
                   "figure": "bonus", "pelisali": percent(thb.bonus_edge),
                   "exact": str(thb.bonus_edge), "published": None, "seconds": seconds}]
         seconds, best_thb = timed(1, holdem_bonus_optimal.optimal)
-        rows += [{"game": "Hold'em Bonus", "rules": "the optimal strategy", "figure": "ante",
-                  "pelisali": percent(best_thb.ante_edge), "exact": str(best_thb.ante_edge),
-                  "published": PUBLISHED_HOLDEM_BONUS["optimal ante"], "seconds": seconds},
-                 {"game": "Hold'em Bonus", "rules": "the same", "figure": "element of risk",
-                  "pelisali": percent(best_thb.element_of_risk),
-                  "exact": str(best_thb.element_of_risk),
-                  "published": PUBLISHED_HOLDEM_BONUS["optimal element of risk"],
-                  "seconds": seconds}]
+        rows += edge_rows("Hold'em Bonus", "the optimal strategy", best_thb,
+                          (PUBLISHED_HOLDEM_BONUS["optimal ante"],
+                           PUBLISHED_HOLDEM_BONUS["optimal element of risk"]), seconds)
     oasis_tables = 0.0
     if not args.no_oasis:
         start = time.perf_counter()

@@ -38,8 +38,8 @@ from pelisali.games.three_card_poker import PLAY_AT_LEAST, exact, rank_of
 from pelisali.rng import SeededRng
 from pelisali.rules.banked import UltimateRules
 
-STAKE = 1000
 _S = TypeVar("_S", bound=State)
+STAKE = 1000
 """The ante and the Pair Plus bet of every simulated round, in cents."""
 _LEAST_PLAYED = rank_of((f"{PLAY_AT_LEAST[0]}s", f"{PLAY_AT_LEAST[1]}d",
                          f"{PLAY_AT_LEAST[2]}c"))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table as RichTable
 
-from pelisali.cli.common import console, fail, parse_sets, progress_bar
+from pelisali.cli.common import console, fail, parse_sets, print_figures, progress_bar
 
 if TYPE_CHECKING:
     from pelisali.analysis.simulate import SimResult
@@ -182,7 +182,12 @@ def ultimate_odds_command(sets: list[str] | None, as_json: bool) -> None:
 def ultimate_optimal_command(rules: UltimateRules, as_json: bool) -> None:
     """Ultimate Texas Hold'em's optimal strategy, every deal counted, beside the published
     figures; kept in the user's cache."""
-    from pelisali.games.ultimate_optimal import PUBLISHED_OPTIMAL, cached_optimal, to_json
+    from pelisali.games.ultimate_optimal import (
+        PUBLISHED_OPTIMAL,
+        PUBLISHED_SOURCE,
+        cached_optimal,
+        to_json,
+    )
 
     started = time.perf_counter()
     with progress_bar(as_json) as progress:
@@ -194,26 +199,22 @@ def ultimate_optimal_command(rules: UltimateRules, as_json: bool) -> None:
     if as_json:
         print(json.dumps({"game": "ultimate-texas-holdem", "standard": rules.standard,
                           "blind": rules.blind_table, "strategy": "optimal", **to_json(found),
-                          "published": PUBLISHED_OPTIMAL, "from_cache": kept,
+                          "published": {**PUBLISHED_OPTIMAL, "source": PUBLISHED_SOURCE},
+                          "from_cache": kept,
                           "seconds": round(seconds, 3)}, indent=2))
         return
-    table = RichTable(title=f"Ultimate Texas Hold'em, the optimal strategy: all "
-                            f"{found.deals:,} deals (blind {rules.blind_table})")
-    for col in ("figure", "exact", "", "published"):
-        table.add_column(col, justify="left" if col == "figure" else "right")
-    for name, value, published in (
-            ("house edge per ante", found.ante_edge, PUBLISHED_OPTIMAL["ante_edge"]),
-            ("element of risk", found.element_of_risk,
-             PUBLISHED_OPTIMAL["element_of_risk"])):
-        table.add_row(name, str(value), f"{float(value) * 100:.4f} %", f"{published} %")
-    console.print(table)
+    print_figures(f"Ultimate Texas Hold'em, the optimal strategy: all {found.deals:,} deals "
+                  f"(blind {rules.blind_table})",
+                  [("house edge per ante", found.ante_edge, PUBLISHED_OPTIMAL["ante_edge"]),
+                   ("element of risk", found.element_of_risk,
+                    PUBLISHED_OPTIMAL["element_of_risk"])])
     console.print("plays: " + ", ".join(f"{k} {float(v) * 100:.2f} %"
                                         for k, v in found.shares.items()))
     console.print(f"before the flop {found.preflop_4x} of the 1,326 pairs of hole cards play "
                   f"4 times and {found.preflop_3x} 3 times; of the checking hands' flops, "
                   f"{found.flop_2x:,} are played 2 times; each decision the better return "
                   "over every card to come and every dealer hand")
-    console.print(f"published: {PUBLISHED_OPTIMAL['source']}")
+    console.print(f"published: {PUBLISHED_SOURCE}")
     console.print(f"{rules.standard}. "
                   + (f"Read from the cache ({seconds:.2f} s)." if kept
                      else f"Counted in {seconds:.1f} s."))

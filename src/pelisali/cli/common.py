@@ -14,7 +14,8 @@ from rich.console import Console
 from pelisali.money import MoneyError, parse_amount
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
+    from fractions import Fraction
 
     from rich.progress import Progress
 
@@ -141,6 +142,20 @@ def euros(text: str) -> int:
         return parse_amount(text)
     except MoneyError as exc:
         fail(str(exc))
+
+
+def print_figures(title: str, rows: Sequence[tuple[str, Fraction, float | None]]) -> None:
+    """A table of exact figures (name, fraction, published per cent or ``None``), each as
+    the fraction and in per cent beside the published one."""
+    from rich.table import Table as RichTable
+
+    table = RichTable(title=title)
+    for col in ("figure", "exact", "", "published"):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for name, value, published in rows:
+        table.add_row(name, str(value), f"{float(value) * 100:.4f} %",
+                      "—" if published is None else f"{published} %")
+    console.print(table)
 
 
 def fail(message: str) -> NoReturn:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table as RichTable
 
-from pelisali.cli.common import console, fail, parse_sets, progress_bar
+from pelisali.cli.common import console, fail, parse_sets, print_figures, progress_bar
 
 if TYPE_CHECKING:
     from pelisali.rules.holdem_bonus import HoldemBonusRules
@@ -122,17 +122,10 @@ def holdem_bonus_optimal_command(rules: HoldemBonusRules, as_json: bool) -> None
                           "published": published, "from_cache": kept,
                           "seconds": round(seconds, 3)}, indent=2))
         return
-    table = RichTable(title=f"Texas Hold'em Bonus, the optimal strategy: all {found.deals:,} "
-                            f"deals in their 20 orders (ante paid from a "
-                            f"{rules.ante_pays_from})")
-    for col in ("figure", "exact", "", "published"):
-        table.add_column(col, justify="left" if col == "figure" else "right")
-    for name, value, key in (("house edge per ante", found.ante_edge, "ante_edge"),
-                             ("element of risk", found.element_of_risk, "element_of_risk")):
-        shown = published[key]
-        table.add_row(name, str(value), f"{float(value) * 100:.4f} %",
-                      "—" if shown is None else f"{shown} %")
-    console.print(table)
+    print_figures(f"Texas Hold'em Bonus, the optimal strategy: all {found.deals:,} deals in "
+                  f"their 20 orders (ante paid from a {rules.ante_pays_from})",
+                  [("house edge per ante", found.ante_edge, published["ante_edge"]),
+                   ("element of risk", found.element_of_risk, published["element_of_risk"])])
     wager = published["average_wager"]
     console.print(f"average wager {float(found.average_wager):.4f} antes"
                   + ("" if wager is None else f" (published {wager})") + "; bets: "

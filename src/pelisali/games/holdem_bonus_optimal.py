@@ -58,7 +58,7 @@ from pelisali.games.holdem_count import (
     pair_index,
     showdown,
 )
-from pelisali.games.ultimate_optimal import Classes, classes, exact_division
+from pelisali.games.ultimate_optimal import Classes, classes, exact_division, hole_and_flop
 from pelisali.rules.holdem_bonus import HoldemBonusRules, load_holdem_bonus
 
 Int64s = npt.NDArray[np.int64]
@@ -214,8 +214,7 @@ def bets_river(hole: Sequence[str], board: Sequence[str],
     boards = np.sort(np.concatenate([np.repeat(turn[None, :], len(rivers), axis=0),
                                      rivers[:, None]], axis=1), axis=1)
     pair_ids, _, per_play = bet_values(boards, rules or load_holdem_bonus())
-    low, high = sorted(cards[:2])
-    held = pair_ids == int(pair_index(np.array([low]), np.array([high]))[0])
+    held = pair_ids == hole_and_flop(cards[:2])[0]
     return int(per_play[held].sum()) > 0
 
 
@@ -359,14 +358,11 @@ def plays_from(plays: Plays, hole: Sequence[str], board: Sequence[str],
     """Whether the optimal strategy bets (the flop, the turn or the river) with ``hole``
     and the board's cards so far (none, the flop, or the turn's four), by :class:`Plays`
     and, on the turn, :func:`bets_river` under ``rules``."""
-    cards = np.array(card_indices([*hole, *board]), dtype=np.int64)
-    low, high = np.sort(cards[:2])[:, None]
-    pair = int(pair_index(low, high)[0])
+    pair, flop = hole_and_flop(card_indices([*hole, *board]))
     if not board:
         return bool(plays.flop[pair])
-    if len(board) == 3:
-        a, b, c = np.sort(cards[2:])[:, None]
-        return bool(plays.turn[pair, int(flop_index(a, b, c)[0])])
+    if flop is not None:
+        return bool(plays.turn[pair, flop])
     if len(board) == 4:
         return bets_river(hole, board, rules)
     raise ValueError("a decision comes with no board, the flop or the turn's four cards")

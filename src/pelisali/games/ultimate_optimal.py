@@ -67,12 +67,12 @@ BOARDS_OFF_HOLE = comb(50, 5)
 TURNS_AND_RIVERS = comb(47, 2)
 """The boards holding one flop and not the hole cards: 1,081."""
 _FLOPS_OF_BOARD = combinations_array(5, 3)
-PUBLISHED_OPTIMAL = {
-    "ante_edge": 2.19, "element_of_risk": 0.53,
-    "source": "the Wizard of Odds, \"Ultimate Texas Hold 'Em\" (wizardofodds.com/games/"
-              "ultimate-texas-hold-em/): 2.19 % per ante with optimal play; "
-              "beatingbonuses.com, \"Ultimate Texas Hold'em\": 0.53 % per unit wagered"}
+PUBLISHED_OPTIMAL = {"ante_edge": 2.19, "element_of_risk": 0.53}
 """The published figures of the optimal strategy, blind 500-50-10-3-3/2-1, in per cent."""
+PUBLISHED_SOURCE = ("the Wizard of Odds, \"Ultimate Texas Hold 'Em\" (wizardofodds.com/games/"
+                    "ultimate-texas-hold-em/): 2.19 % per ante with optimal play; "
+                    "beatingbonuses.com, \"Ultimate Texas Hold'em\": 0.53 % per unit wagered")
+"""Where :data:`PUBLISHED_OPTIMAL` is published."""
 
 
 def suit_permutations() -> Int64s:
@@ -426,20 +426,32 @@ def _read_plays(path: Path) -> Plays:
         return Plays(kept["preflop"].astype(bool), kept["preflop_3x"].astype(bool), flop)
 
 
+def hole_and_flop(cards: Sequence[int]) -> tuple[int, int | None]:
+    """The pair index of the first two card indices and, with three more, the flop index
+    (the decision tables' rows and columns).
+
+    >>> hole_and_flop([51, 0]), hole_and_flop([1, 0, 4, 3, 2])
+    ((1275, None), (0, 9))
+    """
+    low, high = sorted(cards[:2])
+    pair = int(pair_index(np.array([low]), np.array([high]))[0])
+    if len(cards) != 5:
+        return pair, None
+    a, b, c = sorted(cards[2:])
+    return pair, int(flop_index(np.array([a]), np.array([b]), np.array([c]))[0])
+
+
 def plays_from(plays: Plays, hole: Sequence[str], board: Sequence[str],
                rules: UltimateRules | None = None) -> int:
     """The optimal play (4, 3, 2, 1 or 0 to check, or -1 to fold) with ``hole`` and the
     board's cards so far (none, the flop, or all five), by :class:`Plays` and, after the
     river, :func:`river_plays` under ``rules`` (the blind table the plays were counted
     for)."""
-    cards = np.array(card_indices([*hole, *board]), dtype=np.int64)
-    low, high = np.sort(cards[:2])[:, None]
-    pair = int(pair_index(low, high)[0])
+    pair, flop = hole_and_flop(card_indices([*hole, *board]))
     if not board:
         return 4 if plays.preflop[pair] else 3 if plays.preflop_3x[pair] else 0
-    if len(board) == 3:
-        a, b, c = np.sort(cards[2:])[:, None]
-        return 2 if plays.flop[pair, int(flop_index(a, b, c)[0])] else 0
+    if flop is not None:
+        return 2 if plays.flop[pair, flop] else 0
     if len(board) == 5:
         return 1 if river_plays(hole, board, rules) else -1
     raise ValueError("a decision comes with no board, the flop or all five cards")
